@@ -1,0 +1,78 @@
+//! Engine speed: simulated cycles per second and flit-hops per second on the two reference
+//! workloads of issue 2, and the cost of an idle cycle (load 0.02 vs 0.2).
+//!
+//! Run: `cargo bench --bench engine`. Each benchmark id ends in `/cycles` (throughput in
+//! simulated cycles) or `/flit_hops` (throughput in flits moved across network links).
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use flitsim::Scenario;
+use flitsim::engine::{Engine, build_engine};
+use std::hint::black_box;
+
+const CYCLES: u64 = 1000;
+
+fn scenario(topology: &str, vcs: u32, depth: u32) -> Scenario {
+    let text = format!(
+        "name = \"bench\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\nbuffer_depth = {depth}\n\
+         [traffic]\nmessage_length = 16\nflit_rates = [0.1]\n"
+    );
+    Scenario::from_toml(&text, "bench").expect("valid bench scenario")
+}
+
+fn link_flits(e: &Engine) -> u64 {
+    e.c_flits[..e.net.links as usize].iter().sum()
+}
+
+/// A warmed-up engine and its flit-hops per `CYCLES` cycles.
+fn warmed(s: &Scenario, flit_rate: f64) -> (Engine, u64) {
+    let mut e = build_engine(s, flit_rate / 16.0, 1);
+    for _ in 0..20_000 {
+        e.step();
+    }
+    let before = link_flits(&e);
+    for _ in 0..20 * CYCLES {
+        e.step();
+    }
+    let per_iter = (link_flits(&e) - before) / 20;
+    (e, per_iter)
+}
+
+fn bench_workload(c: &mut Criterion, name: &str, s: &Scenario, flit_rate: f64) {
+    let (mut e, hops) = warmed(s, flit_rate);
+    let mut g = c.benchmark_group(name);
+    g.sample_size(20);
+    g.throughput(Throughput::Elements(CYCLES));
+    g.bench_function("cycles", |b| {
+        b.iter(|| {
+            for _ in 0..CYCLES {
+                e.step();
+            }
+            black_box(e.cycle)
+        })
+    });
+    g.throughput(Throughput::Elements(hops.max(1)));
+    g.bench_function("flit_hops", |b| {
+        b.iter(|| {
+            for _ in 0..CYCLES {
+                e.step();
+            }
+            black_box(e.cycle)
+        })
+    });
+    g.finish();
+}
+
+fn engine(c: &mut Criterion) {
+    let mesh = scenario("kind = \"mesh\"\nk = 16\nn = 2", 4, 8);
+    bench_workload(c, "a_mesh16x16_dor_load0.2", &mesh, 0.2);
+    bench_workload(c, "a_mesh16x16_dor_load0.02", &mesh, 0.02);
+    let torus = scenario(
+        "kind = \"torus\"\nk = 8\nn = 3\nlinks = \"bidirectional\"",
+        2,
+        8,
+    );
+    bench_workload(c, "b_torus8x8x8_bi_dor_load0.05", &torus, 0.05);
+}
+
+criterion_group!(benches, engine);
+criterion_main!(benches);

@@ -1,0 +1,54 @@
+//! Messages in flight or waiting at their source: a slab of columns indexed by a recycled u32
+//! id. Flits are not objects: a buffer records which message it holds and how many flits.
+
+use super::network::NONE;
+
+#[derive(Default)]
+pub struct Messages {
+    pub src: Vec<u32>,
+    pub dst: Vec<u32>,
+    pub len: Vec<u16>,
+    /// Cycle the message was generated (joined its source queue).
+    pub created: Vec<u64>,
+    /// Cycle its head flit crossed the injection channel.
+    pub inject: Vec<u64>,
+    /// Network links its head has crossed.
+    pub hops: Vec<u16>,
+    /// Next message in the same source queue (an intrusive FIFO), or NONE.
+    pub next: Vec<u32>,
+    free: Vec<u32>,
+}
+
+impl Messages {
+    pub fn alloc(&mut self, src: u32, dst: u32, len: u16, created: u64) -> u32 {
+        if let Some(id) = self.free.pop() {
+            let i = id as usize;
+            self.src[i] = src;
+            self.dst[i] = dst;
+            self.len[i] = len;
+            self.created[i] = created;
+            self.inject[i] = 0;
+            self.hops[i] = 0;
+            self.next[i] = NONE;
+            id
+        } else {
+            self.src.push(src);
+            self.dst.push(dst);
+            self.len.push(len);
+            self.created.push(created);
+            self.inject.push(0);
+            self.hops.push(0);
+            self.next.push(NONE);
+            (self.src.len() - 1) as u32
+        }
+    }
+
+    pub fn release(&mut self, id: u32) {
+        self.free.push(id);
+    }
+
+    /// Messages currently allocated.
+    pub fn live(&self) -> usize {
+        self.src.len() - self.free.len()
+    }
+}

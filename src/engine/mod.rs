@@ -1,0 +1,548 @@
+//! The synchronous cycle engine.
+//!
+//! Each cycle: (1) sources generate messages due this cycle; (2) every buffer with a flit at its
+//! front requests one output channel — a header routes and selects a free downstream buffer, a
+//! body flit follows its message's buffer — if the downstream buffer has space; (3) each source
+//! injects one flit into its injection channel; (4) each requested channel grants one requester,
+//! round-robin over its driver slots, and the granted flits move one hop. Decisions in steps 2-4
+//! read only the state at the start of the cycle, so the order of visiting routers never
+//! matters. A header takes its downstream buffer in the cycle it wins the channel, so two
+//! headers never take the same buffer.
+//!
+//! Timing (paper 000 eq. 8): the head flit crosses the injection channel in cycle t0, one link
+//! per cycle, then the ejection channel; the tail follows M-1 cycles behind and is ejected in
+//! cycle t0 + M + h. Network latency is the difference of those cycle numbers, M + h at zero
+//! load, so there is no extra constant for injection and ejection. Full pipelining needs
+//! buffers of at least 2 flits: a flit enters a buffer only if it had space at the start of
+//! the cycle (credits return after one cycle), so 1-flit buffers pass a flit every other cycle.
+
+mod messages;
+pub mod network;
+mod run;
+
+pub use run::{
+    PointResult, RunControl, StopReason, build_engine, build_network, run_engine, run_point,
+};
+
+use crate::routing::{Candidates, Routing};
+use crate::scenario::Pattern;
+use crate::stats::LatencyStats;
+use crate::traffic::Source;
+use messages::Messages;
+use network::{NONE, Network};
+use rand_distr::Exp;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+const NO_REQUEST: u16 = u16::MAX;
+
+/// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    pub src: u32,
+    pub dst: u32,
+    pub len: u16,
+    pub created: u64,
+    pub inject: u64,
+    pub eject: u64,
+    pub hops: u16,
+}
+
+/// The measurement window: messages generated in `start..end` are measured.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    start: u64,
+    end: u64,
+    batches: u64,
+}
+
+pub struct Engine {
+    pub net: Network,
+    routing: Routing,
+    cand: Candidates,
+    pattern: Pattern,
+    message_length: u16,
+    exp: Option<Exp<f64>>,
+
+    // Buffer state, indexed by buffer id.
+    b_msg: Vec<u32>,
+    b_cnt: Vec<u16>,
+    b_sent: Vec<u16>,
+    b_len: Vec<u16>,
+    b_out_chan: Vec<u32>,
+    b_out_buf: Vec<u32>,
+    b_want: Vec<u32>,
+    b_last: Vec<u64>,
+    b_listed: Vec<bool>,
+    /// Buffers that may hold flits (those with none are dropped lazily).
+    active: Vec<u32>,
+
+    // Channel state, indexed by channel id.
+    c_rr: Vec<u16>,
+    c_best_key: Vec<u16>,
+    c_best: Vec<u32>,
+    /// Flits and headers (messages) that crossed each channel, since the start.
+    pub c_flits: Vec<u64>,
+    pub c_msgs: Vec<u64>,
+    requested: Vec<u32>,
+
+    msgs: Messages,
+    sources: Vec<Source>,
+    q_head: Vec<u32>,
+    q_tail: Vec<u32>,
+    s_buf: Vec<u32>,
+    s_sent: Vec<u16>,
+    s_listed: Vec<bool>,
+    active_src: Vec<u32>,
+    arrivals: BinaryHeap<Reverse<(u64, u32)>>,
+
+    pub cycle: u64,
+    /// Flits in router buffers.
+    pub flits_in_net: u64,
+    /// Messages generated and not yet fully injected.
+    pub backlog: u64,
+    pub generated_msgs: u64,
+    pub ejected_flits: u64,
+    pub ejected_msgs: u64,
+    /// Measured messages not yet delivered.
+    pub outstanding: u64,
+    /// Flits moved in the last cycle (links, injection and ejection).
+    pub moved: u64,
+    window: Window,
+    pub stats: LatencyStats,
+    pub log_deliveries: bool,
+    pub deliveries: Vec<Delivery>,
+}
+
+impl Engine {
+    /// An engine with Poisson sources of `rate` messages/node/cycle (0: no sources, messages
+    /// only through `send`).
+    pub fn new(
+        net: Network,
+        routing: Routing,
+        pattern: Pattern,
+        message_length: u32,
+        rate: f64,
+        seed: u64,
+    ) -> Engine {
+        let nbuf = net.buffers();
+        let nchan = net.channels();
+        let nodes = net.nodes as usize;
+        let exp = (rate > 0.0).then(|| Exp::new(rate).expect("positive rate"));
+        let mut sources = Vec::new();
+        let mut arrivals = BinaryHeap::new();
+        if let Some(e) = &exp {
+            sources.reserve(nodes);
+            arrivals.reserve(nodes);
+            for node in 0..nodes as u32 {
+                let s = Source::new(seed, node, e);
+                arrivals.push(Reverse((s.next_cycle(), node)));
+                sources.push(s);
+            }
+        }
+        Engine {
+            routing,
+            cand: Candidates::default(),
+            pattern,
+            message_length: message_length as u16,
+            exp,
+            b_msg: vec![NONE; nbuf],
+            b_cnt: vec![0; nbuf],
+            b_sent: vec![0; nbuf],
+            b_len: vec![0; nbuf],
+            b_out_chan: vec![NONE; nbuf],
+            b_out_buf: vec![NONE; nbuf],
+            b_want: vec![NONE; nbuf],
+            b_last: vec![0; nbuf],
+            b_listed: vec![false; nbuf],
+            active: Vec::new(),
+            c_rr: net.chan_drivers.iter().map(|&d| d.saturating_sub(1)).collect(),
+            c_best_key: vec![NO_REQUEST; nchan],
+            c_best: vec![NONE; nchan],
+            c_flits: vec![0; nchan],
+            c_msgs: vec![0; nchan],
+            requested: Vec::new(),
+            msgs: Messages::default(),
+            sources,
+            q_head: vec![NONE; nodes],
+            q_tail: vec![NONE; nodes],
+            s_buf: vec![NONE; nodes],
+            s_sent: vec![0; nodes],
+            s_listed: vec![false; nodes],
+            active_src: Vec::new(),
+            arrivals,
+            cycle: 0,
+            flits_in_net: 0,
+            backlog: 0,
+            generated_msgs: 0,
+            ejected_flits: 0,
+            ejected_msgs: 0,
+            outstanding: 0,
+            moved: 0,
+            window: Window {
+                start: u64::MAX,
+                end: u64::MAX,
+                batches: 1,
+            },
+            stats: LatencyStats::new(1),
+            log_deliveries: false,
+            deliveries: Vec::new(),
+            net,
+        }
+    }
+
+    /// Measures messages generated in cycles `start..end`, in `batches` batches for the CI.
+    pub fn set_window(&mut self, start: u64, end: u64, batches: u32) {
+        self.window = Window {
+            start,
+            end,
+            batches: batches as u64,
+        };
+        self.stats = LatencyStats::new(batches);
+    }
+
+    /// Queues a message of `len` flits at `src` for `dst`, generated in the current cycle.
+    pub fn send(&mut self, src: u32, dst: u32, len: u16) {
+        let m = self.msgs.alloc(src, dst, len, self.cycle);
+        self.enqueue(src, m);
+    }
+
+    fn enqueue(&mut self, s: u32, m: u32) {
+        let su = s as usize;
+        self.generated_msgs += 1;
+        self.backlog += 1;
+        let created = self.msgs.created[m as usize];
+        if created >= self.window.start && created < self.window.end {
+            self.outstanding += 1;
+        }
+        if self.q_head[su] == NONE {
+            self.q_head[su] = m;
+        } else {
+            self.msgs.next[self.q_tail[su] as usize] = m;
+        }
+        self.q_tail[su] = m;
+        if !self.s_listed[su] {
+            self.s_listed[su] = true;
+            self.active_src.push(s);
+        }
+    }
+
+    /// Runs one cycle.
+    pub fn step(&mut self) {
+        self.generate();
+        self.request();
+        let injected = self.inject();
+        let granted = self.traverse();
+        self.moved = injected + granted;
+        self.cycle += 1;
+    }
+
+    /// Step 1: Poisson arrivals due this cycle join their source queues.
+    fn generate(&mut self) {
+        let Some(exp) = self.exp else { return };
+        let nodes = self.net.nodes;
+        while let Some(&Reverse((c, s))) = self.arrivals.peek() {
+            if c > self.cycle {
+                break;
+            }
+            self.arrivals.pop();
+            let src = &mut self.sources[s as usize];
+            let dst = src.arrive(s, nodes, self.pattern, &exp);
+            self.arrivals.push(Reverse((src.next_cycle(), s)));
+            let m = self.msgs.alloc(s, dst, self.message_length, self.cycle);
+            self.enqueue(s, m);
+        }
+    }
+
+    /// Step 2: each buffer with a flit at its front asks for one output channel; each channel
+    /// keeps the requester that comes first in round-robin order after its last grant.
+    fn request(&mut self) {
+        let net = &self.net;
+        let depth = net.depth;
+        let mut i = 0;
+        while i < self.active.len() {
+            let b = self.active[i] as usize;
+            if self.b_cnt[b] == 0 {
+                self.active.swap_remove(i);
+                self.b_listed[b] = false;
+                continue;
+            }
+            i += 1;
+            let ch = if self.b_sent[b] > 0 {
+                let t = self.b_out_buf[b];
+                if t != NONE && self.b_cnt[t as usize] >= depth {
+                    continue;
+                }
+                self.b_out_chan[b]
+            } else {
+                let m = self.b_msg[b] as usize;
+                let at = net.buf_router[b];
+                self.routing
+                    .route(net, at, self.msgs.dst[m], b as u32, &mut self.cand);
+                match select_first_free(net, &self.b_msg, &self.cand) {
+                    Some((ch, t)) => {
+                        self.b_want[b] = t;
+                        ch
+                    }
+                    None => continue,
+                }
+            };
+            let c = ch as usize;
+            let slot = net.buf_slot[b];
+            let rr = self.c_rr[c];
+            let key = if slot > rr {
+                slot - rr - 1
+            } else {
+                slot + net.chan_drivers[c] - rr - 1
+            };
+            let best = self.c_best_key[c];
+            if best == NO_REQUEST {
+                self.requested.push(ch);
+            }
+            if key < best {
+                self.c_best_key[c] = key;
+                self.c_best[c] = b as u32;
+            }
+        }
+    }
+
+    /// Step 3: each source sends the next flit of its oldest message into a free injection
+    /// buffer with space. Returns the number of flits injected.
+    fn inject(&mut self) -> u64 {
+        let net = &self.net;
+        let depth = net.depth;
+        let vcs = net.vcs;
+        let mut injected = 0;
+        let mut i = 0;
+        while i < self.active_src.len() {
+            let s = self.active_src[i] as usize;
+            let m = self.q_head[s];
+            let mut t = self.s_buf[s];
+            if t == NONE {
+                let base = net.injection_channel(s as u32) * vcs;
+                match (base..base + vcs).find(|&b| self.b_msg[b as usize] == NONE) {
+                    Some(b) => t = b,
+                    None => {
+                        i += 1;
+                        continue;
+                    }
+                }
+            }
+            let tu = t as usize;
+            if self.b_cnt[tu] >= depth {
+                i += 1;
+                continue;
+            }
+            let len = self.msgs.len[m as usize];
+            if self.s_sent[s] == 0 {
+                self.b_msg[tu] = m;
+                self.b_len[tu] = len;
+                self.b_sent[tu] = 0;
+                self.b_last[tu] = self.cycle;
+                self.msgs.inject[m as usize] = self.cycle;
+                self.s_buf[s] = t;
+            }
+            self.c_flits[net.injection_channel(s as u32) as usize] += 1;
+            self.b_cnt[tu] += 1;
+            if !self.b_listed[tu] {
+                self.b_listed[tu] = true;
+                self.active.push(t);
+            }
+            self.flits_in_net += 1;
+            injected += 1;
+            self.s_sent[s] += 1;
+            if self.s_sent[s] == len {
+                self.q_head[s] = self.msgs.next[m as usize];
+                self.s_buf[s] = NONE;
+                self.s_sent[s] = 0;
+                self.backlog -= 1;
+                if self.q_head[s] == NONE {
+                    self.s_listed[s] = false;
+                    self.active_src.swap_remove(i);
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        injected
+    }
+
+    /// Step 4: every requested channel moves its granted flit one hop. Returns the flit count.
+    fn traverse(&mut self) -> u64 {
+        let moved = self.requested.len() as u64;
+        for k in 0..self.requested.len() {
+            let ch = self.requested[k];
+            let c = ch as usize;
+            let b = self.c_best[c] as usize;
+            self.c_best_key[c] = NO_REQUEST;
+            self.c_rr[c] = self.net.buf_slot[b];
+            let m = self.b_msg[b];
+            let t = if self.b_sent[b] == 0 {
+                let t = self.b_want[b];
+                self.b_out_chan[b] = ch;
+                self.b_out_buf[b] = t;
+                self.c_msgs[c] += 1;
+                if t != NONE {
+                    let tu = t as usize;
+                    self.b_msg[tu] = m;
+                    self.b_len[tu] = self.b_len[b];
+                    self.b_sent[tu] = 0;
+                    self.b_last[tu] = self.cycle;
+                    self.msgs.hops[m as usize] += 1;
+                }
+                t
+            } else {
+                self.b_out_buf[b]
+            };
+            self.c_flits[c] += 1;
+            self.b_cnt[b] -= 1;
+            self.b_sent[b] += 1;
+            self.b_last[b] = self.cycle;
+            let tail = self.b_sent[b] == self.b_len[b];
+            if tail {
+                self.b_msg[b] = NONE;
+            }
+            if t != NONE {
+                let tu = t as usize;
+                self.b_cnt[tu] += 1;
+                if !self.b_listed[tu] {
+                    self.b_listed[tu] = true;
+                    self.active.push(t);
+                }
+            } else {
+                self.flits_in_net -= 1;
+                self.ejected_flits += 1;
+                if tail {
+                    self.deliver(m);
+                }
+            }
+        }
+        self.requested.clear();
+        moved
+    }
+
+    /// The tail of message `m` was ejected this cycle.
+    fn deliver(&mut self, m: u32) {
+        let mi = m as usize;
+        self.ejected_msgs += 1;
+        let created = self.msgs.created[mi];
+        let inject = self.msgs.inject[mi];
+        let hops = self.msgs.hops[mi];
+        let w = self.window;
+        if created >= w.start && created < w.end {
+            self.outstanding -= 1;
+            let batch = ((created - w.start) * w.batches / (w.end - w.start)) as usize;
+            self.stats
+                .record(self.cycle - created, self.cycle - inject, hops as u32, batch);
+        }
+        if self.log_deliveries {
+            self.deliveries.push(Delivery {
+                src: self.msgs.src[mi],
+                dst: self.msgs.dst[mi],
+                len: self.msgs.len[mi],
+                created,
+                inject,
+                eject: self.cycle,
+                hops,
+            });
+        }
+        self.msgs.release(m);
+    }
+
+    /// Messages allocated (queued at sources or in the network).
+    pub fn live_messages(&self) -> usize {
+        self.msgs.live()
+    }
+
+    /// Buffers holding flits whose front flit has not moved for `cycles` cycles.
+    pub fn stuck_buffers(&self, cycles: u64) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .active
+            .iter()
+            .copied()
+            .filter(|&b| {
+                self.b_cnt[b as usize] > 0 && self.cycle - self.b_last[b as usize] >= cycles
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// A readable account of a stuck buffer: where it is, its message and what it waits for.
+    pub fn describe_stuck(&self, b: u32) -> String {
+        let bu = b as usize;
+        let m = self.b_msg[bu];
+        let (src, dst) = if m == NONE {
+            (NONE, NONE)
+        } else {
+            (self.msgs.src[m as usize], self.msgs.dst[m as usize])
+        };
+        let waits = if self.b_sent[bu] == 0 {
+            "header waiting for a free buffer".to_string()
+        } else if self.b_out_buf[bu] == NONE {
+            "waiting for ejection".to_string()
+        } else {
+            format!(
+                "waiting for space in {}",
+                self.net.describe_buffer(self.b_out_buf[bu])
+            )
+        };
+        format!(
+            "{}: {} flit(s) of message {src}->{dst}, {waits}",
+            self.net.describe_buffer(b),
+            self.b_cnt[bu]
+        )
+    }
+
+    /// Checks the engine's invariants (flit conservation, buffer bounds, bookkeeping); for tests.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let depth = self.net.depth;
+        let mut flits = 0u64;
+        for b in 0..self.net.buffers() {
+            let (cnt, msg) = (self.b_cnt[b], self.b_msg[b]);
+            flits += cnt as u64;
+            if cnt > depth {
+                return Err(format!("buffer {b} holds {cnt} flits > depth {depth}"));
+            }
+            if cnt > 0 && msg == NONE {
+                return Err(format!("buffer {b} holds flits but no message"));
+            }
+            if msg != NONE && self.b_sent[b] + cnt > self.b_len[b] {
+                return Err(format!("buffer {b} has more flits than its message"));
+            }
+            if cnt > 0 && !self.b_listed[b] {
+                return Err(format!("buffer {b} holds flits but is not listed active"));
+            }
+        }
+        if flits != self.flits_in_net {
+            return Err(format!(
+                "{flits} flits in buffers but {} counted",
+                self.flits_in_net
+            ));
+        }
+        Ok(())
+    }
+
+    /// True when no flit is in the network and no message waits at a source.
+    pub fn idle(&self) -> bool {
+        self.flits_in_net == 0 && self.backlog == 0
+    }
+}
+
+/// Selection: the first candidate with a free buffer, lowest virtual channel first.
+/// Returns the channel and the buffer (NONE for the ejection channel, which never blocks).
+#[inline]
+fn select_first_free(net: &Network, b_msg: &[u32], cand: &Candidates) -> Option<(u32, u32)> {
+    for c in cand.as_slice() {
+        if c.chan >= net.links {
+            return Some((c.chan, NONE));
+        }
+        let base = c.chan * net.vcs;
+        for t in base + c.vc_lo as u32..base + c.vc_hi as u32 {
+            if b_msg[t as usize] == NONE {
+                return Some((c.chan, t));
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,209 @@
+//! Run control of one load point: warm-up, measurement window, drain; saturation and deadlock
+//! detection; the point's results.
+
+use super::Engine;
+use super::network::Network;
+use crate::error::{Error, Result};
+use crate::routing::Routing;
+use crate::scenario::Scenario;
+use crate::stats::LatencyStats;
+use crate::topology::KAryNCube;
+
+/// Run-control settings of one point (from the scenario's `[run]`).
+#[derive(Clone, Copy, Debug)]
+pub struct RunControl {
+    pub warmup: u64,
+    pub measure: u64,
+    pub drain: u64,
+    pub watchdog: u64,
+    /// Messages per node waiting at sources beyond which the point is saturated.
+    pub max_backlog: u64,
+    pub batches: u32,
+}
+
+impl RunControl {
+    pub fn from_scenario(s: &Scenario) -> RunControl {
+        RunControl {
+            warmup: s.run.warmup_cycles,
+            measure: s.run.measure_cycles,
+            drain: s.run.drain_cycles,
+            watchdog: s.run.watchdog_cycles,
+            max_backlog: s.run.max_backlog,
+            batches: s.run.batches,
+        }
+    }
+}
+
+/// Why a point stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// Every measured message was delivered.
+    Drained,
+    /// Source queues grew past the backlog limit: offered load above saturation.
+    Backlog,
+    /// The drain cap was hit with measured messages still in flight.
+    DrainCap,
+}
+
+impl StopReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Drained => "drained",
+            StopReason::Backlog => "backlog",
+            StopReason::DrainCap => "drain-cap",
+        }
+    }
+}
+
+/// Results of one load point.
+#[derive(Clone, Debug)]
+pub struct PointResult {
+    pub rate: f64,
+    pub seed: u64,
+    pub message_length: u32,
+    pub nodes: u32,
+    /// Cycles of the measurement window actually run (shorter if stopped early).
+    pub window_cycles: u64,
+    pub accepted_flits: f64,
+    pub accepted_rate: f64,
+    pub stats: LatencyStats,
+    /// Measured messages never delivered (drain cap or early stop).
+    pub undelivered: u64,
+    /// Messages generated and messages delivered (any message) during the window.
+    pub window_generated: u64,
+    pub window_delivered: u64,
+    pub stop: StopReason,
+    pub cycles: u64,
+    /// Per network link: flits and headers that crossed it in the window, per cycle.
+    pub link_flits: Vec<f64>,
+    pub link_msgs: Vec<f64>,
+}
+
+impl PointResult {
+    /// Saturated: stopped early, or the window delivered clearly fewer messages than it
+    /// generated (accepted < 0.95·generated − 3√generated: source queues were growing).
+    pub fn saturated(&self) -> bool {
+        let g = self.window_generated as f64;
+        self.stop != StopReason::Drained || (self.window_delivered as f64) < 0.95 * g - 3.0 * g.sqrt()
+    }
+    pub fn offered_flits(&self) -> f64 {
+        self.rate * self.message_length as f64
+    }
+}
+
+/// Builds the network of a scenario.
+pub fn build_network(s: &Scenario) -> Network {
+    let topo = KAryNCube::new(
+        s.topology.kind,
+        s.topology.radix.clone(),
+        s.topology.bidirectional,
+    );
+    Network::new(topo, s.router.vcs, s.router.buffer_depth)
+}
+
+/// An engine for one load point of a scenario (`rate` in messages/node/cycle).
+pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
+    let net = build_network(s);
+    let routing = Routing::new(s, &net);
+    Engine::new(
+        net,
+        routing,
+        s.traffic.pattern,
+        s.traffic.message_length,
+        rate,
+        seed,
+    )
+}
+
+/// Simulates one load point of a scenario. A deadlock is an error naming the stuck buffers.
+pub fn run_point(s: &Scenario, rate: f64, seed: u64) -> Result<PointResult> {
+    let mut e = build_engine(s, rate, seed);
+    run_engine(&mut e, RunControl::from_scenario(s), rate, seed)
+}
+
+/// Runs an engine through warm-up, window and drain.
+pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Result<PointResult> {
+    let w0 = rc.warmup;
+    let w1 = rc.warmup + rc.measure;
+    e.set_window(w0, w1, rc.batches);
+    let nodes = e.net.nodes as u64;
+    let backlog_cap = rc.max_backlog.saturating_mul(nodes);
+    let mut snap0: Option<(Vec<u64>, Vec<u64>, u64, u64)> = None;
+    let mut gen0 = 0;
+    let mut gen1 = None;
+    let mut snap1 = None;
+    let mut stalled = 0u64;
+    let stop = loop {
+        if e.cycle == w0 {
+            snap0 = Some((e.c_flits.clone(), e.c_msgs.clone(), e.ejected_flits, e.ejected_msgs));
+            gen0 = e.generated_msgs;
+        }
+        if e.cycle == w1 {
+            snap1 = Some((e.c_flits.clone(), e.c_msgs.clone(), e.ejected_flits, e.ejected_msgs));
+            gen1 = Some(e.generated_msgs);
+        }
+        if e.cycle >= w1 && e.outstanding == 0 {
+            break StopReason::Drained;
+        }
+        if e.cycle >= w1 + rc.drain {
+            break StopReason::DrainCap;
+        }
+        if e.backlog > backlog_cap {
+            break StopReason::Backlog;
+        }
+        e.step();
+        stalled = if e.moved == 0 && e.flits_in_net > 0 {
+            stalled + 1
+        } else {
+            0
+        };
+        if stalled >= rc.watchdog || (e.cycle % rc.watchdog == 0 && e.cycle > 0) {
+            let stuck = e.stuck_buffers(rc.watchdog);
+            if !stuck.is_empty() {
+                return Err(deadlock_report(e, &stuck, rc.watchdog, rate, seed));
+            }
+        }
+    };
+    let end = e.cycle.min(w1);
+    let window_cycles = end.saturating_sub(w0);
+    let snap_end =
+        snap1.unwrap_or_else(|| (e.c_flits.clone(), e.c_msgs.clone(), e.ejected_flits, e.ejected_msgs));
+    let (f0, m0, ef0, em0) = snap0.unwrap_or_else(|| snap_end.clone());
+    let per = |a: u64, b: u64, div: f64| if div > 0.0 { (a - b) as f64 / div } else { f64::NAN };
+    let wc = window_cycles as f64;
+    let links = e.net.links as usize;
+    Ok(PointResult {
+        rate,
+        seed,
+        message_length: e.message_length as u32,
+        nodes: e.net.nodes,
+        window_cycles,
+        accepted_flits: per(snap_end.2, ef0, wc * nodes as f64),
+        accepted_rate: per(snap_end.3, em0, wc * nodes as f64),
+        undelivered: e.outstanding,
+        window_generated: gen1.unwrap_or(e.generated_msgs) - gen0.min(e.generated_msgs),
+        window_delivered: snap_end.3 - em0,
+        stats: std::mem::take(&mut e.stats),
+        stop,
+        cycles: e.cycle,
+        link_flits: (0..links).map(|c| per(snap_end.0[c], f0[c], wc)).collect(),
+        link_msgs: (0..links).map(|c| per(snap_end.1[c], m0[c], wc)).collect(),
+    })
+}
+
+fn deadlock_report(e: &Engine, stuck: &[u32], watchdog: u64, rate: f64, seed: u64) -> Error {
+    const SHOWN: usize = 12;
+    let mut msg = format!(
+        "deadlock at cycle {} (rate {rate}, seed {seed}): {} buffer(s) hold flits that have not moved for {watchdog} cycles",
+        e.cycle,
+        stuck.len()
+    );
+    for &b in stuck.iter().take(SHOWN) {
+        msg.push_str("\n  ");
+        msg.push_str(&e.describe_stuck(b));
+    }
+    if stuck.len() > SHOWN {
+        msg.push_str(&format!("\n  ... and {} more", stuck.len() - SHOWN));
+    }
+    Error::Deadlock(msg)
+}

@@ -1,0 +1,111 @@
+//! The flitsim command line: parse, call the library, map errors to exit codes.
+
+use clap::{Parser, Subcommand};
+use flitsim::{Error, Result, Scenario};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+#[derive(Parser)]
+#[command(name = "flitsim", version, about = "Flit-level simulator of wormhole-switched networks")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario's sweep and write CSVs to results/<name>/ (or --out).
+    Run {
+        scenario: PathBuf,
+        /// Output directory (default: results/<scenario name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Seed, replacing the scenario's seed(s).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// No progress bar and no summary table.
+        #[arg(long)]
+        quiet: bool,
+        /// Worker threads (default: one per core); results do not depend on it.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+    },
+    /// Validate a scenario and describe its network, without running it.
+    Check { scenario: PathBuf },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = dispatch(cli.command) {
+        let kind = match e {
+            Error::Input(_) => "error",
+            Error::Deadlock(_) => "deadlock",
+            Error::Io(_) => "i/o error",
+        };
+        eprintln!("flitsim: {kind}: {e}");
+        std::process::exit(e.exit_code());
+    }
+}
+
+fn dispatch(cmd: Command) -> Result<()> {
+    match cmd {
+        Command::Run {
+            scenario,
+            out,
+            seed,
+            quiet,
+            threads,
+        } => run(&scenario, out, seed, quiet, threads),
+        Command::Check { scenario } => check(&scenario),
+    }
+}
+
+fn run(path: &Path, out: Option<PathBuf>, seed: Option<u64>, quiet: bool, threads: usize) -> Result<()> {
+    let mut s = Scenario::load(path)?;
+    if let Some(seed) = seed {
+        s.seeds = vec![seed];
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
+    let dir = out.unwrap_or_else(|| Path::new("results").join(&s.name));
+    let progress = !quiet && std::io::stderr().is_terminal();
+    let results = flitsim::sweep::run_sweep(&s, threads, progress)?;
+    flitsim::output::write_results(&dir, &s, &text, &results)?;
+    if !quiet {
+        println!("{:>10} {:>10} {:>10} {:>10} {:>8}  saturated", "rate", "offered", "accepted", "latency", "ci95");
+        for r in &results {
+            println!(
+                "{:>10.6} {:>10.4} {:>10.4} {:>10.2} {:>8.2}  {}",
+                r.rate,
+                r.offered_flits(),
+                r.accepted_flits,
+                r.stats.mean(),
+                r.stats.ci95(),
+                if r.saturated() { r.stop.name() } else { "no" }
+            );
+        }
+        println!("results written to {}/ (summary.csv, channels.csv, histogram.csv, hops.csv)", dir.display());
+    }
+    Ok(())
+}
+
+fn check(path: &Path) -> Result<()> {
+    let s = Scenario::load(path)?;
+    let net = flitsim::engine::build_network(&s);
+    let t = &net.topo;
+    println!("{}: ok", path.display());
+    println!("  network: {} {:?}{}, {} nodes, {} links, diameter {}, mean distance {:.4}",
+        t.kind.name(),
+        t.radix,
+        if t.kind == flitsim::topology::Kind::Torus {
+            if t.bidirectional { " bidirectional" } else { " unidirectional" }
+        } else { "" },
+        t.nodes,
+        t.links.len(),
+        t.diameter(),
+        t.mean_distance());
+    println!("  router: {} virtual channels of {} flits per physical channel", s.router.vcs, s.router.buffer_depth);
+    println!("  routing: {}", s.routing.algorithm.name());
+    println!("  traffic: {:?}, {} flits/message, {} load point(s) x {} seed(s)",
+        s.traffic.pattern, s.traffic.message_length, s.traffic.rates.len(), s.seeds.len());
+    Ok(())
+}

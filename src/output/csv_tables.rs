@@ -1,0 +1,145 @@
+//! The CSV tables, one function each; column names and units are documented in README.md.
+
+use super::{num, opt};
+use crate::engine::PointResult;
+use crate::topology::KAryNCube;
+
+fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).expect("in-memory write");
+    for r in rows {
+        w.write_record(&r).expect("in-memory write");
+    }
+    String::from_utf8(w.into_inner().expect("in-memory flush")).expect("utf-8")
+}
+
+pub const SUMMARY_COLUMNS: [&str; 21] = [
+    "rate",
+    "seed",
+    "offered_flits",
+    "accepted_flits",
+    "accepted_rate",
+    "latency_mean",
+    "latency_ci95",
+    "network_latency_mean",
+    "source_wait_mean",
+    "latency_std",
+    "latency_min",
+    "latency_max",
+    "latency_p50",
+    "latency_p95",
+    "latency_p99",
+    "hops_mean",
+    "messages",
+    "undelivered",
+    "saturated",
+    "stop",
+    "cycles",
+];
+
+pub fn summary_csv(results: &[PointResult]) -> String {
+    table(
+        &SUMMARY_COLUMNS,
+        results.iter().map(|r| {
+            let s = &r.stats;
+            vec![
+                num(r.rate),
+                r.seed.to_string(),
+                num(r.offered_flits()),
+                num(r.accepted_flits),
+                num(r.accepted_rate),
+                num(s.mean()),
+                num(s.ci95()),
+                num(s.network_mean()),
+                num(s.wait_mean()),
+                num(s.std()),
+                opt(s.min()),
+                opt(s.max()),
+                opt(s.percentile(0.50)),
+                opt(s.percentile(0.95)),
+                opt(s.percentile(0.99)),
+                num(s.hops_mean()),
+                s.count.to_string(),
+                r.undelivered.to_string(),
+                r.saturated().to_string(),
+                r.stop.name().to_string(),
+                r.cycles.to_string(),
+            ]
+        }),
+    )
+}
+
+pub fn channels_csv(results: &[PointResult], topo: &KAryNCube) -> String {
+    table(
+        &[
+            "rate",
+            "seed",
+            "channel",
+            "src",
+            "dst",
+            "dim",
+            "dir",
+            "flits_per_cycle",
+            "messages_per_cycle",
+        ],
+        results.iter().flat_map(|r| {
+            topo.links.iter().enumerate().map(move |(c, l)| {
+                vec![
+                    num(r.rate),
+                    r.seed.to_string(),
+                    c.to_string(),
+                    l.src.to_string(),
+                    l.dst.to_string(),
+                    l.dim.to_string(),
+                    l.dir.sign().to_string(),
+                    num(r.link_flits[c]),
+                    num(r.link_msgs[c]),
+                ]
+            })
+        }),
+    )
+}
+
+pub fn histogram_csv(results: &[PointResult], bin: u64) -> String {
+    table(
+        &["rate", "seed", "latency_lo", "latency_hi", "count", "fraction"],
+        results.iter().flat_map(|r| {
+            let h = &r.stats.latency_hist;
+            let total = r.stats.count.max(1) as f64;
+            let bins = (h.len() as u64).div_ceil(bin);
+            (0..bins).filter_map(move |i| {
+                let lo = i * bin;
+                let hi = ((i + 1) * bin).min(h.len() as u64);
+                let count: u64 = h[lo as usize..hi as usize].iter().sum();
+                (count > 0).then(|| {
+                    vec![
+                        num(r.rate),
+                        r.seed.to_string(),
+                        lo.to_string(),
+                        (lo + bin - 1).to_string(),
+                        count.to_string(),
+                        num(count as f64 / total),
+                    ]
+                })
+            })
+        }),
+    )
+}
+
+pub fn hops_csv(results: &[PointResult]) -> String {
+    table(
+        &["rate", "seed", "hops", "count", "fraction"],
+        results.iter().flat_map(|r| {
+            let total = r.stats.count.max(1) as f64;
+            r.stats.hop_hist.iter().enumerate().map(move |(h, &c)| {
+                vec![
+                    num(r.rate),
+                    r.seed.to_string(),
+                    h.to_string(),
+                    c.to_string(),
+                    num(c as f64 / total),
+                ]
+            })
+        }),
+    )
+}

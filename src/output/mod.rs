@@ -1,0 +1,46 @@
+//! Output: the CSV tables of a sweep, written so that a failed run leaves earlier results alone.
+
+mod csv_tables;
+
+pub use csv_tables::{channels_csv, histogram_csv, hops_csv, summary_csv};
+
+use crate::engine::PointResult;
+use crate::error::{Error, Result};
+use crate::scenario::Scenario;
+use std::path::Path;
+
+/// Writes summary.csv, channels.csv, histogram.csv, hops.csv and a copy of the scenario into
+/// `dir`. Each file is written to a temporary name and renamed into place.
+pub fn write_results(
+    dir: &Path,
+    s: &Scenario,
+    scenario_text: &str,
+    results: &[PointResult],
+) -> Result<()> {
+    let io = |e: std::io::Error| Error::Io(format!("{}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let topo = crate::engine::build_network(s).topo;
+    let files = [
+        ("summary.csv", summary_csv(results)),
+        ("channels.csv", channels_csv(results, &topo)),
+        ("histogram.csv", histogram_csv(results, s.run.histogram_bin)),
+        ("hops.csv", hops_csv(results)),
+        ("scenario.toml", scenario_text.to_string()),
+    ];
+    for (name, text) in files {
+        let tmp = dir.join(format!(".{name}.tmp"));
+        std::fs::write(&tmp, text).map_err(io)?;
+        std::fs::rename(&tmp, dir.join(name)).map_err(io)?;
+    }
+    Ok(())
+}
+
+/// A number as written in the CSVs: shortest round-trip form, `NaN` when undefined.
+pub fn num(x: f64) -> String {
+    if x.is_nan() { "NaN".into() } else { format!("{x}") }
+}
+
+/// An optional integer, empty when undefined.
+pub fn opt(x: Option<u64>) -> String {
+    x.map(|v| v.to_string()).unwrap_or_default()
+}

@@ -1,0 +1,78 @@
+//! Dimension-order routing (e-cube, paper 002 Fig. 1a): correct the lowest dimension first.
+//! On a torus each ring is split at its wrap-around link (the dateline) into two buffer
+//! classes (Dally and Seitz): a message enters a dimension in class 0 and moves to class 1 when
+//! it crosses the wrap-around link, which breaks the ring's cycle of channel dependencies.
+
+use super::{Candidate, Candidates};
+use crate::engine::network::Network;
+
+pub struct Dor {
+    /// Dateline classes are in use (a torus with at least two virtual channels; with one, the
+    /// deadlock check refuses DOR unless it is turned off to study deadlock).
+    dateline: bool,
+    /// Class 0 is vcs `0..split`, class 1 is `split..V`.
+    split: u8,
+    vcs: u8,
+}
+
+impl Dor {
+    pub fn new(net: &Network) -> Dor {
+        let vcs = net.vcs as u8;
+        Dor {
+            dateline: net.topo.wraps() && vcs >= 2,
+            split: vcs.div_ceil(2).min(vcs.saturating_sub(1)).max(1),
+            vcs,
+        }
+    }
+
+    /// The next link of the dimension-order path from `at` to `dst`, if any.
+    #[inline]
+    pub fn next_link(net: &Network, at: u32, dst: u32) -> Option<u32> {
+        let t = &net.topo;
+        for d in 0..t.n() {
+            let (a, b) = (t.coord(at, d), t.coord(dst, d));
+            if a != b {
+                let (dir, _) = t.dim_route(d, a, b);
+                return Some(t.out_link(at, d, dir));
+            }
+        }
+        None
+    }
+
+    #[inline]
+    pub fn route(&self, net: &Network, at: u32, dst: u32, in_buf: u32, out: &mut Candidates) {
+        let Some(link) = Self::next_link(net, at, dst) else {
+            out.push(Candidate {
+                chan: net.ejection_channel(at),
+                vc_lo: 0,
+                vc_hi: 1,
+            });
+            return;
+        };
+        if !self.dateline {
+            out.push(Candidate {
+                chan: link,
+                vc_lo: 0,
+                vc_hi: self.vcs,
+            });
+            return;
+        }
+        let l = &net.topo.links[link as usize];
+        let in_chan = net.buf_channel(in_buf);
+        let same_ring = in_chan < net.links && {
+            let i = &net.topo.links[in_chan as usize];
+            i.dim == l.dim && i.dir == l.dir
+        };
+        let high = l.wrap || (same_ring && net.buf_vc(in_buf) as u8 >= self.split);
+        let (vc_lo, vc_hi) = if high {
+            (self.split, self.vcs)
+        } else {
+            (0, self.split)
+        };
+        out.push(Candidate {
+            chan: link,
+            vc_lo,
+            vc_hi,
+        });
+    }
+}

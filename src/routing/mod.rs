@@ -1,0 +1,75 @@
+//! Routing: maps (current router, destination, message state) to candidate
+//! (output channel, buffer class) pairs. The engine's selection then picks a free buffer among
+//! them (ARCHITECTURE.md). Enum dispatch keeps the per-flit path free of dynamic calls.
+
+mod dor;
+
+pub use dor::Dor;
+
+use crate::engine::network::Network;
+use crate::scenario::{Algorithm, Scenario};
+
+/// Most candidates any routing yields for one header: one per output port.
+pub const MAX_CANDIDATES: usize = 48;
+
+/// An output channel and the range of its virtual channels (a buffer class) the header may take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Candidate {
+    pub chan: u32,
+    pub vc_lo: u8,
+    pub vc_hi: u8,
+}
+
+/// A fixed-capacity list of candidates, reused across calls (no allocation per flit).
+pub struct Candidates {
+    items: [Candidate; MAX_CANDIDATES],
+    len: usize,
+}
+
+impl Default for Candidates {
+    fn default() -> Self {
+        Candidates {
+            items: [Candidate::default(); MAX_CANDIDATES],
+            len: 0,
+        }
+    }
+}
+
+impl Candidates {
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    #[inline]
+    pub fn push(&mut self, c: Candidate) {
+        self.items[self.len] = c;
+        self.len += 1;
+    }
+    #[inline]
+    pub fn as_slice(&self) -> &[Candidate] {
+        &self.items[..self.len]
+    }
+}
+
+/// The routing algorithms flitsim simulates.
+pub enum Routing {
+    Dor(Dor),
+}
+
+impl Routing {
+    pub fn new(s: &Scenario, net: &Network) -> Routing {
+        match s.routing.algorithm {
+            Algorithm::Dor => Routing::Dor(Dor::new(net)),
+        }
+    }
+
+    /// Candidates for the header in buffer `in_buf` at router `at`, bound for `dst`. When
+    /// `at == dst` the only candidate is the ejection channel.
+    #[inline]
+    pub fn route(&self, net: &Network, at: u32, dst: u32, in_buf: u32, out: &mut Candidates) {
+        out.clear();
+        match self {
+            Routing::Dor(r) => r.route(net, at, dst, in_buf, out),
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! The TOML schema of a scenario file, as written by the user: every key, its type and default.
+//! Unknown keys are errors. Validation against ranges and combinations is in `validate.rs`.
+
+use serde::Deserialize;
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    pub name: String,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Replications: one run per seed and load point. Overrides `seed` when given.
+    pub seeds: Option<Vec<u64>>,
+    pub topology: RawTopology,
+    #[serde(default)]
+    pub router: RawRouter,
+    #[serde(default)]
+    pub routing: RawRouting,
+    pub traffic: RawTraffic,
+    #[serde(default)]
+    pub run: RawRun,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+/// A radix: one number for every dimension, or a list with one per dimension.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(untagged)]
+pub enum Radix {
+    One(i64),
+    PerDim(Vec<i64>),
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawTopology {
+    pub kind: String,
+    pub k: Option<Radix>,
+    pub n: Option<i64>,
+    pub links: Option<String>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawRouter {
+    #[serde(default = "default_vcs")]
+    pub vcs: i64,
+    #[serde(default = "default_depth")]
+    pub buffer_depth: i64,
+}
+
+impl Default for RawRouter {
+    fn default() -> Self {
+        RawRouter {
+            vcs: default_vcs(),
+            buffer_depth: default_depth(),
+        }
+    }
+}
+
+fn default_vcs() -> i64 {
+    2
+}
+fn default_depth() -> i64 {
+    4
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawRouting {
+    #[serde(default = "default_algorithm")]
+    pub algorithm: String,
+    /// Set to false to run a routing the deadlock check refuses (to study deadlock itself).
+    #[serde(default = "default_true")]
+    pub deadlock_check: bool,
+}
+
+impl Default for RawRouting {
+    fn default() -> Self {
+        RawRouting {
+            algorithm: default_algorithm(),
+            deadlock_check: true,
+        }
+    }
+}
+
+fn default_algorithm() -> String {
+    "dor".into()
+}
+fn default_true() -> bool {
+    true
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawTraffic {
+    #[serde(default = "default_pattern")]
+    pub pattern: String,
+    #[serde(default = "default_length")]
+    pub message_length: i64,
+    pub rates: Option<Vec<f64>>,
+    pub flit_rates: Option<Vec<f64>>,
+}
+
+fn default_pattern() -> String {
+    "uniform".into()
+}
+fn default_length() -> i64 {
+    32
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawRun {
+    #[serde(default = "default_warmup")]
+    pub warmup_cycles: i64,
+    #[serde(default = "default_measure")]
+    pub measure_cycles: i64,
+    pub drain_cycles: Option<i64>,
+    #[serde(default = "default_watchdog")]
+    pub watchdog_cycles: i64,
+    #[serde(default = "default_backlog")]
+    pub max_backlog: i64,
+    #[serde(default = "default_batches")]
+    pub batches: i64,
+    #[serde(default = "default_bin")]
+    pub histogram_bin: i64,
+}
+
+impl Default for RawRun {
+    fn default() -> Self {
+        RawRun {
+            warmup_cycles: default_warmup(),
+            measure_cycles: default_measure(),
+            drain_cycles: None,
+            watchdog_cycles: default_watchdog(),
+            max_backlog: default_backlog(),
+            batches: default_batches(),
+            histogram_bin: default_bin(),
+        }
+    }
+}
+
+fn default_warmup() -> i64 {
+    10_000
+}
+fn default_measure() -> i64 {
+    100_000
+}
+fn default_watchdog() -> i64 {
+    10_000
+}
+fn default_backlog() -> i64 {
+    100
+}
+fn default_batches() -> i64 {
+    20
+}
+fn default_bin() -> i64 {
+    1
+}

@@ -1,0 +1,279 @@
+//! Range and combination checks that turn a `RawScenario` into a `Scenario`.
+
+use super::schema::{Radix, RawScenario};
+use super::*;
+
+/// Largest supported network, in nodes (memory stays well under 2 GiB at low load).
+const MAX_NODES: usize = 1 << 22;
+
+struct Checker<'a> {
+    file: &'a str,
+}
+
+impl Checker<'_> {
+    fn err(&self, key: &str, problem: impl std::fmt::Display, fix: impl std::fmt::Display) -> Error {
+        Error::Input(format!("{}: {key}: {problem}; fix: {fix}", self.file))
+    }
+
+    fn int(&self, key: &str, v: i64, lo: i64, hi: i64) -> Result<u64> {
+        if v < lo || v > hi {
+            return Err(self.err(
+                key,
+                format!("{v} is out of range"),
+                format!("use a whole number from {lo} to {hi}"),
+            ));
+        }
+        Ok(v as u64)
+    }
+}
+
+pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
+    let c = Checker { file };
+    if raw.name.is_empty()
+        || !raw
+            .name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || "-_.".contains(ch))
+        || raw.name.starts_with('.')
+    {
+        return Err(c.err(
+            "name",
+            format!("{:?} is not usable as a directory name", raw.name),
+            "use letters, digits, '-', '_' and '.', not starting with '.'",
+        ));
+    }
+    let seeds = match raw.seeds {
+        Some(s) if s.is_empty() => {
+            return Err(c.err("seeds", "the list is empty", "list at least one seed, or use seed = N"));
+        }
+        Some(s) => s,
+        None => vec![raw.seed],
+    };
+    let topology = topology(&c, &raw.topology)?;
+    let router = RouterSpec {
+        vcs: c.int("[router] vcs", raw.router.vcs, 1, 32)? as u32,
+        buffer_depth: c.int("[router] buffer_depth", raw.router.buffer_depth, 1, 4096)? as u32,
+    };
+    let routing = routing(&c, &raw.routing, &topology, &router)?;
+    let traffic = traffic(&c, &raw.traffic)?;
+    let r = &raw.run;
+    let measure = c.int("[run] measure_cycles", r.measure_cycles, 1, 1 << 40)?;
+    let run = RunSpec {
+        warmup_cycles: c.int("[run] warmup_cycles", r.warmup_cycles, 0, 1 << 40)?,
+        measure_cycles: measure,
+        drain_cycles: match r.drain_cycles {
+            Some(d) => c.int("[run] drain_cycles", d, 0, 1 << 40)?,
+            None => measure.max(10_000),
+        },
+        watchdog_cycles: c.int("[run] watchdog_cycles", r.watchdog_cycles, 1, 1 << 40)?,
+        max_backlog: c.int("[run] max_backlog", r.max_backlog, 1, 1 << 20)?,
+        batches: c.int("[run] batches", r.batches, 2, 1000)? as u32,
+        histogram_bin: c.int("[run] histogram_bin", r.histogram_bin, 1, 1 << 20)?,
+    };
+    if run.measure_cycles < run.batches as u64 {
+        return Err(c.err(
+            "[run] measure_cycles",
+            format!(
+                "{} cycles cannot be split into {} batches",
+                run.measure_cycles, run.batches
+            ),
+            "make measure_cycles at least [run] batches",
+        ));
+    }
+    Ok(Scenario {
+        name: raw.name,
+        seeds,
+        topology,
+        router,
+        routing,
+        traffic,
+        run,
+    })
+}
+
+fn topology(c: &Checker, t: &super::schema::RawTopology) -> Result<TopologySpec> {
+    let kind = match t.kind.as_str() {
+        "mesh" => Kind::Mesh,
+        "torus" => Kind::Torus,
+        "hypercube" => Kind::Hypercube,
+        other => {
+            return Err(c.err(
+                "[topology] kind",
+                format!("unknown topology {other:?}"),
+                "use \"mesh\", \"torus\" or \"hypercube\"",
+            ));
+        }
+    };
+    let radix = if kind == Kind::Hypercube {
+        if t.k.is_some() {
+            return Err(c.err(
+                "[topology] k",
+                "a hypercube has k = 2 by definition",
+                "remove k and give only n",
+            ));
+        }
+        let Some(n) = t.n else {
+            return Err(c.err("[topology] n", "missing", "give the hypercube's dimension, e.g. n = 6"));
+        };
+        vec![2; c.int("[topology] n", n, 1, 22)? as usize]
+    } else {
+        let Some(k) = &t.k else {
+            return Err(c.err(
+                "[topology] k",
+                "missing",
+                "give the radix, e.g. k = 8, or one per dimension, e.g. k = [8, 4]",
+            ));
+        };
+        match k {
+            Radix::One(k) => {
+                let k = c.int("[topology] k", *k, 2, 65535)? as u32;
+                let Some(n) = t.n else {
+                    return Err(c.err("[topology] n", "missing", "give the number of dimensions, e.g. n = 2"));
+                };
+                vec![k; c.int("[topology] n", n, 1, 22)? as usize]
+            }
+            Radix::PerDim(ks) => {
+                if ks.is_empty() {
+                    return Err(c.err("[topology] k", "the list is empty", "give one radix per dimension"));
+                }
+                let ks: Vec<u32> = ks
+                    .iter()
+                    .map(|&k| c.int("[topology] k", k, 2, 65535).map(|k| k as u32))
+                    .collect::<Result<_>>()?;
+                if let Some(n) = t.n {
+                    if n != ks.len() as i64 {
+                        return Err(c.err(
+                            "[topology] n",
+                            format!("n = {n} but k lists {} radices", ks.len()),
+                            "make n equal the length of k, or remove n",
+                        ));
+                    }
+                }
+                ks
+            }
+        }
+    };
+    let bidirectional = match (kind, t.links.as_deref()) {
+        (Kind::Torus, None | Some("unidirectional")) => false,
+        (Kind::Torus, Some("bidirectional")) => true,
+        (Kind::Torus, Some(other)) => {
+            return Err(c.err(
+                "[topology] links",
+                format!("unknown link kind {other:?}"),
+                "use \"unidirectional\" or \"bidirectional\"",
+            ));
+        }
+        (_, None | Some("bidirectional")) => true,
+        (_, Some(other)) => {
+            return Err(c.err(
+                "[topology] links",
+                format!("{other:?} is not possible on a {}", kind.name()),
+                "remove the key: mesh and hypercube links are bidirectional",
+            ));
+        }
+    };
+    if kind == Kind::Torus && bidirectional && radix.contains(&2) {
+        return Err(c.err(
+            "[topology] k",
+            "a bidirectional torus with k = 2 would join each pair of nodes by two parallel links",
+            "use kind = \"hypercube\" (or a unidirectional torus) for k = 2",
+        ));
+    }
+    let nodes = radix.iter().try_fold(1usize, |a, &k| a.checked_mul(k as usize));
+    if nodes.is_none_or(|n| n > MAX_NODES) {
+        return Err(c.err(
+            "[topology] k",
+            "the network has more than 4194304 nodes",
+            "use a smaller radix or fewer dimensions",
+        ));
+    }
+    Ok(TopologySpec {
+        kind,
+        radix,
+        bidirectional,
+    })
+}
+
+fn routing(
+    c: &Checker,
+    r: &super::schema::RawRouting,
+    t: &TopologySpec,
+    router: &RouterSpec,
+) -> Result<RoutingSpec> {
+    let algorithm = match r.algorithm.as_str() {
+        "dor" | "e-cube" | "ecube" => Algorithm::Dor,
+        other => {
+            return Err(c.err(
+                "[routing] algorithm",
+                format!("unknown routing {other:?}"),
+                "use \"dor\" (dimension-order / e-cube)",
+            ));
+        }
+    };
+    if r.deadlock_check && algorithm == Algorithm::Dor && t.kind == Kind::Torus && router.vcs < 2 {
+        return Err(c.err(
+            "[router] vcs",
+            "dimension-order routing on a torus with 1 virtual channel deadlocks (each ring is a cycle of channel dependencies)",
+            "set vcs = 2 or more: the dateline splits each ring into two buffer classes",
+        ));
+    }
+    Ok(RoutingSpec {
+        algorithm,
+        deadlock_check: r.deadlock_check,
+    })
+}
+
+fn traffic(c: &Checker, t: &super::schema::RawTraffic) -> Result<TrafficSpec> {
+    let pattern = match t.pattern.as_str() {
+        "uniform" => Pattern::Uniform,
+        other => {
+            return Err(c.err(
+                "[traffic] pattern",
+                format!("unknown pattern {other:?}"),
+                "use \"uniform\"",
+            ));
+        }
+    };
+    let m = c.int("[traffic] message_length", t.message_length, 1, 65535)? as u32;
+    let (key, list, per_flit) = match (&t.rates, &t.flit_rates) {
+        (Some(r), None) => ("[traffic] rates", r, false),
+        (None, Some(r)) => ("[traffic] flit_rates", r, true),
+        (Some(_), Some(_)) => {
+            return Err(c.err(
+                "[traffic] rates",
+                "both rates and flit_rates are given",
+                "keep one: rates in messages/node/cycle or flit_rates in flits/node/cycle",
+            ));
+        }
+        (None, None) => {
+            return Err(c.err(
+                "[traffic] rates",
+                "missing",
+                "list the offered loads, e.g. rates = [0.001, 0.002] (messages/node/cycle) or flit_rates = [0.1] (flits/node/cycle)",
+            ));
+        }
+    };
+    if list.is_empty() {
+        return Err(c.err(key, "the list is empty", "list at least one load"));
+    }
+    let mut rates = Vec::with_capacity(list.len());
+    for &v in list {
+        let flits = if per_flit { v } else { v * m as f64 };
+        if !v.is_finite() || v <= 0.0 {
+            return Err(c.err(key, format!("load {v} is not positive"), "give loads > 0"));
+        }
+        if flits > 1.0 {
+            return Err(c.err(
+                key,
+                format!("load {v} is {flits} flits/node/cycle, above the injection channel's 1 flit/cycle"),
+                "give loads whose flit rate (λ·M) is at most 1",
+            ));
+        }
+        rates.push(if per_flit { v / m as f64 } else { v });
+    }
+    Ok(TrafficSpec {
+        pattern,
+        message_length: m,
+        rates,
+    })
+}

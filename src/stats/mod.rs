@@ -1,0 +1,158 @@
+//! Statistics of one load point: latency moments, exact percentiles from an integer histogram,
+//! batch-means confidence interval, hop counts.
+
+/// Two-sided 97.5% quantiles of Student's t for 1..=30 degrees of freedom.
+const T975: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042,
+];
+
+fn t975(dof: usize) -> f64 {
+    match dof {
+        0 => f64::NAN,
+        1..=30 => T975[dof - 1],
+        _ => 1.96 + 2.4 / dof as f64,
+    }
+}
+
+/// Accumulates the messages generated in the measurement window, as they are delivered.
+#[derive(Clone, Debug, Default)]
+pub struct LatencyStats {
+    /// `latency_hist[l]`: messages with latency l cycles.
+    pub latency_hist: Vec<u64>,
+    /// `hop_hist[h]`: messages that made h hops.
+    pub hop_hist: Vec<u64>,
+    pub count: u64,
+    sum: f64,
+    sum_sq: f64,
+    network_sum: f64,
+    wait_sum: f64,
+    batch_sum: Vec<f64>,
+    batch_count: Vec<u64>,
+}
+
+impl LatencyStats {
+    pub fn new(batches: u32) -> Self {
+        LatencyStats {
+            batch_sum: vec![0.0; batches as usize],
+            batch_count: vec![0; batches as usize],
+            ..Default::default()
+        }
+    }
+
+    /// Records one delivered message: latency = source wait + network latency.
+    pub fn record(&mut self, latency: u64, network: u64, hops: u32, batch: usize) {
+        let l = latency as usize;
+        if l >= self.latency_hist.len() {
+            self.latency_hist.resize(l + 1, 0);
+        }
+        self.latency_hist[l] += 1;
+        let h = hops as usize;
+        if h >= self.hop_hist.len() {
+            self.hop_hist.resize(h + 1, 0);
+        }
+        self.hop_hist[h] += 1;
+        self.count += 1;
+        let x = latency as f64;
+        self.sum += x;
+        self.sum_sq += x * x;
+        self.network_sum += network as f64;
+        self.wait_sum += (latency - network) as f64;
+        self.batch_sum[batch] += x;
+        self.batch_count[batch] += 1;
+    }
+
+    fn mean_of(&self, s: f64) -> f64 {
+        if self.count == 0 { f64::NAN } else { s / self.count as f64 }
+    }
+
+    pub fn mean(&self) -> f64 {
+        self.mean_of(self.sum)
+    }
+    pub fn network_mean(&self) -> f64 {
+        self.mean_of(self.network_sum)
+    }
+    pub fn wait_mean(&self) -> f64 {
+        self.mean_of(self.wait_sum)
+    }
+
+    /// Sample standard deviation of latency.
+    pub fn std(&self) -> f64 {
+        if self.count < 2 {
+            return f64::NAN;
+        }
+        let n = self.count as f64;
+        ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0)).max(0.0).sqrt()
+    }
+
+    pub fn min(&self) -> Option<u64> {
+        self.latency_hist.iter().position(|&c| c > 0).map(|i| i as u64)
+    }
+    pub fn max(&self) -> Option<u64> {
+        self.latency_hist.iter().rposition(|&c| c > 0).map(|i| i as u64)
+    }
+
+    /// Nearest-rank percentile: the smallest latency l with at least p·count messages ≤ l.
+    pub fn percentile(&self, p: f64) -> Option<u64> {
+        if self.count == 0 {
+            return None;
+        }
+        let rank = ((p * self.count as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (l, &c) in self.latency_hist.iter().enumerate() {
+            seen += c;
+            if seen >= rank {
+                return Some(l as u64);
+            }
+        }
+        None
+    }
+
+    pub fn hops_mean(&self) -> f64 {
+        let h: u64 = self.hop_hist.iter().enumerate().map(|(h, &c)| h as u64 * c).sum();
+        self.mean_of(h as f64)
+    }
+
+    /// 95% confidence half-width of the mean latency by batch means: the window is cut into
+    /// equal batches by generation time; the spread of the batch means gives the interval.
+    pub fn ci95(&self) -> f64 {
+        let means: Vec<f64> = self
+            .batch_sum
+            .iter()
+            .zip(&self.batch_count)
+            .filter(|&(_, &c)| c > 0)
+            .map(|(&s, &c)| s / c as f64)
+            .collect();
+        let b = means.len();
+        if b < 2 {
+            return f64::NAN;
+        }
+        let m = means.iter().sum::<f64>() / b as f64;
+        let var = means.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (b - 1) as f64;
+        t975(b - 1) * (var / b as f64).sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_and_moments() {
+        let mut s = LatencyStats::new(2);
+        for (i, l) in [10u64, 20, 30, 40].iter().enumerate() {
+            s.record(*l, *l - 1, 3, i % 2);
+        }
+        assert_eq!(s.mean(), 25.0);
+        assert_eq!(s.min(), Some(10));
+        assert_eq!(s.max(), Some(40));
+        assert_eq!(s.percentile(0.5), Some(20));
+        assert_eq!(s.percentile(0.95), Some(40));
+        assert!((s.std() - (500.0f64 / 3.0).sqrt()).abs() < 1e-9);
+        assert_eq!(s.wait_mean(), 1.0);
+        assert_eq!(s.hops_mean(), 3.0);
+        // batch means 20 and 30: half-width 12.706 * 5
+        assert!((s.ci95() - 12.706 * 5.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,200 @@
+//! k-ary n-cubes: torus (uni- or bidirectional), mesh, and the hypercube (the 2-ary n-cube
+//! with one bidirectional link per dimension, built as a 2-ary mesh).
+
+use super::{Dir, Kind, Link};
+
+pub const NO_LINK: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+pub struct KAryNCube {
+    pub kind: Kind,
+    /// Radix of each dimension.
+    pub radix: Vec<u32>,
+    /// Whether each dimension has links in both directions.
+    pub bidirectional: bool,
+    pub nodes: usize,
+    /// `coords[node * n + d]` is the node's coordinate in dimension d.
+    pub coords: Vec<u16>,
+    pub links: Vec<Link>,
+    /// `out_link[(node * n + d) * 2 + dir]`: the link leaving `node` in dimension d, or NO_LINK.
+    pub out_link: Vec<u32>,
+}
+
+impl KAryNCube {
+    /// Builds the network. `kind` decides wrap-around; `bidirectional` only matters for a torus
+    /// (meshes and hypercubes always have links both ways).
+    pub fn new(kind: Kind, radix: Vec<u32>, bidirectional: bool) -> Self {
+        let n = radix.len();
+        let wrap = kind == Kind::Torus;
+        let bidirectional = bidirectional || kind != Kind::Torus;
+        let nodes: usize = radix.iter().map(|&k| k as usize).product();
+        let mut coords = vec![0u16; nodes * n];
+        for node in 0..nodes {
+            let mut rest = node;
+            for d in 0..n {
+                coords[node * n + d] = (rest % radix[d] as usize) as u16;
+                rest /= radix[d] as usize;
+            }
+        }
+        let mut links = Vec::new();
+        let mut out_link = vec![NO_LINK; nodes * n * 2];
+        let mut stride = 1usize;
+        for d in 0..n {
+            let k = radix[d] as usize;
+            for node in 0..nodes {
+                let a = coords[node * n + d] as usize;
+                let base = node - a * stride;
+                let mut add = |dir: Dir, to: usize, is_wrap: bool| {
+                    out_link[(node * n + d) * 2 + dir as usize] = links.len() as u32;
+                    links.push(Link {
+                        src: node as u32,
+                        dst: (base + to * stride) as u32,
+                        dim: d as u8,
+                        dir,
+                        wrap: is_wrap,
+                    });
+                };
+                if a + 1 < k {
+                    add(Dir::Plus, a + 1, false);
+                } else if wrap {
+                    add(Dir::Plus, 0, true);
+                }
+                if bidirectional {
+                    if a > 0 {
+                        add(Dir::Minus, a - 1, false);
+                    } else if wrap {
+                        add(Dir::Minus, k - 1, true);
+                    }
+                }
+            }
+            stride *= k;
+        }
+        KAryNCube {
+            kind,
+            radix,
+            bidirectional,
+            nodes,
+            coords,
+            links,
+            out_link,
+        }
+    }
+
+    pub fn n(&self) -> usize {
+        self.radix.len()
+    }
+
+    pub fn wraps(&self) -> bool {
+        self.kind == Kind::Torus
+    }
+
+    #[inline]
+    pub fn coord(&self, node: u32, d: usize) -> u32 {
+        self.coords[node as usize * self.radix.len() + d] as u32
+    }
+
+    #[inline]
+    pub fn out_link(&self, node: u32, d: usize, dir: Dir) -> u32 {
+        self.out_link[(node as usize * self.radix.len() + d) * 2 + dir as usize]
+    }
+
+    /// The direction and hop count that minimal routing takes in dimension d from coordinate
+    /// `a` to `b`. On a bidirectional torus a tie (distance exactly k/2) goes Plus.
+    #[inline]
+    pub fn dim_route(&self, d: usize, a: u32, b: u32) -> (Dir, u32) {
+        let k = self.radix[d];
+        if self.wraps() {
+            let up = (b + k - a) % k;
+            if !self.bidirectional || up <= k - up {
+                (Dir::Plus, up)
+            } else {
+                (Dir::Minus, k - up)
+            }
+        } else if b >= a {
+            (Dir::Plus, b - a)
+        } else {
+            (Dir::Minus, a - b)
+        }
+    }
+
+    /// Minimal hop distance from `a` to `b` (the length of every minimal path).
+    pub fn distance(&self, a: u32, b: u32) -> u32 {
+        (0..self.n())
+            .map(|d| self.dim_route(d, self.coord(a, d), self.coord(b, d)).1)
+            .sum()
+    }
+
+    /// Network diameter: the largest minimal distance.
+    pub fn diameter(&self) -> u32 {
+        (0..self.n())
+            .map(|d| {
+                let k = self.radix[d];
+                if self.wraps() && self.bidirectional {
+                    k / 2
+                } else {
+                    k - 1
+                }
+            })
+            .sum()
+    }
+
+    /// Mean distance over ordered pairs of distinct nodes (uniform traffic), by enumeration of
+    /// each dimension's offsets (dimensions are independent).
+    pub fn mean_distance(&self) -> f64 {
+        let n = self.nodes as f64;
+        // Σ over all ordered pairs (including self-pairs, distance 0) = Σ_d (N/k_d)^2 · S_d where
+        // S_d sums the 1-D distance over the k_d^2 coordinate pairs.
+        let mut total = 0.0;
+        for d in 0..self.n() {
+            let k = self.radix[d];
+            let mut s = 0u64;
+            for a in 0..k {
+                for b in 0..k {
+                    s += self.dim_route(d, a, b).1 as u64;
+                }
+            }
+            let others = n / k as f64;
+            total += s as f64 * others * others;
+        }
+        total / (n * (n - 1.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_counts() {
+        let m = KAryNCube::new(Kind::Mesh, vec![4, 4], true);
+        assert_eq!(m.links.len(), 2 * 2 * 4 * 3);
+        let t = KAryNCube::new(Kind::Torus, vec![4, 4], false);
+        assert_eq!(t.links.len(), 2 * 16);
+        let tb = KAryNCube::new(Kind::Torus, vec![4, 4, 4], true);
+        assert_eq!(tb.links.len(), 6 * 64);
+        let h = KAryNCube::new(Kind::Hypercube, vec![2; 5], true);
+        assert_eq!(h.links.len(), 5 * 32);
+        for l in &h.links {
+            assert_eq!(l.src ^ l.dst, 1 << l.dim);
+        }
+    }
+
+    #[test]
+    fn mean_distance_matches_pairs() {
+        for t in [
+            KAryNCube::new(Kind::Mesh, vec![3, 5], true),
+            KAryNCube::new(Kind::Torus, vec![5, 4], false),
+            KAryNCube::new(Kind::Torus, vec![4, 5], true),
+            KAryNCube::new(Kind::Hypercube, vec![2; 4], true),
+        ] {
+            let mut s = 0u64;
+            for a in 0..t.nodes as u32 {
+                for b in 0..t.nodes as u32 {
+                    s += t.distance(a, b) as u64;
+                }
+            }
+            let want = s as f64 / (t.nodes * (t.nodes - 1)) as f64;
+            assert!((t.mean_distance() - want).abs() < 1e-12);
+        }
+    }
+}
