@@ -36,6 +36,50 @@ use std::collections::BinaryHeap;
 
 const NO_REQUEST: u16 = u16::MAX;
 
+/// Where a buffer is tracked: not at all (empty), on the active list (visited every cycle),
+/// or asleep until an event can unblock it (work proportional to activity).
+const IDLE: u8 = 0;
+const ACTIVE: u8 = 1;
+const ASLEEP: u8 = 2;
+
+/// The state of one buffer (virtual channel), packed so that a visit touches one cache line.
+#[derive(Clone, Copy, Debug)]
+struct Buf {
+    /// Message holding the buffer, or NONE when free.
+    msg: u32,
+    /// Downstream buffer of the message (NONE: ejection), valid once the header has left.
+    out_buf: u32,
+    /// Output channel of the message, valid once the header has left.
+    out_chan: u32,
+    /// Downstream buffer the header asked for this cycle.
+    want: u32,
+    /// Router holding the buffer (static).
+    router: u32,
+    /// Buffer that feeds this one the rest of its message, NONE once the tail has arrived.
+    up: u32,
+    /// Flits present.
+    cnt: u16,
+    /// Flits of the message that have left this buffer.
+    sent: u16,
+    /// Length of the message in flits.
+    len: u16,
+    /// Driver slot at the router (static).
+    slot: u16,
+}
+
+/// Round-robin arbitration state of one channel.
+#[derive(Clone, Copy, Debug)]
+struct Arb {
+    /// Slot granted last.
+    rr: u16,
+    /// Number of driver slots (static).
+    drivers: u16,
+    /// Round-robin key of the best request this cycle, NO_REQUEST if none.
+    best_key: u16,
+    /// Buffer of the best request.
+    best: u32,
+}
+
 /// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delivery {
@@ -65,26 +109,28 @@ pub struct Engine {
     exp: Option<Exp<f64>>,
 
     // Buffer state, indexed by buffer id.
-    b_msg: Vec<u32>,
-    b_cnt: Vec<u16>,
-    b_sent: Vec<u16>,
-    b_len: Vec<u16>,
-    b_out_chan: Vec<u32>,
-    b_out_buf: Vec<u32>,
-    b_want: Vec<u32>,
+    bufs: Vec<Buf>,
+    /// Cycle a flit last left each buffer or its message arrived (deadlock watchdog).
     b_last: Vec<u64>,
-    b_listed: Vec<bool>,
-    /// Buffers that may hold flits (those with none are dropped lazily).
+    /// IDLE, ACTIVE or ASLEEP.
+    b_state: Vec<u8>,
+    /// Next header in the same channel's wait list.
+    b_wait_next: Vec<u32>,
+    /// Channel whose wait list holds the buffer's blocked header, or NONE.
+    b_wait_chan: Vec<u32>,
+    /// Buffers that may hold flits and may move (those with none are dropped lazily).
     active: Vec<u32>,
 
     // Channel state, indexed by channel id.
-    c_rr: Vec<u16>,
-    c_best_key: Vec<u16>,
-    c_best: Vec<u32>,
+    arbs: Vec<Arb>,
     /// Flits and headers (messages) that crossed each channel, since the start.
     pub c_flits: Vec<u64>,
     pub c_msgs: Vec<u64>,
     requested: Vec<u32>,
+    /// Head of each channel's list of headers asleep until one of its buffers frees.
+    c_wait: Vec<u32>,
+    /// Headers may sleep while blocked: the routing's candidates never change while waiting.
+    sleep_headers: bool,
 
     msgs: Messages,
     sources: Vec<Source>,
@@ -129,6 +175,7 @@ impl Engine {
         let nchan = net.channels();
         let nodes = net.nodes as usize;
         let exp = (rate > 0.0).then(|| Exp::new(rate).expect("positive rate"));
+        let sleep_headers = routing.candidates_fixed();
         let mut sources = Vec::new();
         let mut arrivals = BinaryHeap::new();
         if let Some(e) = &exp {
@@ -146,22 +193,40 @@ impl Engine {
             pattern,
             message_length: message_length as u16,
             exp,
-            b_msg: vec![NONE; nbuf],
-            b_cnt: vec![0; nbuf],
-            b_sent: vec![0; nbuf],
-            b_len: vec![0; nbuf],
-            b_out_chan: vec![NONE; nbuf],
-            b_out_buf: vec![NONE; nbuf],
-            b_want: vec![NONE; nbuf],
+            bufs: (0..nbuf)
+                .map(|b| Buf {
+                    msg: NONE,
+                    out_buf: NONE,
+                    out_chan: NONE,
+                    want: NONE,
+                    router: net.buf_router[b],
+                    up: NONE,
+                    cnt: 0,
+                    sent: 0,
+                    len: 0,
+                    slot: net.buf_slot[b],
+                })
+                .collect(),
             b_last: vec![0; nbuf],
-            b_listed: vec![false; nbuf],
+            b_state: vec![IDLE; nbuf],
+            b_wait_next: vec![NONE; nbuf],
+            b_wait_chan: vec![NONE; nbuf],
             active: Vec::new(),
-            c_rr: net.chan_drivers.iter().map(|&d| d.saturating_sub(1)).collect(),
-            c_best_key: vec![NO_REQUEST; nchan],
-            c_best: vec![NONE; nchan],
+            arbs: net
+                .chan_drivers
+                .iter()
+                .map(|&d| Arb {
+                    rr: d.saturating_sub(1),
+                    drivers: d,
+                    best_key: NO_REQUEST,
+                    best: NONE,
+                })
+                .collect(),
             c_flits: vec![0; nchan],
             c_msgs: vec![0; nchan],
             requested: Vec::new(),
+            c_wait: vec![NONE; nchan],
+            sleep_headers,
             msgs: Messages::default(),
             sources,
             q_head: vec![NONE; nodes],
@@ -262,46 +327,61 @@ impl Engine {
         let mut i = 0;
         while i < self.active.len() {
             let b = self.active[i] as usize;
-            if self.b_cnt[b] == 0 {
+            let buf = self.bufs[b];
+            if buf.cnt == 0 {
                 self.active.swap_remove(i);
-                self.b_listed[b] = false;
+                self.b_state[b] = IDLE;
                 continue;
             }
-            i += 1;
-            let ch = if self.b_sent[b] > 0 {
-                let t = self.b_out_buf[b];
-                if t != NONE && self.b_cnt[t as usize] >= depth {
+            let ch = if buf.sent > 0 {
+                let t = buf.out_buf;
+                if t != NONE && self.bufs[t as usize].cnt >= depth {
+                    // Wormhole blocking: asleep until the downstream buffer sends a flit.
+                    self.active.swap_remove(i);
+                    self.b_state[b] = ASLEEP;
                     continue;
                 }
-                self.b_out_chan[b]
+                buf.out_chan
             } else {
-                let m = self.b_msg[b] as usize;
-                let at = net.buf_router[b];
+                let dst = self.msgs.dst[buf.msg as usize];
                 self.routing
-                    .route(net, at, self.msgs.dst[m], b as u32, &mut self.cand);
-                match select_first_free(net, &self.b_msg, &self.cand) {
+                    .route(net, buf.router, dst, b as u32, &mut self.cand);
+                match select_first_free(net, &self.bufs, &self.cand) {
                     Some((ch, t)) => {
-                        self.b_want[b] = t;
+                        self.bufs[b].want = t;
                         ch
                     }
-                    None => continue,
+                    None => {
+                        if self.sleep_headers {
+                            // Asleep until a buffer of its only channel frees.
+                            let ch = self.cand.as_slice()[0].chan;
+                            if self.b_wait_chan[b] != ch {
+                                self.b_wait_chan[b] = ch;
+                                self.b_wait_next[b] = self.c_wait[ch as usize];
+                                self.c_wait[ch as usize] = b as u32;
+                            }
+                            self.active.swap_remove(i);
+                            self.b_state[b] = ASLEEP;
+                        } else {
+                            i += 1;
+                        }
+                        continue;
+                    }
                 }
             };
-            let c = ch as usize;
-            let slot = net.buf_slot[b];
-            let rr = self.c_rr[c];
-            let key = if slot > rr {
-                slot - rr - 1
+            i += 1;
+            let arb = &mut self.arbs[ch as usize];
+            let key = if buf.slot > arb.rr {
+                buf.slot - arb.rr - 1
             } else {
-                slot + net.chan_drivers[c] - rr - 1
+                buf.slot + arb.drivers - arb.rr - 1
             };
-            let best = self.c_best_key[c];
-            if best == NO_REQUEST {
+            if arb.best_key == NO_REQUEST {
                 self.requested.push(ch);
             }
-            if key < best {
-                self.c_best_key[c] = key;
-                self.c_best[c] = b as u32;
+            if key < arb.best_key {
+                arb.best_key = key;
+                arb.best = b as u32;
             }
         }
     }
@@ -320,7 +400,7 @@ impl Engine {
             let mut t = self.s_buf[s];
             if t == NONE {
                 let base = net.injection_channel(s as u32) * vcs;
-                match (base..base + vcs).find(|&b| self.b_msg[b as usize] == NONE) {
+                match (base..base + vcs).find(|&b| self.bufs[b as usize].msg == NONE) {
                     Some(b) => t = b,
                     None => {
                         i += 1;
@@ -329,23 +409,24 @@ impl Engine {
                 }
             }
             let tu = t as usize;
-            if self.b_cnt[tu] >= depth {
+            if self.bufs[tu].cnt >= depth {
                 i += 1;
                 continue;
             }
             let len = self.msgs.len[m as usize];
             if self.s_sent[s] == 0 {
-                self.b_msg[tu] = m;
-                self.b_len[tu] = len;
-                self.b_sent[tu] = 0;
+                let tb = &mut self.bufs[tu];
+                tb.msg = m;
+                tb.len = len;
+                tb.sent = 0;
                 self.b_last[tu] = self.cycle;
                 self.msgs.inject[m as usize] = self.cycle;
                 self.s_buf[s] = t;
             }
             self.c_flits[net.injection_channel(s as u32) as usize] += 1;
-            self.b_cnt[tu] += 1;
-            if !self.b_listed[tu] {
-                self.b_listed[tu] = true;
+            self.bufs[tu].cnt += 1;
+            if self.b_state[tu] == IDLE {
+                self.b_state[tu] = ACTIVE;
                 self.active.push(t);
             }
             self.flits_in_net += 1;
@@ -373,40 +454,56 @@ impl Engine {
         for k in 0..self.requested.len() {
             let ch = self.requested[k];
             let c = ch as usize;
-            let b = self.c_best[c] as usize;
-            self.c_best_key[c] = NO_REQUEST;
-            self.c_rr[c] = self.net.buf_slot[b];
-            let m = self.b_msg[b];
-            let t = if self.b_sent[b] == 0 {
-                let t = self.b_want[b];
-                self.b_out_chan[b] = ch;
-                self.b_out_buf[b] = t;
-                self.c_msgs[c] += 1;
-                if t != NONE {
-                    let tu = t as usize;
-                    self.b_msg[tu] = m;
-                    self.b_len[tu] = self.b_len[b];
-                    self.b_sent[tu] = 0;
-                    self.b_last[tu] = self.cycle;
-                    self.msgs.hops[m as usize] += 1;
-                }
-                t
+            let arb = &mut self.arbs[c];
+            let b = arb.best as usize;
+            arb.best_key = NO_REQUEST;
+            let buf = &mut self.bufs[b];
+            arb.rr = buf.slot;
+            let m = buf.msg;
+            let header = buf.sent == 0;
+            let t = if header {
+                buf.out_chan = ch;
+                buf.out_buf = buf.want;
+                buf.want
             } else {
-                self.b_out_buf[b]
+                buf.out_buf
             };
-            self.c_flits[c] += 1;
-            self.b_cnt[b] -= 1;
-            self.b_sent[b] += 1;
-            self.b_last[b] = self.cycle;
-            let tail = self.b_sent[b] == self.b_len[b];
+            let len = buf.len;
+            let up = buf.up;
+            buf.cnt -= 1;
+            buf.sent += 1;
+            let tail = buf.sent == len;
             if tail {
-                self.b_msg[b] = NONE;
+                buf.msg = NONE;
+            }
+            self.b_last[b] = self.cycle;
+            self.c_flits[c] += 1;
+            if header {
+                self.c_msgs[c] += 1;
+            }
+            if up != NONE {
+                self.wake(up);
+            }
+            if tail {
+                self.wake_waiters(self.net.buf_channel(b as u32));
             }
             if t != NONE {
                 let tu = t as usize;
-                self.b_cnt[tu] += 1;
-                if !self.b_listed[tu] {
-                    self.b_listed[tu] = true;
+                let tb = &mut self.bufs[tu];
+                if header {
+                    tb.msg = m;
+                    tb.len = len;
+                    tb.sent = 0;
+                    tb.up = b as u32;
+                    self.b_last[tu] = self.cycle;
+                    self.msgs.hops[m as usize] += 1;
+                }
+                tb.cnt += 1;
+                if tail {
+                    tb.up = NONE;
+                }
+                if self.b_state[tu] == IDLE {
+                    self.b_state[tu] = ACTIVE;
                     self.active.push(t);
                 }
             } else {
@@ -419,6 +516,29 @@ impl Engine {
         }
         self.requested.clear();
         moved
+    }
+
+    /// Puts a sleeping buffer back on the active list; it is visited next cycle.
+    #[inline]
+    fn wake(&mut self, b: u32) {
+        if self.b_state[b as usize] == ASLEEP {
+            self.b_state[b as usize] = ACTIVE;
+            self.active.push(b);
+        }
+    }
+
+    /// A buffer of channel `c` was freed: wake the headers waiting for one.
+    #[inline]
+    fn wake_waiters(&mut self, c: u32) {
+        let mut w = std::mem::replace(&mut self.c_wait[c as usize], NONE);
+        while w != NONE {
+            let wu = w as usize;
+            let next = self.b_wait_next[wu];
+            self.b_wait_next[wu] = NONE;
+            self.b_wait_chan[wu] = NONE;
+            self.wake(w);
+            w = next;
+        }
     }
 
     /// The tail of message `m` was ejected this cycle.
@@ -449,6 +569,11 @@ impl Engine {
         self.msgs.release(m);
     }
 
+    /// Buffers on the active list (those holding flits, and some just emptied).
+    pub fn active_buffers(&self) -> usize {
+        self.active.len()
+    }
+
     /// Messages allocated (queued at sources or in the network).
     pub fn live_messages(&self) -> usize {
         self.msgs.live()
@@ -456,12 +581,9 @@ impl Engine {
 
     /// Buffers holding flits whose front flit has not moved for `cycles` cycles.
     pub fn stuck_buffers(&self, cycles: u64) -> Vec<u32> {
-        let mut v: Vec<u32> = self
-            .active
-            .iter()
-            .copied()
+        let mut v: Vec<u32> = (0..self.net.buffers() as u32)
             .filter(|&b| {
-                self.b_cnt[b as usize] > 0 && self.cycle - self.b_last[b as usize] >= cycles
+                self.bufs[b as usize].cnt > 0 && self.cycle - self.b_last[b as usize] >= cycles
             })
             .collect();
         v.sort_unstable();
@@ -470,27 +592,27 @@ impl Engine {
 
     /// A readable account of a stuck buffer: where it is, its message and what it waits for.
     pub fn describe_stuck(&self, b: u32) -> String {
-        let bu = b as usize;
-        let m = self.b_msg[bu];
+        let buf = self.bufs[b as usize];
+        let m = buf.msg;
         let (src, dst) = if m == NONE {
             (NONE, NONE)
         } else {
             (self.msgs.src[m as usize], self.msgs.dst[m as usize])
         };
-        let waits = if self.b_sent[bu] == 0 {
+        let waits = if buf.sent == 0 {
             "header waiting for a free buffer".to_string()
-        } else if self.b_out_buf[bu] == NONE {
+        } else if buf.out_buf == NONE {
             "waiting for ejection".to_string()
         } else {
             format!(
                 "waiting for space in {}",
-                self.net.describe_buffer(self.b_out_buf[bu])
+                self.net.describe_buffer(buf.out_buf)
             )
         };
         format!(
             "{}: {} flit(s) of message {src}->{dst}, {waits}",
             self.net.describe_buffer(b),
-            self.b_cnt[bu]
+            buf.cnt
         )
     }
 
@@ -499,7 +621,7 @@ impl Engine {
         let depth = self.net.depth;
         let mut flits = 0u64;
         for b in 0..self.net.buffers() {
-            let (cnt, msg) = (self.b_cnt[b], self.b_msg[b]);
+            let Buf { cnt, msg, sent, len, .. } = self.bufs[b];
             flits += cnt as u64;
             if cnt > depth {
                 return Err(format!("buffer {b} holds {cnt} flits > depth {depth}"));
@@ -507,11 +629,11 @@ impl Engine {
             if cnt > 0 && msg == NONE {
                 return Err(format!("buffer {b} holds flits but no message"));
             }
-            if msg != NONE && self.b_sent[b] + cnt > self.b_len[b] {
+            if msg != NONE && sent + cnt > len {
                 return Err(format!("buffer {b} has more flits than its message"));
             }
-            if cnt > 0 && !self.b_listed[b] {
-                return Err(format!("buffer {b} holds flits but is not listed active"));
+            if cnt > 0 && self.b_state[b] == IDLE {
+                return Err(format!("buffer {b} holds flits but is not tracked"));
             }
         }
         if flits != self.flits_in_net {
@@ -532,14 +654,14 @@ impl Engine {
 /// Selection: the first candidate with a free buffer, lowest virtual channel first.
 /// Returns the channel and the buffer (NONE for the ejection channel, which never blocks).
 #[inline]
-fn select_first_free(net: &Network, b_msg: &[u32], cand: &Candidates) -> Option<(u32, u32)> {
+fn select_first_free(net: &Network, bufs: &[Buf], cand: &Candidates) -> Option<(u32, u32)> {
     for c in cand.as_slice() {
         if c.chan >= net.links {
             return Some((c.chan, NONE));
         }
         let base = c.chan * net.vcs;
         for t in base + c.vc_lo as u32..base + c.vc_hi as u32 {
-            if b_msg[t as usize] == NONE {
+            if bufs[t as usize].msg == NONE {
                 return Some((c.chan, t));
             }
         }

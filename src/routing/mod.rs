@@ -63,6 +63,14 @@ impl Routing {
         }
     }
 
+    /// True when a blocked header's candidates cannot change while it waits (a single
+    /// deterministic channel), so the engine may let it sleep until a buffer there frees.
+    pub fn candidates_fixed(&self) -> bool {
+        match self {
+            Routing::Dor(_) => true,
+        }
+    }
+
     /// Candidates for the header in buffer `in_buf` at router `at`, bound for `dst`. When
     /// `at == dst` the only candidate is the ejection channel.
     #[inline]
