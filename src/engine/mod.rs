@@ -127,6 +127,8 @@ pub struct Engine {
     pub c_flits: Vec<u64>,
     pub c_msgs: Vec<u64>,
     requested: Vec<u32>,
+    /// Messages whose tail was ejected this cycle.
+    delivered: Vec<u32>,
     /// Head of each channel's list of headers asleep until one of its buffers frees.
     c_wait: Vec<u32>,
     /// Headers may sleep while blocked: the routing's candidates never change while waiting.
@@ -225,6 +227,7 @@ impl Engine {
             c_flits: vec![0; nchan],
             c_msgs: vec![0; nchan],
             requested: Vec::new(),
+            delivered: Vec::new(),
             c_wait: vec![NONE; nchan],
             sleep_headers,
             msgs: Messages::default(),
@@ -322,46 +325,60 @@ impl Engine {
     /// Step 2: each buffer with a flit at its front asks for one output channel; each channel
     /// keeps the requester that comes first in round-robin order after its last grant.
     fn request(&mut self) {
-        let net = &self.net;
+        let Engine {
+            net,
+            routing,
+            cand,
+            bufs,
+            b_state,
+            b_wait_next,
+            b_wait_chan,
+            active,
+            arbs,
+            requested,
+            c_wait,
+            msgs,
+            sleep_headers,
+            ..
+        } = self;
         let depth = net.depth;
         let mut i = 0;
-        while i < self.active.len() {
-            let b = self.active[i] as usize;
-            let buf = self.bufs[b];
+        while i < active.len() {
+            let b = active[i] as usize;
+            let buf = bufs[b];
             if buf.cnt == 0 {
-                self.active.swap_remove(i);
-                self.b_state[b] = IDLE;
+                active.swap_remove(i);
+                b_state[b] = IDLE;
                 continue;
             }
             let ch = if buf.sent > 0 {
                 let t = buf.out_buf;
-                if t != NONE && self.bufs[t as usize].cnt >= depth {
+                if t != NONE && bufs[t as usize].cnt >= depth {
                     // Wormhole blocking: asleep until the downstream buffer sends a flit.
-                    self.active.swap_remove(i);
-                    self.b_state[b] = ASLEEP;
+                    active.swap_remove(i);
+                    b_state[b] = ASLEEP;
                     continue;
                 }
                 buf.out_chan
             } else {
-                let dst = self.msgs.dst[buf.msg as usize];
-                self.routing
-                    .route(net, buf.router, dst, b as u32, &mut self.cand);
-                match select_first_free(net, &self.bufs, &self.cand) {
+                let dst = msgs.dst[buf.msg as usize];
+                routing.route(net, buf.router, dst, b as u32, cand);
+                match select_first_free(net, bufs, cand) {
                     Some((ch, t)) => {
-                        self.bufs[b].want = t;
+                        bufs[b].want = t;
                         ch
                     }
                     None => {
-                        if self.sleep_headers {
+                        if *sleep_headers {
                             // Asleep until a buffer of its only channel frees.
-                            let ch = self.cand.as_slice()[0].chan;
-                            if self.b_wait_chan[b] != ch {
-                                self.b_wait_chan[b] = ch;
-                                self.b_wait_next[b] = self.c_wait[ch as usize];
-                                self.c_wait[ch as usize] = b as u32;
+                            let ch = cand.as_slice()[0].chan;
+                            if b_wait_chan[b] != ch {
+                                b_wait_chan[b] = ch;
+                                b_wait_next[b] = c_wait[ch as usize];
+                                c_wait[ch as usize] = b as u32;
                             }
-                            self.active.swap_remove(i);
-                            self.b_state[b] = ASLEEP;
+                            active.swap_remove(i);
+                            b_state[b] = ASLEEP;
                         } else {
                             i += 1;
                         }
@@ -370,14 +387,14 @@ impl Engine {
                 }
             };
             i += 1;
-            let arb = &mut self.arbs[ch as usize];
+            let arb = &mut arbs[ch as usize];
             let key = if buf.slot > arb.rr {
                 buf.slot - arb.rr - 1
             } else {
                 buf.slot + arb.drivers - arb.rr - 1
             };
             if arb.best_key == NO_REQUEST {
-                self.requested.push(ch);
+                requested.push(ch);
             }
             if key < arb.best_key {
                 arb.best_key = key;
@@ -450,14 +467,38 @@ impl Engine {
 
     /// Step 4: every requested channel moves its granted flit one hop. Returns the flit count.
     fn traverse(&mut self) -> u64 {
-        let moved = self.requested.len() as u64;
-        for k in 0..self.requested.len() {
-            let ch = self.requested[k];
+        let Engine {
+            net,
+            bufs,
+            b_last,
+            b_state,
+            b_wait_next,
+            b_wait_chan,
+            active,
+            arbs,
+            c_flits,
+            c_msgs,
+            requested,
+            c_wait,
+            msgs,
+            cycle,
+            delivered,
+            ..
+        } = self;
+        let cycle = *cycle;
+        let wake = |b: u32, b_state: &mut [u8], active: &mut Vec<u32>| {
+            if b_state[b as usize] == ASLEEP {
+                b_state[b as usize] = ACTIVE;
+                active.push(b);
+            }
+        };
+        let mut ejected = 0;
+        for &ch in requested.iter() {
             let c = ch as usize;
-            let arb = &mut self.arbs[c];
+            let arb = &mut arbs[c];
             let b = arb.best as usize;
             arb.best_key = NO_REQUEST;
-            let buf = &mut self.bufs[b];
+            let buf = &mut bufs[b];
             arb.rr = buf.slot;
             let m = buf.msg;
             let header = buf.sent == 0;
@@ -476,69 +517,63 @@ impl Engine {
             if tail {
                 buf.msg = NONE;
             }
-            self.b_last[b] = self.cycle;
-            self.c_flits[c] += 1;
+            b_last[b] = cycle;
+            c_flits[c] += 1;
             if header {
-                self.c_msgs[c] += 1;
+                c_msgs[c] += 1;
             }
             if up != NONE {
-                self.wake(up);
+                // The upstream buffer of this message may send again: there is space here now.
+                wake(up, b_state, active);
             }
             if tail {
-                self.wake_waiters(self.net.buf_channel(b as u32));
+                // A buffer of this channel is free: wake the headers waiting for one.
+                let mut w = std::mem::replace(&mut c_wait[net.buf_channel(b as u32) as usize], NONE);
+                while w != NONE {
+                    let wu = w as usize;
+                    let next = b_wait_next[wu];
+                    b_wait_next[wu] = NONE;
+                    b_wait_chan[wu] = NONE;
+                    wake(w, b_state, active);
+                    w = next;
+                }
             }
             if t != NONE {
                 let tu = t as usize;
-                let tb = &mut self.bufs[tu];
+                let tb = &mut bufs[tu];
                 if header {
                     tb.msg = m;
                     tb.len = len;
                     tb.sent = 0;
                     tb.up = b as u32;
-                    self.b_last[tu] = self.cycle;
-                    self.msgs.hops[m as usize] += 1;
+                    b_last[tu] = cycle;
+                    msgs.hops[m as usize] += 1;
                 }
                 tb.cnt += 1;
                 if tail {
                     tb.up = NONE;
                 }
-                if self.b_state[tu] == IDLE {
-                    self.b_state[tu] = ACTIVE;
-                    self.active.push(t);
+                if b_state[tu] == IDLE {
+                    b_state[tu] = ACTIVE;
+                    active.push(t);
                 }
             } else {
-                self.flits_in_net -= 1;
-                self.ejected_flits += 1;
+                ejected += 1;
                 if tail {
-                    self.deliver(m);
+                    delivered.push(m);
                 }
             }
         }
-        self.requested.clear();
+        let moved = requested.len() as u64;
+        requested.clear();
+        self.flits_in_net -= ejected;
+        self.ejected_flits += ejected;
+        for k in 0..self.delivered.len() {
+            let m = self.delivered[k];
+            self.deliver(m);
+        }
+        self.delivered.clear();
         moved
-    }
-
-    /// Puts a sleeping buffer back on the active list; it is visited next cycle.
-    #[inline]
-    fn wake(&mut self, b: u32) {
-        if self.b_state[b as usize] == ASLEEP {
-            self.b_state[b as usize] = ACTIVE;
-            self.active.push(b);
-        }
-    }
-
-    /// A buffer of channel `c` was freed: wake the headers waiting for one.
-    #[inline]
-    fn wake_waiters(&mut self, c: u32) {
-        let mut w = std::mem::replace(&mut self.c_wait[c as usize], NONE);
-        while w != NONE {
-            let wu = w as usize;
-            let next = self.b_wait_next[wu];
-            self.b_wait_next[wu] = NONE;
-            self.b_wait_chan[wu] = NONE;
-            self.wake(w);
-            w = next;
-        }
     }
 
     /// The tail of message `m` was ejected this cycle.
