@@ -16,6 +16,7 @@
 //! buffers of at least 2 flits: a flit enters a buffer only if it had space at the start of
 //! the cycle (credits return after one cycle), so 1-flit buffers pass a flit every other cycle.
 
+mod active;
 mod messages;
 pub mod network;
 mod run;
@@ -28,6 +29,7 @@ use crate::routing::{Candidates, Routing};
 use crate::scenario::Pattern;
 use crate::stats::LatencyStats;
 use crate::traffic::Source;
+use active::ActiveSet;
 use messages::Messages;
 use network::{NONE, Network};
 use rand_distr::Exp;
@@ -119,7 +121,7 @@ pub struct Engine {
     /// Channel whose wait list holds the buffer's blocked header, or NONE.
     b_wait_chan: Vec<u32>,
     /// Buffers that may hold flits and may move (those with none are dropped lazily).
-    active: Vec<u32>,
+    active: ActiveSet,
 
     // Channel state, indexed by channel id.
     arbs: Vec<Arb>,
@@ -213,7 +215,7 @@ impl Engine {
             b_state: vec![IDLE; nbuf],
             b_wait_next: vec![NONE; nbuf],
             b_wait_chan: vec![NONE; nbuf],
-            active: Vec::new(),
+            active: ActiveSet::new(nbuf),
             arbs: net
                 .chan_drivers
                 .iter()
@@ -342,27 +344,26 @@ impl Engine {
             ..
         } = self;
         let depth = net.depth;
-        let mut i = 0;
-        while i < active.len() {
-            let b = active[i] as usize;
+        active.for_each(|active, b32| {
+            let b = b32 as usize;
             let buf = bufs[b];
             if buf.cnt == 0 {
-                active.swap_remove(i);
+                active.remove(b32);
                 b_state[b] = IDLE;
-                continue;
+                return;
             }
             let ch = if buf.sent > 0 {
                 let t = buf.out_buf;
                 if t != NONE && bufs[t as usize].cnt >= depth {
                     // Wormhole blocking: asleep until the downstream buffer sends a flit.
-                    active.swap_remove(i);
+                    active.remove(b32);
                     b_state[b] = ASLEEP;
-                    continue;
+                    return;
                 }
                 buf.out_chan
             } else {
                 let dst = msgs.dst[buf.msg as usize];
-                routing.route(net, buf.router, dst, b as u32, cand);
+                routing.route(net, buf.router, dst, b32, cand);
                 match select_first_free(net, bufs, cand) {
                     Some((ch, t)) => {
                         bufs[b].want = t;
@@ -375,18 +376,15 @@ impl Engine {
                             if b_wait_chan[b] != ch {
                                 b_wait_chan[b] = ch;
                                 b_wait_next[b] = c_wait[ch as usize];
-                                c_wait[ch as usize] = b as u32;
+                                c_wait[ch as usize] = b32;
                             }
-                            active.swap_remove(i);
+                            active.remove(b32);
                             b_state[b] = ASLEEP;
-                        } else {
-                            i += 1;
                         }
-                        continue;
+                        return;
                     }
                 }
             };
-            i += 1;
             let arb = &mut arbs[ch as usize];
             let key = if buf.slot > arb.rr {
                 buf.slot - arb.rr - 1
@@ -398,9 +396,9 @@ impl Engine {
             }
             if key < arb.best_key {
                 arb.best_key = key;
-                arb.best = b as u32;
+                arb.best = b32;
             }
-        }
+        });
     }
 
     /// Step 3: each source sends the next flit of its oldest message into a free injection
@@ -444,7 +442,7 @@ impl Engine {
             self.bufs[tu].cnt += 1;
             if self.b_state[tu] == IDLE {
                 self.b_state[tu] = ACTIVE;
-                self.active.push(t);
+                self.active.insert(t);
             }
             self.flits_in_net += 1;
             injected += 1;
@@ -486,10 +484,10 @@ impl Engine {
             ..
         } = self;
         let cycle = *cycle;
-        let wake = |b: u32, b_state: &mut [u8], active: &mut Vec<u32>| {
+        let wake = |b: u32, b_state: &mut [u8], active: &mut ActiveSet| {
             if b_state[b as usize] == ASLEEP {
                 b_state[b as usize] = ACTIVE;
-                active.push(b);
+                active.insert(b);
             }
         };
         let mut ejected = 0;
@@ -555,7 +553,7 @@ impl Engine {
                 }
                 if b_state[tu] == IDLE {
                     b_state[tu] = ACTIVE;
-                    active.push(t);
+                    active.insert(t);
                 }
             } else {
                 ejected += 1;
@@ -669,6 +667,9 @@ impl Engine {
             }
             if cnt > 0 && self.b_state[b] == IDLE {
                 return Err(format!("buffer {b} holds flits but is not tracked"));
+            }
+            if (self.b_state[b] == ACTIVE) != self.active.contains(b as u32) {
+                return Err(format!("buffer {b}: active set and state disagree"));
             }
         }
         if flits != self.flits_in_net {

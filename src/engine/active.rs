@@ -1,0 +1,86 @@
+//! The set of buffers visited each cycle, as a two-level bitset: iteration runs in buffer-id
+//! order (deterministic, and memory-local since neighbouring ids are neighbouring links), and
+//! an idle network costs one scan of the summary words.
+
+pub struct ActiveSet {
+    words: Vec<u64>,
+    summary: Vec<u64>,
+}
+
+impl ActiveSet {
+    pub fn new(n: usize) -> ActiveSet {
+        let words = n.div_ceil(64);
+        ActiveSet {
+            words: vec![0; words],
+            summary: vec![0; words.div_ceil(64)],
+        }
+    }
+
+    #[inline]
+    pub fn insert(&mut self, b: u32) {
+        let w = (b >> 6) as usize;
+        self.words[w] |= 1 << (b & 63);
+        self.summary[w >> 6] |= 1 << (w & 63);
+    }
+
+    #[inline]
+    pub fn remove(&mut self, b: u32) {
+        let w = (b >> 6) as usize;
+        self.words[w] &= !(1 << (b & 63));
+        if self.words[w] == 0 {
+            self.summary[w >> 6] &= !(1 << (w & 63));
+        }
+    }
+
+    #[inline]
+    pub fn contains(&self, b: u32) -> bool {
+        self.words[(b >> 6) as usize] >> (b & 63) & 1 == 1
+    }
+
+    /// Calls `f` on every member in increasing order. Members that `f` removes or inserts
+    /// during the walk take effect after it; only a snapshot of each word is visited.
+    #[inline]
+    pub fn for_each(&mut self, mut f: impl FnMut(&mut Self, u32)) {
+        for s in 0..self.summary.len() {
+            let mut sw = self.summary[s];
+            while sw != 0 {
+                let w = s * 64 + sw.trailing_zeros() as usize;
+                sw &= sw - 1;
+                let mut bits = self.words[w];
+                while bits != 0 {
+                    let b = (w * 64) as u32 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    f(self, b);
+                }
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insert_remove_iterate_in_order() {
+        let mut a = ActiveSet::new(10_000);
+        for b in [9_999u32, 0, 64, 4_095, 4_096, 63, 130] {
+            a.insert(b);
+        }
+        a.remove(64);
+        let mut seen = Vec::new();
+        a.for_each(|set, b| {
+            seen.push(b);
+            if b == 63 {
+                set.remove(130);
+            }
+        });
+        assert_eq!(seen, vec![0, 63, 4_095, 4_096, 9_999]);
+        assert!(!a.contains(130) && a.contains(4_096));
+        assert_eq!(a.len(), 5);
+    }
+}
