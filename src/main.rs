@@ -6,7 +6,11 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
-#[command(name = "flitsim", version, about = "Flit-level simulator of wormhole-switched networks")]
+#[command(
+    name = "flitsim",
+    version,
+    about = "Flit-level simulator of wormhole-switched networks"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -60,18 +64,28 @@ fn dispatch(cmd: Command) -> Result<()> {
     }
 }
 
-fn run(path: &Path, out: Option<PathBuf>, seed: Option<u64>, quiet: bool, threads: usize) -> Result<()> {
-    let mut s = Scenario::load(path)?;
+fn run(
+    path: &Path,
+    out: Option<PathBuf>,
+    seed: Option<u64>,
+    quiet: bool,
+    threads: usize,
+) -> Result<()> {
+    // Read once: the text validated is the text copied next to the results.
+    let text = Scenario::read(path)?;
+    let mut s = Scenario::from_toml(&text, &path.display().to_string())?;
     if let Some(seed) = seed {
         s.seeds = vec![seed];
     }
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
     let dir = out.unwrap_or_else(|| Path::new("results").join(&s.name));
     let progress = !quiet && std::io::stderr().is_terminal();
     let results = flitsim::sweep::run_sweep(&s, threads, progress)?;
     flitsim::output::write_results(&dir, &s, &text, &results)?;
     if !quiet {
-        println!("{:>10} {:>10} {:>10} {:>10} {:>8}  saturated", "rate", "offered", "accepted", "latency", "ci95");
+        println!(
+            "{:>10} {:>10} {:>10} {:>10} {:>8}  saturated",
+            "rate", "offered", "accepted", "latency", "ci95"
+        );
         for r in &results {
             println!(
                 "{:>10.6} {:>10.4} {:>10.4} {:>10.2} {:>8.2}  {}",
@@ -83,7 +97,10 @@ fn run(path: &Path, out: Option<PathBuf>, seed: Option<u64>, quiet: bool, thread
                 if r.saturated() { r.stop.name() } else { "no" }
             );
         }
-        println!("results written to {}/ (summary.csv, channels.csv, histogram.csv, hops.csv)", dir.display());
+        println!(
+            "results written to {}/ (summary.csv, channels.csv, histogram.csv, hops.csv)",
+            dir.display()
+        );
     }
     Ok(())
 }
@@ -93,19 +110,35 @@ fn check(path: &Path) -> Result<()> {
     let net = flitsim::engine::build_network(&s);
     let t = &net.topo;
     println!("{}: ok", path.display());
-    println!("  network: {} {:?}{}, {} nodes, {} links, diameter {}, mean distance {:.4}",
+    println!(
+        "  network: {} {:?}{}, {} nodes, {} links, diameter {}, mean distance {:.4}",
         t.kind.name(),
         t.radix,
         if t.kind == flitsim::topology::Kind::Torus {
-            if t.bidirectional { " bidirectional" } else { " unidirectional" }
-        } else { "" },
+            if t.bidirectional {
+                " bidirectional"
+            } else {
+                " unidirectional"
+            }
+        } else {
+            ""
+        },
         t.nodes,
         t.links.len(),
         t.diameter(),
-        t.mean_distance());
-    println!("  router: {} virtual channels of {} flits per physical channel", s.router.vcs, s.router.buffer_depth);
+        t.mean_distance()
+    );
+    println!(
+        "  router: {} virtual channels of {} flits per physical channel",
+        s.router.vcs, s.router.buffer_depth
+    );
     println!("  routing: {}", s.routing.algorithm.name());
-    println!("  traffic: {:?}, {} flits/message, {} load point(s) x {} seed(s)",
-        s.traffic.pattern, s.traffic.message_length, s.traffic.rates.len(), s.seeds.len());
+    println!(
+        "  traffic: {}, {} flits/message, {} load point(s) x {} seed(s)",
+        s.traffic.pattern.name(),
+        s.traffic.message_length,
+        s.traffic.rates.len(),
+        s.seeds.len()
+    );
     Ok(())
 }

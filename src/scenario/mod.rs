@@ -64,6 +64,14 @@ pub enum Pattern {
     Uniform,
 }
 
+impl Pattern {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pattern::Uniform => "uniform",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct TrafficSpec {
     pub pattern: Pattern,
@@ -88,19 +96,43 @@ pub struct RunSpec {
 impl Scenario {
     /// Reads and validates a scenario file.
     pub fn load(path: &Path) -> Result<Scenario> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        Self::from_toml(&Self::read(path)?, &path.display().to_string())
+    }
+
+    /// Reads a scenario file's text; the error names the file and a fix.
+    pub fn read(path: &Path) -> Result<String> {
+        let file = path.display();
+        let bytes = std::fs::read(path).map_err(|e| {
+            let fix = match e.kind() {
+                std::io::ErrorKind::NotFound => {
+                    "check the path: give an existing .toml scenario file"
+                }
+                std::io::ErrorKind::PermissionDenied => {
+                    "make the file readable, or give another path"
+                }
+                _ if path.is_dir() => "give the path of a .toml file, not a directory",
+                _ => "give the path of a readable .toml scenario file",
+            };
             Error::Input(format!(
-                "{file}: cannot read the scenario file ({e}); fix: give the path of an existing .toml file"
+                "{file}: cannot read the scenario file ({e}); fix: {fix}"
             ))
         })?;
-        Self::from_toml(&text, &file)
+        String::from_utf8(bytes).map_err(|e| {
+            Error::Input(format!(
+                "{file}: the scenario file is not UTF-8 text (invalid byte at offset {}); fix: save it as UTF-8",
+                e.utf8_error().valid_up_to()
+            ))
+        })
     }
 
     /// Parses and validates scenario text; `file` names it in error messages.
     pub fn from_toml(text: &str, file: &str) -> Result<Scenario> {
-        let raw: RawScenario =
-            toml::from_str(text).map_err(|e| Error::Input(toml_error(file, text, &e)))?;
+        // Parse the syntax first: a syntax error is reported as such, and the parsed document's
+        // spans let a schema error name the key it is about.
+        let doc = toml::de::DeTable::parse(text)
+            .map_err(|e| Error::Input(syntax_error(file, text, &e)))?;
+        let raw: RawScenario = toml::from_str(text)
+            .map_err(|e| Error::Input(schema_error(file, text, doc.get_ref(), &e)))?;
         validate::validate(raw, file)
     }
 
@@ -109,22 +141,182 @@ impl Scenario {
     }
 }
 
-/// One line for a TOML error: `file:line:col: [table] message`.
-fn toml_error(file: &str, text: &str, e: &toml::de::Error) -> String {
-    let msg = e.message().trim().replace('\n', " ");
-    let Some(span) = e.span() else {
-        return format!("{file}: {msg}");
-    };
-    let before = &text[..span.start.min(text.len())];
+/// Tables of a scenario file; a missing one is reported as a table, not a key.
+const TABLES: [&str; 5] = ["topology", "router", "routing", "traffic", "run"];
+
+/// Line and column (both from 1, the column in characters) of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
-    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    let table = before
-        .lines()
-        .rev()
-        .map(str::trim)
-        .find(|l| l.starts_with('[') && l.ends_with(']'))
-        .map(|t| format!("{t} "))
-        .unwrap_or_default();
-    let line_text = text.lines().nth(line - 1).unwrap_or("").trim();
-    format!("{file}:{line}:{col}: {table}{msg} (at `{line_text}`)")
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// The text of a line, trimmed and shortened so that a message stays readable.
+fn line_text(text: &str, line: usize) -> String {
+    let l = text.lines().nth(line - 1).unwrap_or("").trim();
+    if l.chars().count() > 60 {
+        format!("{}...", l.chars().take(57).collect::<String>())
+    } else {
+        l.to_string()
+    }
+}
+
+/// A message of the toml or serde crates on one line.
+fn one_line(msg: &str) -> String {
+    msg.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One line for a TOML syntax error: `file:line:col: TOML syntax error: ...; fix: ...`.
+fn syntax_error(file: &str, text: &str, e: &toml::de::Error) -> String {
+    let msg = one_line(e.message());
+    let fix = if msg.contains("duplicate key") {
+        "give each key only once per table"
+    } else {
+        "correct the TOML syntax there (strings in double quotes, tables as [name], lists as [a, b])"
+    };
+    match e.span() {
+        Some(span) => {
+            let (line, col) = line_col(text, span.start);
+            let at = line_text(text, line);
+            format!("{file}:{line}:{col}: TOML syntax error: {msg} (at `{at}`); fix: {fix}")
+        }
+        None => format!("{file}: TOML syntax error: {msg}; fix: {fix}"),
+    }
+}
+
+/// The dotted path of the innermost key whose key or value span contains the byte offset `at`,
+/// outermost key first (empty when no key does), and whether its value is a list. A table opened
+/// by a `[header]` has the header as its span, so its keys are searched whatever that span.
+fn key_path(table: &toml::de::DeTable, at: usize) -> (Vec<String>, bool) {
+    fn walk(
+        t: &toml::de::DeTable,
+        at: usize,
+        cur: &mut Vec<String>,
+        best: &mut (Vec<String>, bool),
+    ) {
+        for (k, v) in t.iter() {
+            cur.push(k.get_ref().to_string());
+            if (k.span().contains(&at) || v.span().contains(&at)) && cur.len() > best.0.len() {
+                *best = (cur.clone(), v.get_ref().is_array());
+            }
+            if let Some(child) = v.get_ref().as_table() {
+                walk(child, at, cur, best);
+            }
+            cur.pop();
+        }
+    }
+    let mut best = (Vec::new(), false);
+    walk(table, at, &mut Vec::new(), &mut best);
+    best
+}
+
+/// A key as the messages name it: `name` at the top level, `[router] vcs` inside a table.
+fn key_name(path: &[String]) -> String {
+    match path {
+        [] => String::new(),
+        [k] => k.clone(),
+        [t, rest @ ..] if TABLES.contains(&t.as_str()) => format!("[{t}] {}", rest.join(".")),
+        _ => path.join("."),
+    }
+}
+
+/// The text between the first pair of backquotes of a serde message.
+fn quoted(msg: &str) -> Option<&str> {
+    let a = msg.find('`')? + 1;
+    let b = a + msg[a..].find('`')?;
+    Some(&msg[a..b])
+}
+
+/// A serde type expectation in the words of the README.
+fn plain_expected(expected: &str) -> String {
+    match expected {
+        "i64" | "i32" | "u32" => "a whole number".into(),
+        "u64" => "a whole number >= 0".into(),
+        "f64" | "f32" => "a number".into(),
+        "a sequence" => "a list, e.g. [1, 2]".into(),
+        "a boolean" => "true or false (without quotes)".into(),
+        "a string" => "a string in double quotes".into(),
+        e if e.starts_with("struct ") => "a table".into(),
+        e => e.into(),
+    }
+}
+
+/// One line for a schema error (unknown key, wrong type, missing key):
+/// `file:line:col: [table] key: problem; fix: ...`.
+fn schema_error(file: &str, text: &str, doc: &toml::de::DeTable, e: &toml::de::Error) -> String {
+    let msg = one_line(e.message());
+    // Where: `file:line:col` and the offending line, or just `file` when the error is about the
+    // whole document (its span is then empty).
+    let ((mut path, is_list), place, at) = match e.span() {
+        Some(span) if !span.is_empty() => {
+            let (line, col) = line_col(text, span.start);
+            let at = format!(" (at `{}`)", line_text(text, line));
+            (
+                key_path(doc, span.start),
+                format!("{file}:{line}:{col}"),
+                at,
+            )
+        }
+        _ => ((Vec::new(), false), file.to_string(), String::new()),
+    };
+    let (problem, fix) = if let Some(rest) = msg.strip_prefix("unknown field ") {
+        // The span is the unknown key itself, so `path` already ends with it.
+        let expected = rest.split_once(", expected ").map_or("", |(_, e)| e);
+        (
+            "unknown key".to_string(),
+            format!("remove it or correct its spelling (expected {expected})"),
+        )
+    } else if let Some(rest) = msg.strip_prefix("missing field ") {
+        let key = quoted(rest).unwrap_or(rest).to_string();
+        // The span is the table that lacks the key, or empty for the top level.
+        let top = path.is_empty();
+        if top && TABLES.contains(&key.as_str()) {
+            (
+                format!("missing table [{key}]"),
+                format!("add a [{key}] table (see README.md)"),
+            )
+        } else if top {
+            path.push(key.clone());
+            (
+                "missing key".to_string(),
+                format!("add `{key} = ...` at the top of the file, before the first [table]"),
+            )
+        } else {
+            let table = format!("[{}]", path.join("."));
+            path.push(key.clone());
+            (
+                "missing key".to_string(),
+                format!("add `{key} = ...` to {table} (see README.md)"),
+            )
+        }
+    } else if let Some((problem, expected)) = msg.split_once(", expected ") {
+        let expected = plain_expected(expected);
+        let key = match path.last() {
+            // A wrong item inside a list: the list itself has the right type.
+            Some(k) if is_list && !expected.contains("a list") => format!("each item of `{k}`"),
+            Some(k) => format!("`{k}`"),
+            None => "the value".to_string(),
+        };
+        (
+            format!("{problem}, expected {expected}"),
+            format!("give {key} as {expected}"),
+        )
+    } else {
+        (
+            msg.clone(),
+            "correct the value (see README.md for each key)".to_string(),
+        )
+    };
+    let key = key_name(&path);
+    let key = if key.is_empty() {
+        String::new()
+    } else {
+        format!(" {key}:")
+    };
+    format!("{place}:{key} {problem}{at}; fix: {fix}")
 }

@@ -27,7 +27,10 @@ fn default_seed() -> u64 {
 
 /// A radix: one number for every dimension, or a list with one per dimension.
 #[derive(Deserialize, Debug, Clone)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "invalid value, expected a whole number or a list of whole numbers"
+)]
 pub enum Radix {
     One(i64),
     PerDim(Vec<i64>),

@@ -11,7 +11,12 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    fn err(&self, key: &str, problem: impl std::fmt::Display, fix: impl std::fmt::Display) -> Error {
+    fn err(
+        &self,
+        key: &str,
+        problem: impl std::fmt::Display,
+        fix: impl std::fmt::Display,
+    ) -> Error {
         Error::Input(format!("{}: {key}: {problem}; fix: {fix}", self.file))
     }
 
@@ -44,7 +49,11 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
     }
     let seeds = match raw.seeds {
         Some(s) if s.is_empty() => {
-            return Err(c.err("seeds", "the list is empty", "list at least one seed, or use seed = N"));
+            return Err(c.err(
+                "seeds",
+                "the list is empty",
+                "list at least one seed, or use seed = N",
+            ));
         }
         Some(s) => s,
         None => vec![raw.seed],
@@ -113,7 +122,11 @@ fn topology(c: &Checker, t: &super::schema::RawTopology) -> Result<TopologySpec>
             ));
         }
         let Some(n) = t.n else {
-            return Err(c.err("[topology] n", "missing", "give the hypercube's dimension, e.g. n = 6"));
+            return Err(c.err(
+                "[topology] n",
+                "missing",
+                "give the hypercube's dimension, e.g. n = 6",
+            ));
         };
         vec![2; c.int("[topology] n", n, 1, 22)? as usize]
     } else {
@@ -128,26 +141,34 @@ fn topology(c: &Checker, t: &super::schema::RawTopology) -> Result<TopologySpec>
             Radix::One(k) => {
                 let k = c.int("[topology] k", *k, 2, 65535)? as u32;
                 let Some(n) = t.n else {
-                    return Err(c.err("[topology] n", "missing", "give the number of dimensions, e.g. n = 2"));
+                    return Err(c.err(
+                        "[topology] n",
+                        "missing",
+                        "give the number of dimensions, e.g. n = 2",
+                    ));
                 };
                 vec![k; c.int("[topology] n", n, 1, 22)? as usize]
             }
             Radix::PerDim(ks) => {
                 if ks.is_empty() {
-                    return Err(c.err("[topology] k", "the list is empty", "give one radix per dimension"));
+                    return Err(c.err(
+                        "[topology] k",
+                        "the list is empty",
+                        "give one radix per dimension",
+                    ));
                 }
                 let ks: Vec<u32> = ks
                     .iter()
                     .map(|&k| c.int("[topology] k", k, 2, 65535).map(|k| k as u32))
                     .collect::<Result<_>>()?;
-                if let Some(n) = t.n {
-                    if n != ks.len() as i64 {
-                        return Err(c.err(
-                            "[topology] n",
-                            format!("n = {n} but k lists {} radices", ks.len()),
-                            "make n equal the length of k, or remove n",
-                        ));
-                    }
+                if let Some(n) = t.n
+                    && n != ks.len() as i64
+                {
+                    return Err(c.err(
+                        "[topology] n",
+                        format!("n = {n} but k lists {} radices", ks.len()),
+                        "make n equal the length of k, or remove n",
+                    ));
                 }
                 ks
             }
@@ -179,7 +200,9 @@ fn topology(c: &Checker, t: &super::schema::RawTopology) -> Result<TopologySpec>
             "use kind = \"hypercube\" (or a unidirectional torus) for k = 2",
         ));
     }
-    let nodes = radix.iter().try_fold(1usize, |a, &k| a.checked_mul(k as usize));
+    let nodes = radix
+        .iter()
+        .try_fold(1usize, |a, &k| a.checked_mul(k as usize));
     if nodes.is_none_or(|n| n > MAX_NODES) {
         return Err(c.err(
             "[topology] k",
