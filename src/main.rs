@@ -41,12 +41,12 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     if let Err(e) = dispatch(cli.command) {
-        let kind = match e {
-            Error::Input(_) => "error",
-            Error::Deadlock(_) => "deadlock",
-            Error::Io(_) => "i/o error",
-        };
-        eprintln!("flitsim: {kind}: {e}");
+        match e {
+            Error::Input(_) => eprintln!("flitsim: error: {e}"),
+            // The report starts "deadlock at cycle N".
+            Error::Deadlock(_) => eprintln!("flitsim: {e}"),
+            Error::Io(_) => eprintln!("flitsim: i/o error: {e}"),
+        }
         std::process::exit(e.exit_code());
     }
 }

@@ -1054,7 +1054,7 @@ fn deadlock_is_reported_with_exit_code_three() {
             let mut lines = o.stderr.lines();
             let first = lines.next().unwrap_or("");
             let rest = first
-                .strip_prefix("flitsim: deadlock: deadlock at cycle ")
+                .strip_prefix("flitsim: deadlock at cycle ")
                 .unwrap_or_else(|| {
                     panic!("first line reports the deadlock and its cycle; {context}")
                 });
