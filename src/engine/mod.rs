@@ -55,10 +55,10 @@ struct Buf {
     out_chan: u32,
     /// Downstream buffer the header asked for this cycle.
     want: u32,
-    /// Router holding the buffer (static).
-    router: u32,
     /// Buffer that feeds this one the rest of its message, NONE once the tail has arrived.
     up: u32,
+    /// Cycle (mod 2^32) a flit last left, or the message arrived (deadlock watchdog).
+    last: u32,
     /// Flits present.
     cnt: u16,
     /// Flits of the message that have left this buffer.
@@ -112,8 +112,6 @@ pub struct Engine {
 
     // Buffer state, indexed by buffer id.
     bufs: Vec<Buf>,
-    /// Cycle a flit last left each buffer or its message arrived (deadlock watchdog).
-    b_last: Vec<u64>,
     /// IDLE, ACTIVE or ASLEEP.
     b_state: Vec<u8>,
     /// Next header in the same channel's wait list.
@@ -203,15 +201,14 @@ impl Engine {
                     out_buf: NONE,
                     out_chan: NONE,
                     want: NONE,
-                    router: net.buf_router[b],
                     up: NONE,
+                    last: 0,
                     cnt: 0,
                     sent: 0,
                     len: 0,
                     slot: net.buf_slot[b],
                 })
                 .collect(),
-            b_last: vec![0; nbuf],
             b_state: vec![IDLE; nbuf],
             b_wait_next: vec![NONE; nbuf],
             b_wait_chan: vec![NONE; nbuf],
@@ -347,11 +344,6 @@ impl Engine {
         active.for_each(|active, b32| {
             let b = b32 as usize;
             let buf = bufs[b];
-            if buf.cnt == 0 {
-                active.remove(b32);
-                b_state[b] = IDLE;
-                return;
-            }
             let ch = if buf.sent > 0 {
                 let t = buf.out_buf;
                 if t != NONE && bufs[t as usize].cnt >= depth {
@@ -363,7 +355,7 @@ impl Engine {
                 buf.out_chan
             } else {
                 let dst = msgs.dst[buf.msg as usize];
-                routing.route(net, buf.router, dst, b32, cand);
+                routing.route(net, net.buf_router[b], dst, b32, cand);
                 match select_first_free(net, bufs, cand) {
                     Some((ch, t)) => {
                         bufs[b].want = t;
@@ -434,7 +426,7 @@ impl Engine {
                 tb.msg = m;
                 tb.len = len;
                 tb.sent = 0;
-                self.b_last[tu] = self.cycle;
+                tb.last = self.cycle as u32;
                 self.msgs.inject[m as usize] = self.cycle;
                 self.s_buf[s] = t;
             }
@@ -468,7 +460,6 @@ impl Engine {
         let Engine {
             net,
             bufs,
-            b_last,
             b_state,
             b_wait_next,
             b_wait_chan,
@@ -483,7 +474,7 @@ impl Engine {
             delivered,
             ..
         } = self;
-        let cycle = *cycle;
+        let now = *cycle as u32;
         let wake = |b: u32, b_state: &mut [u8], active: &mut ActiveSet| {
             if b_state[b as usize] == ASLEEP {
                 b_state[b as usize] = ACTIVE;
@@ -515,7 +506,11 @@ impl Engine {
             if tail {
                 buf.msg = NONE;
             }
-            b_last[b] = cycle;
+            buf.last = now;
+            if buf.cnt == 0 {
+                active.remove(b as u32);
+                b_state[b] = IDLE;
+            }
             c_flits[c] += 1;
             if header {
                 c_msgs[c] += 1;
@@ -544,7 +539,7 @@ impl Engine {
                     tb.len = len;
                     tb.sent = 0;
                     tb.up = b as u32;
-                    b_last[tu] = cycle;
+                    tb.last = now;
                     msgs.hops[m as usize] += 1;
                 }
                 tb.cnt += 1;
@@ -616,7 +611,8 @@ impl Engine {
     pub fn stuck_buffers(&self, cycles: u64) -> Vec<u32> {
         let mut v: Vec<u32> = (0..self.net.buffers() as u32)
             .filter(|&b| {
-                self.bufs[b as usize].cnt > 0 && self.cycle - self.b_last[b as usize] >= cycles
+                let buf = &self.bufs[b as usize];
+                buf.cnt > 0 && (self.cycle as u32).wrapping_sub(buf.last) as u64 >= cycles
             })
             .collect();
         v.sort_unstable();

@@ -84,7 +84,8 @@ impl PointResult {
     /// generated (accepted < 0.95·generated − 3√generated: source queues were growing).
     pub fn saturated(&self) -> bool {
         let g = self.window_generated as f64;
-        self.stop != StopReason::Drained || (self.window_delivered as f64) < 0.95 * g - 3.0 * g.sqrt()
+        self.stop != StopReason::Drained
+            || (self.window_delivered as f64) < 0.95 * g - 3.0 * g.sqrt()
     }
     pub fn offered_flits(&self) -> f64 {
         self.rate * self.message_length as f64
@@ -135,11 +136,21 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     let mut stalled = 0u64;
     let stop = loop {
         if e.cycle == w0 {
-            snap0 = Some((e.c_flits.clone(), e.c_msgs.clone(), e.ejected_flits, e.ejected_msgs));
+            snap0 = Some((
+                e.c_flits.clone(),
+                e.c_msgs.clone(),
+                e.ejected_flits,
+                e.ejected_msgs,
+            ));
             gen0 = e.generated_msgs;
         }
         if e.cycle == w1 {
-            snap1 = Some((e.c_flits.clone(), e.c_msgs.clone(), e.ejected_flits, e.ejected_msgs));
+            snap1 = Some((
+                e.c_flits.clone(),
+                e.c_msgs.clone(),
+                e.ejected_flits,
+                e.ejected_msgs,
+            ));
             gen1 = Some(e.generated_msgs);
         }
         if e.cycle >= w1 && e.outstanding == 0 {
@@ -166,10 +177,22 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     };
     let end = e.cycle.min(w1);
     let window_cycles = end.saturating_sub(w0);
-    let snap_end =
-        snap1.unwrap_or_else(|| (e.c_flits.clone(), e.c_msgs.clone(), e.ejected_flits, e.ejected_msgs));
+    let snap_end = snap1.unwrap_or_else(|| {
+        (
+            e.c_flits.clone(),
+            e.c_msgs.clone(),
+            e.ejected_flits,
+            e.ejected_msgs,
+        )
+    });
     let (f0, m0, ef0, em0) = snap0.unwrap_or_else(|| snap_end.clone());
-    let per = |a: u64, b: u64, div: f64| if div > 0.0 { (a - b) as f64 / div } else { f64::NAN };
+    let per = |a: u64, b: u64, div: f64| {
+        if div > 0.0 {
+            (a - b) as f64 / div
+        } else {
+            f64::NAN
+        }
+    };
     let wc = window_cycles as f64;
     let links = e.net.links as usize;
     Ok(PointResult {

@@ -74,7 +74,7 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
             Some(d) => c.int("[run] drain_cycles", d, 0, 1 << 40)?,
             None => measure.max(10_000),
         },
-        watchdog_cycles: c.int("[run] watchdog_cycles", r.watchdog_cycles, 1, 1 << 40)?,
+        watchdog_cycles: c.int("[run] watchdog_cycles", r.watchdog_cycles, 1, 1 << 31)?,
         max_backlog: c.int("[run] max_backlog", r.max_backlog, 1, 1 << 20)?,
         batches: c.int("[run] batches", r.batches, 2, 1000)? as u32,
         histogram_bin: c.int("[run] histogram_bin", r.histogram_bin, 1, 1 << 20)?,
