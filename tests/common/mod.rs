@@ -1,0 +1,187 @@
+//! Shared helpers of the `exact_*` integration tests: scenarios from TOML text, and the
+//! topology facts (coordinates, distances) computed here from first principles, independently
+//! of the library's own topology code.
+#![allow(dead_code)]
+
+use flitsim::Scenario;
+use flitsim::engine::{Engine, build_engine};
+
+/// The kinds of k-ary n-cube, as the tests see them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Mesh,
+    UniTorus,
+    BiTorus,
+    Hypercube,
+}
+
+/// A topology described independently of the library: its shape and one radix per dimension.
+#[derive(Clone, Debug)]
+pub struct Topo {
+    pub shape: Shape,
+    pub radix: Vec<u32>,
+}
+
+impl Topo {
+    pub fn mesh(radix: &[u32]) -> Topo {
+        Topo {
+            shape: Shape::Mesh,
+            radix: radix.to_vec(),
+        }
+    }
+    pub fn uni_torus(k: u32, n: usize) -> Topo {
+        Topo {
+            shape: Shape::UniTorus,
+            radix: vec![k; n],
+        }
+    }
+    pub fn bi_torus(k: u32, n: usize) -> Topo {
+        Topo {
+            shape: Shape::BiTorus,
+            radix: vec![k; n],
+        }
+    }
+    pub fn hypercube(n: usize) -> Topo {
+        Topo {
+            shape: Shape::Hypercube,
+            radix: vec![2; n],
+        }
+    }
+
+    pub fn n(&self) -> usize {
+        self.radix.len()
+    }
+
+    pub fn nodes(&self) -> u32 {
+        self.radix.iter().product()
+    }
+
+    /// The `[topology]` table of a scenario for this network.
+    pub fn toml(&self) -> String {
+        let ks = self
+            .radix
+            .iter()
+            .map(|k| k.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        match self.shape {
+            Shape::Mesh => format!("[topology]\nkind = \"mesh\"\nk = [{ks}]\n"),
+            Shape::UniTorus => {
+                format!("[topology]\nkind = \"torus\"\nk = [{ks}]\nlinks = \"unidirectional\"\n")
+            }
+            Shape::BiTorus => {
+                format!("[topology]\nkind = \"torus\"\nk = [{ks}]\nlinks = \"bidirectional\"\n")
+            }
+            Shape::Hypercube => format!("[topology]\nkind = \"hypercube\"\nn = {}\n", self.n()),
+        }
+    }
+
+    /// Coordinates of a node: index = Σ a_d · Π_{e<d} k_e, dimension 0 least significant.
+    pub fn coords(&self, node: u32) -> Vec<u32> {
+        let mut rest = node;
+        self.radix
+            .iter()
+            .map(|&k| {
+                let a = rest % k;
+                rest /= k;
+                a
+            })
+            .collect()
+    }
+
+    /// Hops needed in each dimension by a minimal path from `a` to `b`.
+    pub fn dim_hops(&self, a: u32, b: u32) -> Vec<u32> {
+        if self.shape == Shape::Hypercube {
+            let x = a ^ b;
+            return (0..self.n()).map(|d| (x >> d) & 1).collect();
+        }
+        let (ca, cb) = (self.coords(a), self.coords(b));
+        (0..self.n())
+            .map(|d| {
+                let (x, y, k) = (ca[d] as i64, cb[d] as i64, self.radix[d] as i64);
+                let h = match self.shape {
+                    Shape::Mesh => (x - y).abs(),
+                    Shape::UniTorus => (y - x).rem_euclid(k),
+                    Shape::BiTorus => {
+                        let up = (y - x).rem_euclid(k);
+                        up.min(k - up)
+                    }
+                    Shape::Hypercube => unreachable!(),
+                };
+                h as u32
+            })
+            .collect()
+    }
+
+    /// Minimal distance: mesh Σ|dx|, unidirectional torus Σ (b-a) mod k, bidirectional torus
+    /// Σ min(d, k-d), hypercube popcount(a xor b).
+    pub fn dist(&self, a: u32, b: u32) -> u32 {
+        if self.shape == Shape::Hypercube {
+            return (a ^ b).count_ones();
+        }
+        self.dim_hops(a, b).iter().sum()
+    }
+
+    /// Exact distribution of the distance between a uniformly chosen ordered pair of distinct
+    /// nodes (uniform traffic), by enumeration of all pairs: `p[h]`.
+    pub fn hop_distribution(&self) -> Vec<f64> {
+        let n = self.nodes();
+        let mut count = vec![0u64; 1];
+        for a in 0..n {
+            for b in 0..n {
+                if a == b {
+                    continue;
+                }
+                let h = self.dist(a, b) as usize;
+                if h >= count.len() {
+                    count.resize(h + 1, 0);
+                }
+                count[h] += 1;
+            }
+        }
+        let pairs = (n as u64 * (n as u64 - 1)) as f64;
+        count.iter().map(|&c| c as f64 / pairs).collect()
+    }
+}
+
+/// A scenario from TOML text, DOR routing, one rate.
+#[allow(clippy::too_many_arguments)]
+pub fn scenario(
+    topo: &Topo,
+    vcs: u32,
+    depth: u32,
+    m: u32,
+    rate: f64,
+    warmup: u64,
+    measure: u64,
+    seed: u64,
+) -> Scenario {
+    let text = format!(
+        "name = \"exact-test\"\nseed = {seed}\n{}\n[router]\nvcs = {vcs}\nbuffer_depth = {depth}\n\n\
+         [routing]\nalgorithm = \"dor\"\n\n[traffic]\npattern = \"uniform\"\nmessage_length = {m}\n\
+         rates = [{rate:?}]\n\n[run]\nwarmup_cycles = {warmup}\nmeasure_cycles = {measure}\n",
+        topo.toml()
+    );
+    Scenario::from_toml(&text, "exact-test.toml")
+        .unwrap_or_else(|e| panic!("test scenario rejected: {e}\n{text}"))
+}
+
+/// An engine without Poisson sources: messages enter only through `Engine::send`.
+pub fn quiet_engine(topo: &Topo, vcs: u32, depth: u32) -> Engine {
+    // The scenario needs a positive rate to validate; the engine is built with rate 0.
+    let s = scenario(topo, vcs, depth, 1, 0.001, 0, 100, 1);
+    let mut e = build_engine(&s, 0.0, 1);
+    e.log_deliveries = true;
+    e
+}
+
+/// Standard normal quantile used for the chi-square bound below.
+pub const Z_9999: f64 = 3.719;
+
+/// Upper 0.9999 quantile of chi-square with `df` degrees of freedom (Wilson-Hilferty; slightly
+/// generous for small df, accurate to about 1% for df >= 3).
+pub fn chi2_9999(df: usize) -> f64 {
+    let k = df as f64;
+    let a = 2.0 / (9.0 * k);
+    k * (1.0 - a + Z_9999 * a.sqrt()).powi(3)
+}
