@@ -521,7 +521,8 @@ impl Engine {
             }
             if tail {
                 // A buffer of this channel is free: wake the headers waiting for one.
-                let mut w = std::mem::replace(&mut c_wait[net.buf_channel(b as u32) as usize], NONE);
+                let mut w =
+                    std::mem::replace(&mut c_wait[net.buf_channel(b as u32) as usize], NONE);
                 while w != NONE {
                     let wu = w as usize;
                     let next = b_wait_next[wu];
@@ -580,8 +581,12 @@ impl Engine {
         if created >= w.start && created < w.end {
             self.outstanding -= 1;
             let batch = ((created - w.start) * w.batches / (w.end - w.start)) as usize;
-            self.stats
-                .record(self.cycle - created, self.cycle - inject, hops as u32, batch);
+            self.stats.record(
+                self.cycle - created,
+                self.cycle - inject,
+                hops as u32,
+                batch,
+            );
         }
         if self.log_deliveries {
             self.deliveries.push(Delivery {
@@ -650,7 +655,13 @@ impl Engine {
         let depth = self.net.depth;
         let mut flits = 0u64;
         for b in 0..self.net.buffers() {
-            let Buf { cnt, msg, sent, len, .. } = self.bufs[b];
+            let Buf {
+                cnt,
+                msg,
+                sent,
+                len,
+                ..
+            } = self.bufs[b];
             flits += cnt as u64;
             if cnt > depth {
                 return Err(format!("buffer {b} holds {cnt} flits > depth {depth}"));

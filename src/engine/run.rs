@@ -168,7 +168,7 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
         } else {
             0
         };
-        if stalled >= rc.watchdog || (e.cycle % rc.watchdog == 0 && e.cycle > 0) {
+        if stalled >= rc.watchdog || (e.cycle.is_multiple_of(rc.watchdog) && e.cycle > 0) {
             let stuck = e.stuck_buffers(rc.watchdog);
             if !stuck.is_empty() {
                 return Err(deadlock_report(e, &stuck, rc.watchdog, rate, seed));

@@ -102,7 +102,14 @@ pub fn channels_csv(results: &[PointResult], topo: &KAryNCube) -> String {
 
 pub fn histogram_csv(results: &[PointResult], bin: u64) -> String {
     table(
-        &["rate", "seed", "latency_lo", "latency_hi", "count", "fraction"],
+        &[
+            "rate",
+            "seed",
+            "latency_lo",
+            "latency_hi",
+            "count",
+            "fraction",
+        ],
         results.iter().flat_map(|r| {
             let h = &r.stats.latency_hist;
             let total = r.stats.count.max(1) as f64;

@@ -37,7 +37,11 @@ pub fn write_results(
 
 /// A number as written in the CSVs: shortest round-trip form, `NaN` when undefined.
 pub fn num(x: f64) -> String {
-    if x.is_nan() { "NaN".into() } else { format!("{x}") }
+    if x.is_nan() {
+        "NaN".into()
+    } else {
+        format!("{x}")
+    }
 }
 
 /// An optional integer, empty when undefined.

@@ -64,7 +64,11 @@ impl LatencyStats {
     }
 
     fn mean_of(&self, s: f64) -> f64 {
-        if self.count == 0 { f64::NAN } else { s / self.count as f64 }
+        if self.count == 0 {
+            f64::NAN
+        } else {
+            s / self.count as f64
+        }
     }
 
     pub fn mean(&self) -> f64 {
@@ -83,14 +87,22 @@ impl LatencyStats {
             return f64::NAN;
         }
         let n = self.count as f64;
-        ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0)).max(0.0).sqrt()
+        ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0))
+            .max(0.0)
+            .sqrt()
     }
 
     pub fn min(&self) -> Option<u64> {
-        self.latency_hist.iter().position(|&c| c > 0).map(|i| i as u64)
+        self.latency_hist
+            .iter()
+            .position(|&c| c > 0)
+            .map(|i| i as u64)
     }
     pub fn max(&self) -> Option<u64> {
-        self.latency_hist.iter().rposition(|&c| c > 0).map(|i| i as u64)
+        self.latency_hist
+            .iter()
+            .rposition(|&c| c > 0)
+            .map(|i| i as u64)
     }
 
     /// Nearest-rank percentile: the smallest latency l with at least p·count messages ≤ l.
@@ -110,7 +122,12 @@ impl LatencyStats {
     }
 
     pub fn hops_mean(&self) -> f64 {
-        let h: u64 = self.hop_hist.iter().enumerate().map(|(h, &c)| h as u64 * c).sum();
+        let h: u64 = self
+            .hop_hist
+            .iter()
+            .enumerate()
+            .map(|(h, &c)| h as u64 * c)
+            .sum();
         self.mean_of(h as f64)
     }
 
