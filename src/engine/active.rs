@@ -32,6 +32,22 @@ impl ActiveSet {
         }
     }
 
+    /// Inserts `b` if `cond`, without a branch.
+    #[inline]
+    pub fn insert_if(&mut self, b: u32, cond: bool) {
+        let w = (b >> 6) as usize;
+        self.words[w] |= (cond as u64) << (b & 63);
+        self.summary[w >> 6] |= (cond as u64) << (w & 63);
+    }
+
+    /// Removes `b` if `cond`, without a branch.
+    #[inline]
+    pub fn remove_if(&mut self, b: u32, cond: bool) {
+        let w = (b >> 6) as usize;
+        self.words[w] &= !((cond as u64) << (b & 63));
+        self.summary[w >> 6] &= !(((self.words[w] == 0) as u64) << (w & 63));
+    }
+
     #[inline]
     pub fn contains(&self, b: u32) -> bool {
         self.words[(b >> 6) as usize] >> (b & 63) & 1 == 1
@@ -51,6 +67,23 @@ impl ActiveSet {
                     let b = (w * 64) as u32 + bits.trailing_zeros();
                     bits &= bits - 1;
                     f(self, b);
+                }
+            }
+        }
+    }
+
+    /// Calls `f` on every member in increasing order and empties the set.
+    #[inline]
+    pub fn drain(&mut self, mut f: impl FnMut(u32)) {
+        for s in 0..self.summary.len() {
+            let mut sw = std::mem::take(&mut self.summary[s]);
+            while sw != 0 {
+                let w = s * 64 + sw.trailing_zeros() as usize;
+                sw &= sw - 1;
+                let mut bits = std::mem::take(&mut self.words[w]);
+                while bits != 0 {
+                    f((w * 64) as u32 + bits.trailing_zeros());
+                    bits &= bits - 1;
                 }
             }
         }
@@ -82,5 +115,9 @@ mod tests {
         assert_eq!(seen, vec![0, 63, 4_095, 4_096, 9_999]);
         assert!(!a.contains(130) && a.contains(4_096));
         assert_eq!(a.len(), 5);
+        let mut drained = Vec::new();
+        a.drain(|b| drained.push(b));
+        assert_eq!(drained, vec![0, 63, 4_095, 4_096, 9_999]);
+        assert_eq!(a.len(), 0);
     }
 }

@@ -36,7 +36,7 @@ use rand_distr::Exp;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-const NO_REQUEST: u16 = u16::MAX;
+const NO_REQUEST: u64 = u64::MAX;
 
 /// Where a buffer is tracked: not at all (empty), on the active list (visited every cycle),
 /// or asleep until an event can unblock it (work proportional to activity).
@@ -55,7 +55,8 @@ struct Buf {
     out_chan: u32,
     /// Downstream buffer the header asked for this cycle.
     want: u32,
-    /// Buffer that feeds this one the rest of its message, NONE once the tail has arrived.
+    /// Buffer that feeds this one the rest of its message; once the tail has arrived, the
+    /// sentinel `nbuf` (an extra entry of `b_state` that is never asleep).
     up: u32,
     /// Cycle (mod 2^32) a flit last left, or the message arrived (deadlock watchdog).
     last: u32,
@@ -72,14 +73,13 @@ struct Buf {
 /// Round-robin arbitration state of one channel.
 #[derive(Clone, Copy, Debug)]
 struct Arb {
+    /// The best request this cycle, `key << 32 | buffer`, where key is the requester's
+    /// round-robin distance after the last grant (smallest wins); NO_REQUEST if none.
+    best: u64,
     /// Slot granted last.
     rr: u16,
     /// Number of driver slots (static).
     drivers: u16,
-    /// Round-robin key of the best request this cycle, NO_REQUEST if none.
-    best_key: u16,
-    /// Buffer of the best request.
-    best: u32,
 }
 
 /// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
@@ -126,7 +126,8 @@ pub struct Engine {
     /// Flits and headers (messages) that crossed each channel, since the start.
     pub c_flits: Vec<u64>,
     pub c_msgs: Vec<u64>,
-    requested: Vec<u32>,
+    /// Channels with a request this cycle.
+    requested: ActiveSet,
     /// Messages whose tail was ejected this cycle.
     delivered: Vec<u32>,
     /// Head of each channel's list of headers asleep until one of its buffers frees.
@@ -201,7 +202,7 @@ impl Engine {
                     out_buf: NONE,
                     out_chan: NONE,
                     want: NONE,
-                    up: NONE,
+                    up: nbuf as u32,
                     last: 0,
                     cnt: 0,
                     sent: 0,
@@ -209,23 +210,22 @@ impl Engine {
                     slot: net.buf_slot[b],
                 })
                 .collect(),
-            b_state: vec![IDLE; nbuf],
+            b_state: vec![IDLE; nbuf + 1],
             b_wait_next: vec![NONE; nbuf],
             b_wait_chan: vec![NONE; nbuf],
-            active: ActiveSet::new(nbuf),
+            active: ActiveSet::new(nbuf + 1),
             arbs: net
                 .chan_drivers
                 .iter()
                 .map(|&d| Arb {
+                    best: NO_REQUEST,
                     rr: d.saturating_sub(1),
                     drivers: d,
-                    best_key: NO_REQUEST,
-                    best: NONE,
                 })
                 .collect(),
             c_flits: vec![0; nchan],
             c_msgs: vec![0; nchan],
-            requested: Vec::new(),
+            requested: ActiveSet::new(nchan),
             delivered: Vec::new(),
             c_wait: vec![NONE; nchan],
             sleep_headers,
@@ -378,18 +378,11 @@ impl Engine {
                 }
             };
             let arb = &mut arbs[ch as usize];
-            let key = if buf.slot > arb.rr {
-                buf.slot - arb.rr - 1
-            } else {
-                buf.slot + arb.drivers - arb.rr - 1
-            };
-            if arb.best_key == NO_REQUEST {
-                requested.push(ch);
-            }
-            if key < arb.best_key {
-                arb.best_key = key;
-                arb.best = b32;
-            }
+            // Round-robin: the first slot after the last grant wins.
+            let k = buf.slot + arb.drivers - arb.rr - 1;
+            let key = if k >= arb.drivers { k - arb.drivers } else { k };
+            arb.best = arb.best.min((key as u64) << 32 | b as u64);
+            requested.insert(ch);
         });
     }
 
@@ -476,17 +469,19 @@ impl Engine {
         } = self;
         let now = *cycle as u32;
         let wake = |b: u32, b_state: &mut [u8], active: &mut ActiveSet| {
-            if b_state[b as usize] == ASLEEP {
-                b_state[b as usize] = ACTIVE;
-                active.insert(b);
-            }
+            let asleep = b_state[b as usize] == ASLEEP;
+            b_state[b as usize] = if asleep { ACTIVE } else { b_state[b as usize] };
+            active.insert_if(b, asleep);
         };
+        let no_up = bufs.len() as u32;
         let mut ejected = 0;
-        for &ch in requested.iter() {
+        let mut moved = 0;
+        requested.drain(|ch| {
+            moved += 1;
             let c = ch as usize;
             let arb = &mut arbs[c];
-            let b = arb.best as usize;
-            arb.best_key = NO_REQUEST;
+            let b = arb.best as u32 as usize;
+            arb.best = NO_REQUEST;
             let buf = &mut bufs[b];
             arb.rr = buf.slot;
             let m = buf.msg;
@@ -507,18 +502,16 @@ impl Engine {
                 buf.msg = NONE;
             }
             buf.last = now;
-            if buf.cnt == 0 {
-                active.remove(b as u32);
-                b_state[b] = IDLE;
-            }
+            // A sender is active; it leaves the active set when it empties.
+            let empty = buf.cnt == 0;
+            b_state[b] = if empty { IDLE } else { ACTIVE };
+            active.remove_if(b as u32, empty);
             c_flits[c] += 1;
             if header {
                 c_msgs[c] += 1;
             }
-            if up != NONE {
-                // The upstream buffer of this message may send again: there is space here now.
-                wake(up, b_state, active);
-            }
+            // The upstream buffer of this message may send again: there is space here now.
+            wake(up, b_state, active);
             if tail {
                 // A buffer of this channel is free: wake the headers waiting for one.
                 let mut w =
@@ -545,21 +538,18 @@ impl Engine {
                 }
                 tb.cnt += 1;
                 if tail {
-                    tb.up = NONE;
+                    tb.up = no_up;
                 }
-                if b_state[tu] == IDLE {
-                    b_state[tu] = ACTIVE;
-                    active.insert(t);
-                }
+                let idle = b_state[tu] == IDLE;
+                b_state[tu] |= idle as u8 * ACTIVE;
+                active.insert_if(t, idle);
             } else {
                 ejected += 1;
                 if tail {
                     delivered.push(m);
                 }
             }
-        }
-        let moved = requested.len() as u64;
-        requested.clear();
+        });
         self.flits_in_net -= ejected;
         self.ejected_flits += ejected;
         for k in 0..self.delivered.len() {
