@@ -1067,7 +1067,8 @@ fn deadlock_is_reported_with_exit_code_three() {
                 "the watchdog waits 200 cycles first; {context}"
             );
             assert!(
-                first.contains("buffer(s) hold flits that have not moved for 200 cycles"),
+                first.contains("flits had not moved for 200 cycles")
+                    && first.contains("buffer(s) still cannot move"),
                 "{context}"
             );
             let buffers: Vec<&str> = lines.collect();

@@ -3,7 +3,7 @@
 
 use super::network::NONE;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Messages {
     pub src: Vec<u32>,
     pub dst: Vec<u32>,

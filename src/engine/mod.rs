@@ -102,6 +102,7 @@ struct Window {
     batches: u64,
 }
 
+#[derive(Clone)]
 pub struct Engine {
     pub net: Network,
     routing: Routing,
@@ -161,6 +162,9 @@ pub struct Engine {
     pub stats: LatencyStats,
     pub log_deliveries: bool,
     pub deliveries: Vec<Delivery>,
+    /// No new messages: sources stop generating and only finish the message they are
+    /// injecting (used to tell deadlock from congestion).
+    drain_only: bool,
 }
 
 impl Engine {
@@ -254,6 +258,7 @@ impl Engine {
             stats: LatencyStats::new(1),
             log_deliveries: false,
             deliveries: Vec::new(),
+            drain_only: false,
             net,
         }
     }
@@ -307,6 +312,9 @@ impl Engine {
     /// Step 1: Poisson arrivals due this cycle join their source queues.
     fn generate(&mut self) {
         let Some(exp) = self.exp else { return };
+        if self.drain_only {
+            return;
+        }
         let nodes = self.net.nodes;
         while let Some(&Reverse((c, s))) = self.arrivals.peek() {
             if c > self.cycle {
@@ -397,6 +405,10 @@ impl Engine {
         while i < self.active_src.len() {
             let s = self.active_src[i] as usize;
             let m = self.q_head[s];
+            if self.drain_only && self.s_sent[s] == 0 {
+                i += 1;
+                continue;
+            }
             let mut t = self.s_buf[s];
             if t == NONE {
                 let base = net.injection_channel(s as u32) * vcs;
@@ -612,6 +624,36 @@ impl Engine {
             .collect();
         v.sort_unstable();
         v
+    }
+
+    /// Tells deadlock from congestion: a copy of the engine takes no new messages and runs
+    /// until its network is empty (congestion: None) or nothing has moved for longer than any
+    /// routing timer (deadlock: an account of each buffer that cannot move). Until then every
+    /// cycle moves a flit, and each flit moves at most diameter + 2 times, which bounds the run.
+    pub fn confirm_deadlock(&self) -> Option<Vec<String>> {
+        let mut e = self.clone();
+        e.drain_only = true;
+        e.log_deliveries = false;
+        let patience = self.routing.timer_cycles() + 2;
+        let partial: u64 = (0..self.net.nodes as usize)
+            .filter(|&s| self.s_sent[s] > 0)
+            .map(|s| self.msgs.len[self.q_head[s] as usize] as u64)
+            .sum();
+        let limit =
+            (self.flits_in_net + partial) * (self.net.topo.diameter() as u64 + 2) + patience + 1;
+        let mut still = 0;
+        for _ in 0..limit {
+            if e.flits_in_net == 0 {
+                return None;
+            }
+            e.step();
+            still = if e.moved == 0 { still + 1 } else { 0 };
+            if still > patience {
+                let stuck = e.stuck_buffers(0);
+                return Some(stuck.iter().map(|&b| e.describe_stuck(b)).collect());
+            }
+        }
+        None
     }
 
     /// A readable account of a stuck buffer: where it is, its message and what it waits for.

@@ -11,6 +11,7 @@ use crate::topology::KAryNCube;
 
 pub const NONE: u32 = u32::MAX;
 
+#[derive(Clone)]
 pub struct Network {
     pub topo: KAryNCube,
     /// Virtual channels per physical channel (V).

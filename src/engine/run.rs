@@ -169,10 +169,15 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
             0
         };
         if stalled >= rc.watchdog || (e.cycle.is_multiple_of(rc.watchdog) && e.cycle > 0) {
+            // Flits that have not moved for a whole watchdog period may be deadlocked, or only
+            // waiting behind heavy congestion: a drained copy of the network tells which.
             let stuck = e.stuck_buffers(rc.watchdog);
             if !stuck.is_empty() {
-                return Err(deadlock_report(e, &stuck, rc.watchdog, rate, seed));
+                if let Some(frozen) = e.confirm_deadlock() {
+                    return Err(deadlock_report(e, &frozen, rc.watchdog, rate, seed));
+                }
             }
+            stalled = 0;
         }
     };
     let end = e.cycle.min(w1);
@@ -214,19 +219,19 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     })
 }
 
-fn deadlock_report(e: &Engine, stuck: &[u32], watchdog: u64, rate: f64, seed: u64) -> Error {
+fn deadlock_report(e: &Engine, frozen: &[String], watchdog: u64, rate: f64, seed: u64) -> Error {
     const SHOWN: usize = 12;
     let mut msg = format!(
-        "deadlock at cycle {} (rate {rate}, seed {seed}): {} buffer(s) hold flits that have not moved for {watchdog} cycles",
+        "deadlock at cycle {} (rate {rate}, seed {seed}): flits had not moved for {watchdog} cycles, and with no new messages {} buffer(s) still cannot move",
         e.cycle,
-        stuck.len()
+        frozen.len()
     );
-    for &b in stuck.iter().take(SHOWN) {
+    for line in frozen.iter().take(SHOWN) {
         msg.push_str("\n  ");
-        msg.push_str(&e.describe_stuck(b));
+        msg.push_str(line);
     }
-    if stuck.len() > SHOWN {
-        msg.push_str(&format!("\n  ... and {} more", stuck.len() - SHOWN));
+    if frozen.len() > SHOWN {
+        msg.push_str(&format!("\n  ... and {} more", frozen.len() - SHOWN));
     }
     Error::Deadlock(msg)
 }

@@ -6,6 +6,7 @@
 use super::{Candidate, Candidates};
 use crate::engine::network::Network;
 
+#[derive(Clone)]
 pub struct Dor {
     /// Dateline classes are in use (a torus with at least two virtual channels; with one, the
     /// deadlock check refuses DOR unless it is turned off to study deadlock).

@@ -21,6 +21,7 @@ pub struct Candidate {
 }
 
 /// A fixed-capacity list of candidates, reused across calls (no allocation per flit).
+#[derive(Clone)]
 pub struct Candidates {
     items: [Candidate; MAX_CANDIDATES],
     len: usize,
@@ -52,6 +53,7 @@ impl Candidates {
 }
 
 /// The routing algorithms flitsim simulates.
+#[derive(Clone)]
 pub enum Routing {
     Dor(Dor),
 }
@@ -68,6 +70,14 @@ impl Routing {
     pub fn candidates_fixed(&self) -> bool {
         match self {
             Routing::Dor(_) => true,
+        }
+    }
+
+    /// The longest a routing decision can depend on how long a header has waited (a
+    /// time-out), in cycles; 0 for routings without timers.
+    pub fn timer_cycles(&self) -> u64 {
+        match self {
+            Routing::Dor(_) => 0,
         }
     }
 

@@ -18,6 +18,7 @@ pub fn mix_seed(seed: u64, salt: u64) -> u64 {
 
 /// One node's message source: its own random stream, so results do not depend on how many
 /// sources there are or in which order they are visited.
+#[derive(Clone)]
 pub struct Source {
     rng: Pcg64,
     /// Continuous time of the next arrival; it joins the queue in cycle `floor(next)`.
