@@ -172,10 +172,10 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
             // Flits that have not moved for a whole watchdog period may be deadlocked, or only
             // waiting behind heavy congestion: a drained copy of the network tells which.
             let stuck = e.stuck_buffers(rc.watchdog);
-            if !stuck.is_empty() {
-                if let Some(frozen) = e.confirm_deadlock() {
-                    return Err(deadlock_report(e, &frozen, rc.watchdog, rate, seed));
-                }
+            if !stuck.is_empty()
+                && let Some(frozen) = e.confirm_deadlock()
+            {
+                return Err(deadlock_report(e, &frozen, rc.watchdog, rate, seed));
             }
             stalled = 0;
         }
