@@ -132,7 +132,26 @@ fn check(path: &Path) -> Result<()> {
         "  router: {} virtual channels of {} flits per physical channel",
         s.router.vcs, s.router.buffer_depth
     );
-    println!("  routing: {}", s.routing.algorithm.name());
+    let routing = flitsim::routing::Routing::new(&s, &net);
+    let a = routing.adaptive_vcs();
+    let classes = if a > 0 {
+        format!(
+            ", class a = virtual channels 0..{a}, escape class b = {a}..{}, selection {}",
+            s.router.vcs,
+            s.routing.selection.name()
+        )
+    } else {
+        String::new()
+    };
+    let timeout = if s.routing.algorithm == flitsim::scenario::Algorithm::DuatoTimeout {
+        format!(", time-out {} cycles", s.routing.timeout)
+    } else {
+        String::new()
+    };
+    println!(
+        "  routing: {}{classes}{timeout}",
+        s.routing.algorithm.name()
+    );
     println!(
         "  traffic: {}, {} flits/message, {} load point(s) x {} seed(s)",
         s.traffic.pattern.name(),

@@ -14,6 +14,10 @@ pub struct Messages {
     pub inject: Vec<u64>,
     /// Network links its head has crossed.
     pub hops: Vec<u16>,
+    /// Of those, links crossed on an adaptive (class a) virtual channel.
+    pub adaptive: Vec<u16>,
+    /// Hops taken after a time-out (duato-timeout).
+    pub timeouts: Vec<u16>,
     /// Next message in the same source queue (an intrusive FIFO), or NONE.
     pub next: Vec<u32>,
     free: Vec<u32>,
@@ -29,6 +33,8 @@ impl Messages {
             self.created[i] = created;
             self.inject[i] = 0;
             self.hops[i] = 0;
+            self.adaptive[i] = 0;
+            self.timeouts[i] = 0;
             self.next[i] = NONE;
             id
         } else {
@@ -38,6 +44,8 @@ impl Messages {
             self.created.push(created);
             self.inject.push(0);
             self.hops.push(0);
+            self.adaptive.push(0);
+            self.timeouts.push(0);
             self.next.push(NONE);
             (self.src.len() - 1) as u32
         }

@@ -19,20 +19,25 @@
 mod active;
 mod messages;
 pub mod network;
+mod occupancy;
 mod run;
+mod selection;
 
 pub use run::{
     PointResult, RunControl, StopReason, build_engine, build_network, run_engine, run_point,
 };
 
 use crate::routing::{Candidates, Routing};
-use crate::scenario::Pattern;
+use crate::scenario::{Pattern, Selection};
 use crate::stats::LatencyStats;
 use crate::traffic::Source;
 use active::ActiveSet;
 use messages::Messages;
 use network::{NONE, Network};
+use occupancy::VcOccupancy;
+pub use occupancy::multiplexing_degree;
 use rand_distr::Exp;
+use rand_pcg::Pcg64;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -107,6 +112,13 @@ pub struct Engine {
     pub net: Network,
     routing: Routing,
     cand: Candidates,
+    selection: Selection,
+    /// One random stream per router for selection.
+    rngs: Vec<Pcg64>,
+    /// Virtual channels `0..adaptive_vcs` are the adaptive class a.
+    adaptive_vcs: u32,
+    counts_timeouts: bool,
+    occupancy: VcOccupancy,
     pattern: Pattern,
     message_length: u16,
     exp: Option<Exp<f64>>,
@@ -194,9 +206,23 @@ impl Engine {
                 sources.push(s);
             }
         }
+        let adaptive_vcs = routing.adaptive_vcs();
+        let counts_timeouts = routing.counts_timeouts();
         Engine {
             routing,
             cand: Candidates::default(),
+            selection: Selection::Random,
+            rngs: (0..nodes as u64)
+                .map(|r| {
+                    Pcg64::new(
+                        crate::traffic::mix_seed(seed ^ 0x5E1E_C710, r) as u128,
+                        (r as u128) << 1 | 1,
+                    )
+                })
+                .collect(),
+            adaptive_vcs,
+            counts_timeouts,
+            occupancy: VcOccupancy::new(net.links as usize, net.vcs),
             pattern,
             message_length: message_length as u16,
             exp,
@@ -261,6 +287,22 @@ impl Engine {
             drain_only: false,
             net,
         }
+    }
+
+    /// Sets how headers choose among free candidates (default: random).
+    pub fn with_selection(mut self, selection: Selection) -> Engine {
+        self.selection = selection;
+        self
+    }
+
+    /// Starts the virtual-channel occupancy measurement now.
+    pub fn reset_occupancy(&mut self) {
+        self.occupancy.reset(self.cycle);
+    }
+
+    /// P_v, v = 0..V, since `reset_occupancy`.
+    pub fn vc_occupancy(&mut self) -> Vec<f64> {
+        self.occupancy.distribution(self.cycle)
     }
 
     /// Measures messages generated in cycles `start..end`, in `batches` batches for the CI.
@@ -336,6 +378,8 @@ impl Engine {
             net,
             routing,
             cand,
+            selection,
+            rngs,
             bufs,
             b_state,
             b_wait_next,
@@ -346,9 +390,11 @@ impl Engine {
             c_wait,
             msgs,
             sleep_headers,
+            cycle,
             ..
         } = self;
         let depth = net.depth;
+        let now = *cycle as u32;
         active.for_each(|active, b32| {
             let b = b32 as usize;
             let buf = bufs[b];
@@ -363,8 +409,11 @@ impl Engine {
                 buf.out_chan
             } else {
                 let dst = msgs.dst[buf.msg as usize];
-                routing.route(net, net.buf_router[b], dst, b32, cand);
-                match select_first_free(net, bufs, cand) {
+                let at = net.buf_router[b];
+                // The header arrived (stamp `last`) and was first routed the next cycle.
+                let waited = now.wrapping_sub(buf.last).wrapping_sub(1) as u64;
+                routing.route(net, at, dst, b32, waited, cand);
+                match selection::select(net, bufs, cand, *selection, &mut rngs[at as usize]) {
                     Some((ch, t)) => {
                         bufs[b].want = t;
                         ch
@@ -477,9 +526,13 @@ impl Engine {
             msgs,
             cycle,
             delivered,
+            occupancy,
+            adaptive_vcs,
+            counts_timeouts,
             ..
         } = self;
         let now = *cycle as u32;
+        let after = *cycle + 1;
         let wake = |b: u32, b_state: &mut [u8], active: &mut ActiveSet| {
             let asleep = b_state[b as usize] == ASLEEP;
             b_state[b as usize] = if asleep { ACTIVE } else { b_state[b as usize] };
@@ -525,9 +578,12 @@ impl Engine {
             // The upstream buffer of this message may send again: there is space here now.
             wake(up, b_state, active);
             if tail {
+                let freed = net.buf_channel(b as u32);
+                if freed < net.links {
+                    occupancy.change(freed as usize, false, after);
+                }
                 // A buffer of this channel is free: wake the headers waiting for one.
-                let mut w =
-                    std::mem::replace(&mut c_wait[net.buf_channel(b as u32) as usize], NONE);
+                let mut w = std::mem::replace(&mut c_wait[freed as usize], NONE);
                 while w != NONE {
                     let wu = w as usize;
                     let next = b_wait_next[wu];
@@ -546,7 +602,12 @@ impl Engine {
                     tb.sent = 0;
                     tb.up = b as u32;
                     tb.last = now;
-                    msgs.hops[m as usize] += 1;
+                    let mi = m as usize;
+                    msgs.hops[mi] += 1;
+                    let adaptive = net.buf_vc(t) < *adaptive_vcs;
+                    msgs.adaptive[mi] += adaptive as u16;
+                    msgs.timeouts[mi] += (*counts_timeouts && !adaptive) as u16;
+                    occupancy.change(c, true, after);
                 }
                 tb.cnt += 1;
                 if tail {
@@ -589,6 +650,8 @@ impl Engine {
                 hops as u32,
                 batch,
             );
+            self.stats
+                .record_routing(self.msgs.adaptive[mi] as u32, self.msgs.timeouts[mi] as u32);
         }
         if self.log_deliveries {
             self.deliveries.push(Delivery {
@@ -724,22 +787,4 @@ impl Engine {
     pub fn idle(&self) -> bool {
         self.flits_in_net == 0 && self.backlog == 0
     }
-}
-
-/// Selection: the first candidate with a free buffer, lowest virtual channel first.
-/// Returns the channel and the buffer (NONE for the ejection channel, which never blocks).
-#[inline]
-fn select_first_free(net: &Network, bufs: &[Buf], cand: &Candidates) -> Option<(u32, u32)> {
-    for c in cand.as_slice() {
-        if c.chan >= net.links {
-            return Some((c.chan, NONE));
-        }
-        let base = c.chan * net.vcs;
-        for t in base + c.vc_lo as u32..base + c.vc_hi as u32 {
-            if bufs[t as usize].msg == NONE {
-                return Some((c.chan, t));
-            }
-        }
-    }
-    None
 }

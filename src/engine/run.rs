@@ -77,9 +77,16 @@ pub struct PointResult {
     /// Per network link: flits and headers that crossed it in the window, per cycle.
     pub link_flits: Vec<f64>,
     pub link_msgs: Vec<f64>,
+    /// P_v: fraction of link-cycles in the window with v busy virtual channels, v = 0..V.
+    pub vc_occupancy: Vec<f64>,
 }
 
 impl PointResult {
+    /// The measured multiplexing degree V̄ (paper 000 eq. 30).
+    pub fn vbar(&self) -> f64 {
+        super::multiplexing_degree(&self.vc_occupancy)
+    }
+
     /// Saturated: stopped early, or the window delivered clearly fewer messages than it
     /// generated (accepted < 0.95·generated − 3√generated: source queues were growing).
     pub fn saturated(&self) -> bool {
@@ -114,6 +121,7 @@ pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
         rate,
         seed,
     )
+    .with_selection(s.routing.selection)
 }
 
 /// Simulates one load point of a scenario. A deadlock is an error naming the stuck buffers.
@@ -132,6 +140,7 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     let mut snap0: Option<(Vec<u64>, Vec<u64>, u64, u64)> = None;
     let mut gen0 = 0;
     let mut gen1 = None;
+    let mut occupancy = None;
     let mut snap1 = None;
     let mut stalled = 0u64;
     let stop = loop {
@@ -143,6 +152,7 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
                 e.ejected_msgs,
             ));
             gen0 = e.generated_msgs;
+            e.reset_occupancy();
         }
         if e.cycle == w1 {
             snap1 = Some((
@@ -152,6 +162,7 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
                 e.ejected_msgs,
             ));
             gen1 = Some(e.generated_msgs);
+            occupancy = Some(e.vc_occupancy());
         }
         if e.cycle >= w1 && e.outstanding == 0 {
             break StopReason::Drained;
@@ -216,6 +227,11 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
         cycles: e.cycle,
         link_flits: (0..links).map(|c| per(snap_end.0[c], f0[c], wc)).collect(),
         link_msgs: (0..links).map(|c| per(snap_end.1[c], m0[c], wc)).collect(),
+        vc_occupancy: match occupancy {
+            Some(p) => p,
+            None if window_cycles > 0 => e.vc_occupancy(),
+            None => vec![f64::NAN; e.net.vcs as usize + 1],
+        },
     })
 }
 

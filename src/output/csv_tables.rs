@@ -13,7 +13,7 @@ fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
     String::from_utf8(w.into_inner().expect("in-memory flush")).expect("utf-8")
 }
 
-pub const SUMMARY_COLUMNS: [&str; 21] = [
+pub const SUMMARY_COLUMNS: [&str; 24] = [
     "rate",
     "seed",
     "offered_flits",
@@ -30,6 +30,9 @@ pub const SUMMARY_COLUMNS: [&str; 21] = [
     "latency_p95",
     "latency_p99",
     "hops_mean",
+    "adaptive_hop_fraction",
+    "timeouts_per_message",
+    "vbar",
     "messages",
     "undelivered",
     "saturated",
@@ -59,6 +62,9 @@ pub fn summary_csv(results: &[PointResult]) -> String {
                 opt(s.percentile(0.95)),
                 opt(s.percentile(0.99)),
                 num(s.hops_mean()),
+                num(s.adaptive_hop_fraction()),
+                num(s.timeouts_per_message()),
+                num(r.vbar()),
                 s.count.to_string(),
                 r.undelivered.to_string(),
                 r.saturated().to_string(),
@@ -147,6 +153,18 @@ pub fn hops_csv(results: &[PointResult]) -> String {
                     num(c as f64 / total),
                 ]
             })
+        }),
+    )
+}
+
+pub fn vc_occupancy_csv(results: &[PointResult]) -> String {
+    table(
+        &["rate", "seed", "busy_vcs", "probability"],
+        results.iter().flat_map(|r| {
+            r.vc_occupancy
+                .iter()
+                .enumerate()
+                .map(move |(v, &p)| vec![num(r.rate), r.seed.to_string(), v.to_string(), num(p)])
         }),
     )
 }

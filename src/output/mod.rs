@@ -2,14 +2,14 @@
 
 mod csv_tables;
 
-pub use csv_tables::{channels_csv, histogram_csv, hops_csv, summary_csv};
+pub use csv_tables::{channels_csv, histogram_csv, hops_csv, summary_csv, vc_occupancy_csv};
 
 use crate::engine::PointResult;
 use crate::error::{Error, Result};
 use crate::scenario::Scenario;
 use std::path::Path;
 
-/// Writes summary.csv, channels.csv, histogram.csv, hops.csv and a copy of the scenario into
+/// Writes summary.csv, channels.csv, histogram.csv, hops.csv, vc_occupancy.csv and a copy of the scenario into
 /// `dir`. Each file is written to a temporary name and renamed into place.
 pub fn write_results(
     dir: &Path,
@@ -25,6 +25,7 @@ pub fn write_results(
         ("channels.csv", channels_csv(results, &topo)),
         ("histogram.csv", histogram_csv(results, s.run.histogram_bin)),
         ("hops.csv", hops_csv(results)),
+        ("vc_occupancy.csv", vc_occupancy_csv(results)),
         ("scenario.toml", scenario_text.to_string()),
     ];
     for (name, text) in files {

@@ -42,19 +42,13 @@ impl Dor {
 
     #[inline]
     pub fn route(&self, net: &Network, at: u32, dst: u32, in_buf: u32, out: &mut Candidates) {
-        let Some(link) = Self::next_link(net, at, dst) else {
-            out.push(Candidate {
-                chan: net.ejection_channel(at),
-                vc_lo: 0,
-                vc_hi: 1,
-            });
-            return;
-        };
+        let link = Self::next_link(net, at, dst).expect("routing is not called at the destination");
         if !self.dateline {
             out.push(Candidate {
                 chan: link,
                 vc_lo: 0,
                 vc_hi: self.vcs,
+                tier: 0,
             });
             return;
         }
@@ -74,6 +68,7 @@ impl Dor {
             chan: link,
             vc_lo,
             vc_hi,
+            tier: 0,
         });
     }
 }

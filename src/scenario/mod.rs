@@ -43,12 +43,43 @@ pub struct RouterSpec {
 pub enum Algorithm {
     /// Dimension-order (e-cube) routing, lowest dimension first; dateline classes on a torus.
     Dor,
+    /// The hypercube's partially adaptive p-cube routing (paper 002 Fig. 1b).
+    PCube,
+    /// Duato's fully adaptive routing: adaptive class a, dimension-order escape class b.
+    Duato,
+    /// Duato's routing with the time-out selection of paper 001 (Duato 1994).
+    DuatoTimeout,
 }
 
 impl Algorithm {
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Dor => "dor",
+            Algorithm::PCube => "pcube",
+            Algorithm::Duato => "duato",
+            Algorithm::DuatoTimeout => "duato-timeout",
+        }
+    }
+}
+
+/// How a header chooses among free candidates of the same priority.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// Uniformly at random among the free virtual channels (paper 000 assumption f).
+    Random,
+    /// The physical channel with the fewest busy virtual channels; ties at random.
+    LeastMultiplexed,
+    /// The physical channel whose eligible virtual channels have the most free flit slots;
+    /// ties at random.
+    MostFree,
+}
+
+impl Selection {
+    pub fn name(self) -> &'static str {
+        match self {
+            Selection::Random => "random",
+            Selection::LeastMultiplexed => "least-multiplexed",
+            Selection::MostFree => "most-free",
         }
     }
 }
@@ -56,6 +87,9 @@ impl Algorithm {
 #[derive(Clone, Debug)]
 pub struct RoutingSpec {
     pub algorithm: Algorithm,
+    /// Time-out τ in cycles (duato-timeout only).
+    pub timeout: u64,
+    pub selection: Selection,
     pub deadlock_check: bool,
 }
 

@@ -75,6 +75,10 @@ fn default_depth() -> i64 {
 pub struct RawRouting {
     #[serde(default = "default_algorithm")]
     pub algorithm: String,
+    /// Cycles a blocked header waits for an adaptive virtual channel (duato-timeout).
+    pub timeout: Option<i64>,
+    /// Selection among free adaptive candidates: "random", "least-multiplexed", "most-free".
+    pub selection: Option<String>,
     /// Set to false to run a routing the deadlock check refuses (to study deadlock itself).
     #[serde(default = "default_true")]
     pub deadlock_check: bool,
@@ -84,6 +88,8 @@ impl Default for RawRouting {
     fn default() -> Self {
         RawRouting {
             algorithm: default_algorithm(),
+            timeout: None,
+            selection: None,
             deadlock_check: true,
         }
     }

@@ -225,23 +225,91 @@ fn routing(
 ) -> Result<RoutingSpec> {
     let algorithm = match r.algorithm.as_str() {
         "dor" | "e-cube" | "ecube" => Algorithm::Dor,
+        "pcube" | "p-cube" => Algorithm::PCube,
+        "duato" => Algorithm::Duato,
+        "duato-timeout" => Algorithm::DuatoTimeout,
         other => {
             return Err(c.err(
                 "[routing] algorithm",
                 format!("unknown routing {other:?}"),
-                "use \"dor\" (dimension-order / e-cube)",
+                "use \"dor\" (dimension-order / e-cube), \"pcube\", \"duato\" or \"duato-timeout\"",
             ));
         }
     };
-    if r.deadlock_check && algorithm == Algorithm::Dor && t.kind == Kind::Torus && router.vcs < 2 {
-        return Err(c.err(
-            "[router] vcs",
-            "dimension-order routing on a torus with 1 virtual channel deadlocks (each ring is a cycle of channel dependencies)",
-            "set vcs = 2 or more: the dateline splits each ring into two buffer classes",
-        ));
+    let timeout = match (algorithm, r.timeout) {
+        (Algorithm::DuatoTimeout, Some(v)) => c.int("[routing] timeout", v, 0, 1_000_000)?,
+        (Algorithm::DuatoTimeout, None) => {
+            return Err(c.err(
+                "[routing] timeout",
+                "missing: duato-timeout needs the time-out τ",
+                "give timeout = τ in cycles, e.g. timeout = 8",
+            ));
+        }
+        (_, Some(_)) => {
+            return Err(c.err(
+                "[routing] timeout",
+                format!(
+                    "only duato-timeout has a time-out, not {}",
+                    algorithm.name()
+                ),
+                "remove timeout, or use algorithm = \"duato-timeout\"",
+            ));
+        }
+        (_, None) => 0,
+    };
+    let selection = match r.selection.as_deref() {
+        None | Some("random") => Selection::Random,
+        Some("least-multiplexed") => Selection::LeastMultiplexed,
+        Some("most-free") => Selection::MostFree,
+        Some(other) => {
+            return Err(c.err(
+                "[routing] selection",
+                format!("unknown selection {other:?}"),
+                "use \"random\", \"least-multiplexed\" or \"most-free\"",
+            ));
+        }
+    };
+    let torus = t.kind == Kind::Torus;
+    match algorithm {
+        Algorithm::PCube if t.kind != Kind::Hypercube => {
+            return Err(c.err(
+                "[routing] algorithm",
+                format!(
+                    "p-cube routes on hypercubes only, not on a {}",
+                    t.kind.name()
+                ),
+                "use kind = \"hypercube\", or algorithm = \"duato\" for adaptive routing here",
+            ));
+        }
+        Algorithm::Duato | Algorithm::DuatoTimeout if router.vcs < 2 => {
+            return Err(c.err(
+                "[router] vcs",
+                format!("{} needs an adaptive class a and an escape class b: at least 2 virtual channels", algorithm.name()),
+                format!("set vcs = {} or more", if torus { 3 } else { 2 }),
+            ));
+        }
+        Algorithm::Duato | Algorithm::DuatoTimeout
+            if r.deadlock_check && torus && router.vcs < 3 =>
+        {
+            return Err(c.err(
+                "[router] vcs",
+                format!("{} on a torus with {} virtual channels deadlocks: the escape class b needs two virtual channels (dateline) besides class a", algorithm.name(), router.vcs),
+                "set vcs = 3 or more (class a = vcs - 2, class b = 2)",
+            ));
+        }
+        Algorithm::Dor if r.deadlock_check && torus && router.vcs < 2 => {
+            return Err(c.err(
+                "[router] vcs",
+                "dimension-order routing on a torus with 1 virtual channel deadlocks (each ring is a cycle of channel dependencies)",
+                "set vcs = 2 or more: the dateline splits each ring into two buffer classes",
+            ));
+        }
+        _ => {}
     }
     Ok(RoutingSpec {
         algorithm,
+        timeout,
+        selection,
         deadlock_check: r.deadlock_check,
     })
 }

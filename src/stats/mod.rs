@@ -30,6 +30,8 @@ pub struct LatencyStats {
     wait_sum: f64,
     batch_sum: Vec<f64>,
     batch_count: Vec<u64>,
+    adaptive_hops: u64,
+    timeouts: u64,
 }
 
 impl LatencyStats {
@@ -61,6 +63,34 @@ impl LatencyStats {
         self.wait_sum += (latency - network) as f64;
         self.batch_sum[batch] += x;
         self.batch_count[batch] += 1;
+    }
+
+    /// Records the routing of a message also passed to `record`: hops on adaptive virtual
+    /// channels and time-outs.
+    pub fn record_routing(&mut self, adaptive_hops: u32, timeouts: u32) {
+        self.adaptive_hops += adaptive_hops as u64;
+        self.timeouts += timeouts as u64;
+    }
+
+    /// Fraction of hops taken on adaptive (class a) virtual channels; the rest are escape or
+    /// deterministic hops.
+    pub fn adaptive_hop_fraction(&self) -> f64 {
+        let hops: u64 = self
+            .hop_hist
+            .iter()
+            .enumerate()
+            .map(|(h, &c)| h as u64 * c)
+            .sum();
+        if hops == 0 {
+            f64::NAN
+        } else {
+            self.adaptive_hops as f64 / hops as f64
+        }
+    }
+
+    /// Time-outs per measured message (duato-timeout).
+    pub fn timeouts_per_message(&self) -> f64 {
+        self.mean_of(self.timeouts as f64)
     }
 
     fn mean_of(&self, s: f64) -> f64 {

@@ -1,0 +1,132 @@
+//! Selection: among the routing's candidates, the free buffer a header asks for. Candidates
+//! are grouped by tier; a later tier is looked at only when no earlier one has a free buffer.
+//! Within a tier the policy chooses (ARCHITECTURE.md: routing yields candidates, selection
+//! picks one with a free buffer).
+
+use super::Buf;
+use super::network::{NONE, Network};
+use crate::routing::{Candidate, Candidates};
+use crate::scenario::Selection;
+use rand::Rng;
+use rand_pcg::Pcg64;
+
+/// Picks (channel, buffer) for a header, or None when every candidate's class is busy. The
+/// buffer is NONE for the ejection channel, which never blocks.
+#[inline]
+pub(super) fn select(
+    net: &Network,
+    bufs: &[Buf],
+    cand: &Candidates,
+    policy: Selection,
+    rng: &mut Pcg64,
+) -> Option<(u32, u32)> {
+    let all = cand.as_slice();
+    if let [only] = all {
+        return if only.chan >= net.links {
+            Some((only.chan, NONE))
+        } else {
+            first_free(net, bufs, only)
+        };
+    }
+    let mut start = 0;
+    while start < all.len() {
+        let tier = all[start].tier;
+        let end = start + all[start..].iter().take_while(|c| c.tier == tier).count();
+        let group = &all[start..end];
+        if group[0].chan >= net.links {
+            return Some((group[0].chan, NONE));
+        }
+        let pick = if group.len() == 1 {
+            first_free(net, bufs, &group[0])
+        } else {
+            match policy {
+                Selection::Random => random_free(net, bufs, group, rng),
+                Selection::LeastMultiplexed => best_channel(net, bufs, group, rng, |c| {
+                    let base = (c.chan * net.vcs) as usize;
+                    let busy = bufs[base..base + net.vcs as usize]
+                        .iter()
+                        .filter(|b| b.msg != NONE)
+                        .count();
+                    u32::MAX - busy as u32
+                }),
+                Selection::MostFree => best_channel(net, bufs, group, rng, |c| {
+                    let base = (c.chan * net.vcs) as usize;
+                    bufs[base + c.vc_lo as usize..base + c.vc_hi as usize]
+                        .iter()
+                        .map(|b| (net.depth - b.cnt) as u32)
+                        .sum()
+                }),
+            }
+        };
+        if pick.is_some() {
+            return pick;
+        }
+        start = end;
+    }
+    None
+}
+
+/// The lowest free virtual channel of a candidate's class.
+#[inline]
+fn first_free(net: &Network, bufs: &[Buf], c: &Candidate) -> Option<(u32, u32)> {
+    let base = c.chan * net.vcs;
+    (base + c.vc_lo as u32..base + c.vc_hi as u32)
+        .find(|&t| bufs[t as usize].msg == NONE)
+        .map(|t| (c.chan, t))
+}
+
+/// Uniformly at random among all free virtual channels of the group (reservoir sampling).
+fn random_free(
+    net: &Network,
+    bufs: &[Buf],
+    group: &[Candidate],
+    rng: &mut Pcg64,
+) -> Option<(u32, u32)> {
+    let mut seen = 0u32;
+    let mut pick = None;
+    for c in group {
+        let base = c.chan * net.vcs;
+        for t in base + c.vc_lo as u32..base + c.vc_hi as u32 {
+            if bufs[t as usize].msg == NONE {
+                seen += 1;
+                if rng.gen_range(0..seen) == 0 {
+                    pick = Some((c.chan, t));
+                }
+            }
+        }
+    }
+    pick
+}
+
+/// The candidate with a free virtual channel that scores highest, ties uniformly at random;
+/// then its lowest free virtual channel.
+fn best_channel(
+    net: &Network,
+    bufs: &[Buf],
+    group: &[Candidate],
+    rng: &mut Pcg64,
+    score: impl Fn(&Candidate) -> u32,
+) -> Option<(u32, u32)> {
+    let mut best: Option<((u32, u32), u32)> = None;
+    let mut ties = 0u32;
+    for c in group {
+        let Some(free) = first_free(net, bufs, c) else {
+            continue;
+        };
+        let s = score(c);
+        match best {
+            Some((_, b)) if s < b => {}
+            Some((_, b)) if s == b => {
+                ties += 1;
+                if rng.gen_range(0..ties) == 0 {
+                    best = Some((free, s));
+                }
+            }
+            _ => {
+                best = Some((free, s));
+                ties = 1;
+            }
+        }
+    }
+    best.map(|(p, _)| p)
+}

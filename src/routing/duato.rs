@@ -1,0 +1,94 @@
+//! Duato's fully adaptive minimal routing (paper 000 section 2; Duato 1993), with the optional
+//! time-out selection of paper 001 (Duato 1994).
+//!
+//! Virtual channels split into class a, `0..A` (adaptive: any profitable direction of any
+//! dimension still to correct) and class b, `A..V` (escape: dimension-order routing). On a
+//! torus class b is two virtual channels chosen by the dateline: `V-2` while the rest of the
+//! route in the current dimension still crosses the wrap-around link, `V-1` once it does not.
+//! The choice depends only on position and destination, as Duato's escape function must (a
+//! class carried over from the input buffer would let adaptive hops join the two classes into a
+//! cycle). A = V - 2 on a torus, V - 1 on a mesh or hypercube.
+//!
+//! Without time-out a header takes a free class-a channel if there is one, else the class-b
+//! channel if free, else tries both again next cycle. With time-out τ, a header that finds no
+//! free class-a channel on arrival waits for one for τ cycles only; from then on it waits only
+//! for its class-b channel (the lowest dimension still to cross). τ = 0 tries class b at once.
+
+use super::{Candidate, Candidates, Dor};
+use crate::engine::network::Network;
+use crate::topology::Dir;
+
+#[derive(Clone)]
+pub struct Duato {
+    /// Number of class-a virtual channels.
+    pub adaptive: u8,
+    vcs: u8,
+    /// Class b has two dateline virtual channels (a torus with at least 3 virtual channels).
+    dateline: bool,
+    pub timeout: Option<u64>,
+}
+
+impl Duato {
+    pub fn new(net: &Network, timeout: Option<u64>) -> Duato {
+        let vcs = net.vcs as u8;
+        let dateline = net.topo.wraps() && vcs >= 3;
+        Duato {
+            adaptive: if dateline { vcs - 2 } else { vcs - 1 },
+            vcs,
+            dateline,
+            timeout,
+        }
+    }
+
+    #[inline]
+    pub fn route(&self, net: &Network, at: u32, dst: u32, waited: u64, out: &mut Candidates) {
+        let (class_a, class_b) = match self.timeout {
+            None => (true, true),
+            Some(tau) => (waited < tau || waited == 0, waited >= tau),
+        };
+        let t = &net.topo;
+        if class_a {
+            for d in 0..t.n() {
+                let (a, b) = (t.coord(at, d), t.coord(dst, d));
+                if a == b {
+                    continue;
+                }
+                let (dir, dist) = t.dim_route(d, a, b);
+                let mut push = |dir| {
+                    out.push(Candidate {
+                        chan: t.out_link(at, d, dir),
+                        vc_lo: 0,
+                        vc_hi: self.adaptive,
+                        tier: 0,
+                    })
+                };
+                push(dir);
+                if t.wraps() && t.bidirectional && 2 * dist == t.radix[d] {
+                    // Exactly half-way round: both directions are minimal.
+                    push(Dir::Minus);
+                }
+            }
+        }
+        if class_b {
+            let link = Dor::next_link(net, at, dst).expect("not at the destination");
+            let (vc_lo, vc_hi) = if self.dateline {
+                let l = &t.links[link as usize];
+                let (a, b) = (t.coord(at, l.dim as usize), t.coord(dst, l.dim as usize));
+                let crosses = match l.dir {
+                    Dir::Plus => b < a,
+                    Dir::Minus => b > a,
+                };
+                let vc = if crosses { self.vcs - 2 } else { self.vcs - 1 };
+                (vc, vc + 1)
+            } else {
+                (self.adaptive, self.vcs)
+            };
+            out.push(Candidate {
+                chan: link,
+                vc_lo,
+                vc_hi,
+                tier: class_a as u8,
+            });
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! P-cube routing on the hypercube, exactly as paper 002 Fig. 1b: S = C ∧ ¬D (dimensions whose
+//! bit goes 1 → 0) first; once S is empty, S = ¬C ∧ D (bits 0 → 1); any dimension of S, chosen
+//! by the selection function among the free ones. Paper 002's text states the phases the other
+//! way round; the algorithm box is followed here. Deadlock-free with one virtual channel:
+//! every route is a run of 1 → 0 hops followed by a run of 0 → 1 hops.
+
+use super::{Candidate, Candidates};
+use crate::engine::network::Network;
+use crate::topology::Dir;
+
+#[derive(Clone)]
+pub struct PCube {
+    vcs: u8,
+}
+
+impl PCube {
+    pub fn new(net: &Network) -> PCube {
+        PCube { vcs: net.vcs as u8 }
+    }
+
+    #[inline]
+    pub fn route(&self, net: &Network, at: u32, dst: u32, out: &mut Candidates) {
+        let mut s = at & !dst;
+        let dir = if s != 0 {
+            Dir::Minus
+        } else {
+            s = !at & dst;
+            Dir::Plus
+        };
+        while s != 0 {
+            let d = s.trailing_zeros() as usize;
+            s &= s - 1;
+            out.push(Candidate {
+                chan: net.topo.out_link(at, d, dir),
+                vc_lo: 0,
+                vc_hi: self.vcs,
+                tier: 0,
+            });
+        }
+    }
+}
