@@ -152,11 +152,26 @@ fn check(path: &Path) -> Result<()> {
         "  routing: {}{classes}{timeout}",
         s.routing.algorithm.name()
     );
+    let t = &s.traffic;
+    let lengths = if t.lengths.len() == 1 {
+        format!("{} flits/message", t.lengths[0])
+    } else {
+        format!(
+            "message lengths {:?} flits with probabilities {:?} (mean {})",
+            t.lengths,
+            t.length_probabilities,
+            t.mean_length()
+        )
+    };
+    let mixture = if t.pattern_fraction < 1.0 {
+        format!(" (fraction {}, the rest uniform)", t.pattern_fraction)
+    } else {
+        String::new()
+    };
     println!(
-        "  traffic: {}, {} flits/message, {} load point(s) x {} seed(s)",
-        s.traffic.pattern.name(),
-        s.traffic.message_length,
-        s.traffic.rates.len(),
+        "  traffic: {}{mixture}, {lengths}, {} load point(s) x {} seed(s)",
+        t.pattern.name(),
+        t.rates.len(),
         s.seeds.len()
     );
     Ok(())

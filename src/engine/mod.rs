@@ -28,9 +28,9 @@ pub use run::{
 };
 
 use crate::routing::{Candidates, Routing};
-use crate::scenario::{Pattern, Selection};
+use crate::scenario::Selection;
 use crate::stats::LatencyStats;
-use crate::traffic::Source;
+use crate::traffic::{Source, Traffic};
 use active::ActiveSet;
 use messages::Messages;
 use network::{NONE, Network};
@@ -119,8 +119,7 @@ pub struct Engine {
     adaptive_vcs: u32,
     counts_timeouts: bool,
     occupancy: VcOccupancy,
-    pattern: Pattern,
-    message_length: u16,
+    pub traffic: Traffic,
     exp: Option<Exp<f64>>,
 
     // Buffer state, indexed by buffer id.
@@ -182,14 +181,7 @@ pub struct Engine {
 impl Engine {
     /// An engine with Poisson sources of `rate` messages/node/cycle (0: no sources, messages
     /// only through `send`).
-    pub fn new(
-        net: Network,
-        routing: Routing,
-        pattern: Pattern,
-        message_length: u32,
-        rate: f64,
-        seed: u64,
-    ) -> Engine {
+    pub fn new(net: Network, routing: Routing, traffic: Traffic, rate: f64, seed: u64) -> Engine {
         let nbuf = net.buffers();
         let nchan = net.channels();
         let nodes = net.nodes as usize;
@@ -223,8 +215,7 @@ impl Engine {
             adaptive_vcs,
             counts_timeouts,
             occupancy: VcOccupancy::new(net.links as usize, net.vcs),
-            pattern,
-            message_length: message_length as u16,
+            traffic,
             exp,
             bufs: (0..nbuf)
                 .map(|b| Buf {
@@ -357,17 +348,19 @@ impl Engine {
         if self.drain_only {
             return;
         }
-        let nodes = self.net.nodes;
         while let Some(&Reverse((c, s))) = self.arrivals.peek() {
             if c > self.cycle {
                 break;
             }
             self.arrivals.pop();
             let src = &mut self.sources[s as usize];
-            let dst = src.arrive(s, nodes, self.pattern, &exp);
+            let rng = src.arrive(&exp);
+            let sent = self.traffic.message(&self.net.topo, s, rng);
             self.arrivals.push(Reverse((src.next_cycle(), s)));
-            let m = self.msgs.alloc(s, dst, self.message_length, self.cycle);
-            self.enqueue(s, m);
+            if let Some((dst, len)) = sent {
+                let m = self.msgs.alloc(s, dst, len, self.cycle);
+                self.enqueue(s, m);
+            }
         }
     }
 

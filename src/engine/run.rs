@@ -8,6 +8,7 @@ use crate::routing::Routing;
 use crate::scenario::Scenario;
 use crate::stats::LatencyStats;
 use crate::topology::KAryNCube;
+use crate::traffic::Traffic;
 
 /// Run-control settings of one point (from the scenario's `[run]`).
 #[derive(Clone, Copy, Debug)]
@@ -60,7 +61,11 @@ impl StopReason {
 pub struct PointResult {
     pub rate: f64,
     pub seed: u64,
-    pub message_length: u32,
+    /// Mean message length in flits.
+    pub mean_length: f64,
+    /// Fraction of generated messages actually sent (nodes a pattern maps onto themselves
+    /// send nothing).
+    pub offered_fraction: f64,
     pub nodes: u32,
     /// Cycles of the measurement window actually run (shorter if stopped early).
     pub window_cycles: u64,
@@ -95,7 +100,7 @@ impl PointResult {
             || (self.window_delivered as f64) < 0.95 * g - 3.0 * g.sqrt()
     }
     pub fn offered_flits(&self) -> f64 {
-        self.rate * self.message_length as f64
+        self.rate * self.mean_length * self.offered_fraction
     }
 }
 
@@ -113,15 +118,8 @@ pub fn build_network(s: &Scenario) -> Network {
 pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
     let net = build_network(s);
     let routing = Routing::new(s, &net);
-    Engine::new(
-        net,
-        routing,
-        s.traffic.pattern,
-        s.traffic.message_length,
-        rate,
-        seed,
-    )
-    .with_selection(s.routing.selection)
+    let traffic = Traffic::new(&s.traffic, &net.topo, seed);
+    Engine::new(net, routing, traffic, rate, seed).with_selection(s.routing.selection)
 }
 
 /// Simulates one load point of a scenario. A deadlock is an error naming the stuck buffers.
@@ -214,7 +212,8 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     Ok(PointResult {
         rate,
         seed,
-        message_length: e.message_length as u32,
+        mean_length: e.traffic.mean_length(),
+        offered_fraction: e.traffic.offered_fraction(&e.net.topo),
         nodes: e.net.nodes,
         window_cycles,
         accepted_flits: per(snap_end.2, ef0, wc * nodes as f64),

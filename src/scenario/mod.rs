@@ -93,15 +93,52 @@ pub struct RoutingSpec {
     pub deadlock_check: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where messages go (README: Traffic patterns).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Pattern {
     Uniform,
+    /// A fraction of messages to one hot node, the rest uniform (paper 002).
+    Hotspot {
+        node: u32,
+        fraction: f64,
+    },
+    /// Reverse the address bits (paper 002).
+    BitReversal,
+    /// Swap the halves of the address (paper 002); coordinates on non-power-of-two networks.
+    MatrixTranspose,
+    /// Complement every coordinate: a → k − 1 − a.
+    BitComplement,
+    /// a → a + ⌈k/2⌉ − 1 (mod k) in every dimension.
+    Tornado,
+    /// a → a + 1 (mod k) in every dimension.
+    Neighbor,
+    /// A random permutation fixed by the seed.
+    Permutation,
+    Locality(Locality),
+}
+
+/// Communication locality models.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Locality {
+    /// Reed and Fujimoto's decreasing probability: a destination at distance r has weight
+    /// φ^(r−1) (paper 001).
+    Decreasing { factor: f64 },
+    /// With probability p a uniform destination within distance L, otherwise uniform.
+    Sphere { radius: u32, probability: f64 },
 }
 
 impl Pattern {
     pub fn name(self) -> &'static str {
         match self {
             Pattern::Uniform => "uniform",
+            Pattern::Hotspot { .. } => "hotspot",
+            Pattern::BitReversal => "bit-reversal",
+            Pattern::MatrixTranspose => "matrix-transpose",
+            Pattern::BitComplement => "bit-complement",
+            Pattern::Tornado => "tornado",
+            Pattern::Neighbor => "neighbor",
+            Pattern::Permutation => "permutation",
+            Pattern::Locality(_) => "locality",
         }
     }
 }
@@ -109,10 +146,24 @@ impl Pattern {
 #[derive(Clone, Debug)]
 pub struct TrafficSpec {
     pub pattern: Pattern,
-    /// Message length M in flits.
-    pub message_length: u32,
+    /// x: each message follows the pattern with probability x, else goes uniform (paper 002).
+    pub pattern_fraction: f64,
+    /// Message lengths in flits, and the probability of each.
+    pub lengths: Vec<u32>,
+    pub length_probabilities: Vec<f64>,
     /// Offered loads λ in messages/node/cycle, one per load point.
     pub rates: Vec<f64>,
+}
+
+impl TrafficSpec {
+    /// Mean message length in flits.
+    pub fn mean_length(&self) -> f64 {
+        self.lengths
+            .iter()
+            .zip(&self.length_probabilities)
+            .map(|(&l, &p)| l as f64 * p)
+            .sum()
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -107,17 +107,23 @@ fn default_true() -> bool {
 pub struct RawTraffic {
     #[serde(default = "default_pattern")]
     pub pattern: String,
-    #[serde(default = "default_length")]
-    pub message_length: i64,
+    pub message_length: Option<i64>,
+    /// Several message lengths, drawn with `length_probabilities` (e.g. bimodal).
+    pub message_lengths: Option<Vec<i64>>,
+    pub length_probabilities: Option<Vec<f64>>,
     pub rates: Option<Vec<f64>>,
     pub flit_rates: Option<Vec<f64>>,
+    pub pattern_fraction: Option<f64>,
+    pub hotspot_node: Option<i64>,
+    pub hotspot_fraction: Option<f64>,
+    pub locality_model: Option<String>,
+    pub locality_factor: Option<f64>,
+    pub locality_radius: Option<i64>,
+    pub locality_probability: Option<f64>,
 }
 
 fn default_pattern() -> String {
     "uniform".into()
-}
-fn default_length() -> i64 {
-    32
 }
 
 #[derive(Deserialize, Debug, Clone)]

@@ -20,6 +20,17 @@ impl Checker<'_> {
         Error::Input(format!("{}: {key}: {problem}; fix: {fix}", self.file))
     }
 
+    fn prob(&self, key: &str, v: f64) -> Result<f64> {
+        if !(0.0..=1.0).contains(&v) {
+            return Err(self.err(
+                key,
+                format!("{v} is not a probability"),
+                "give a number from 0 to 1",
+            ));
+        }
+        Ok(v)
+    }
+
     fn int(&self, key: &str, v: i64, lo: i64, hi: i64) -> Result<u64> {
         if v < lo || v > hi {
             return Err(self.err(
@@ -64,7 +75,7 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
         buffer_depth: c.int("[router] buffer_depth", raw.router.buffer_depth, 1, 4096)? as u32,
     };
     let routing = routing(&c, &raw.routing, &topology, &router)?;
-    let traffic = traffic(&c, &raw.traffic)?;
+    let traffic = traffic(&c, &raw.traffic, &topology)?;
     let r = &raw.run;
     let measure = c.int("[run] measure_cycles", r.measure_cycles, 1, 1 << 40)?;
     let run = RunSpec {
@@ -314,18 +325,18 @@ fn routing(
     })
 }
 
-fn traffic(c: &Checker, t: &super::schema::RawTraffic) -> Result<TrafficSpec> {
-    let pattern = match t.pattern.as_str() {
-        "uniform" => Pattern::Uniform,
-        other => {
-            return Err(c.err(
-                "[traffic] pattern",
-                format!("unknown pattern {other:?}"),
-                "use \"uniform\"",
-            ));
-        }
+fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> Result<TrafficSpec> {
+    let pattern = pattern(c, t, topo)?;
+    let pattern_fraction = match t.pattern_fraction {
+        Some(x) => c.prob("[traffic] pattern_fraction", x)?,
+        None => 1.0,
     };
-    let m = c.int("[traffic] message_length", t.message_length, 1, 65535)? as u32;
+    let (lengths, length_probabilities) = lengths(c, t)?;
+    let mean = lengths
+        .iter()
+        .zip(&length_probabilities)
+        .map(|(&l, &p)| l as f64 * p)
+        .sum::<f64>();
     let (key, list, per_flit) = match (&t.rates, &t.flit_rates) {
         (Some(r), None) => ("[traffic] rates", r, false),
         (None, Some(r)) => ("[traffic] flit_rates", r, true),
@@ -349,7 +360,7 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic) -> Result<TrafficSpec> {
     }
     let mut rates = Vec::with_capacity(list.len());
     for &v in list {
-        let flits = if per_flit { v } else { v * m as f64 };
+        let flits = if per_flit { v } else { v * mean };
         if !v.is_finite() || v <= 0.0 {
             return Err(c.err(key, format!("load {v} is not positive"), "give loads > 0"));
         }
@@ -357,14 +368,200 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic) -> Result<TrafficSpec> {
             return Err(c.err(
                 key,
                 format!("load {v} is {flits} flits/node/cycle, above the injection channel's 1 flit/cycle"),
-                "give loads whose flit rate (λ·M) is at most 1",
+                "give loads whose flit rate (λ times the mean message length) is at most 1",
             ));
         }
-        rates.push(if per_flit { v / m as f64 } else { v });
+        rates.push(if per_flit { v / mean } else { v });
     }
     Ok(TrafficSpec {
         pattern,
-        message_length: m,
+        pattern_fraction,
+        lengths,
+        length_probabilities,
         rates,
+    })
+}
+
+fn lengths(c: &Checker, t: &super::schema::RawTraffic) -> Result<(Vec<u32>, Vec<f64>)> {
+    match (
+        t.message_length,
+        &t.message_lengths,
+        &t.length_probabilities,
+    ) {
+        (Some(_), Some(_), _) => Err(c.err(
+            "[traffic] message_lengths",
+            "both message_length and message_lengths are given",
+            "keep message_length = M for one length, or message_lengths with length_probabilities",
+        )),
+        (m, None, None) => Ok((
+            vec![c.int("[traffic] message_length", m.unwrap_or(32), 1, 65535)? as u32],
+            vec![1.0],
+        )),
+        (_, None, Some(_)) => Err(c.err(
+            "[traffic] length_probabilities",
+            "given without message_lengths",
+            "list the lengths too, e.g. message_lengths = [8, 64]",
+        )),
+        (None, Some(ls), probs) => {
+            if ls.is_empty() {
+                return Err(c.err(
+                    "[traffic] message_lengths",
+                    "the list is empty",
+                    "list at least one length",
+                ));
+            }
+            let lengths = ls
+                .iter()
+                .map(|&l| {
+                    c.int("[traffic] message_lengths", l, 1, 65535)
+                        .map(|l| l as u32)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let probs = match probs {
+                None if ls.len() == 1 => vec![1.0],
+                None => {
+                    return Err(c.err(
+                        "[traffic] length_probabilities",
+                        "missing: several message lengths need their probabilities",
+                        format!("give {} probabilities summing to 1", ls.len()),
+                    ));
+                }
+                Some(p) => p.clone(),
+            };
+            if probs.len() != lengths.len()
+                || probs.iter().any(|p| !(0.0..=1.0).contains(p))
+                || (probs.iter().sum::<f64>() - 1.0).abs() > 1e-9
+            {
+                return Err(c.err(
+                    "[traffic] length_probabilities",
+                    format!("{probs:?} is not one probability per length summing to 1"),
+                    format!("give {} numbers from 0 to 1 that sum to 1", lengths.len()),
+                ));
+            }
+            Ok((lengths, probs))
+        }
+    }
+}
+
+fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> Result<Pattern> {
+    let nodes: u64 = topo.radix.iter().map(|&k| k as u64).product();
+    let name = t.pattern.as_str();
+    let unused = |key: &str, given: bool, needs: &str| -> Result<()> {
+        if given {
+            return Err(c.err(
+                &format!("[traffic] {key}"),
+                format!("only the {needs} pattern has this key, not {name:?}"),
+                format!("remove {key}, or use pattern = \"{needs}\""),
+            ));
+        }
+        Ok(())
+    };
+    if name != "hotspot" {
+        unused("hotspot_node", t.hotspot_node.is_some(), "hotspot")?;
+        unused("hotspot_fraction", t.hotspot_fraction.is_some(), "hotspot")?;
+    }
+    if name != "locality" {
+        unused("locality_model", t.locality_model.is_some(), "locality")?;
+        unused("locality_factor", t.locality_factor.is_some(), "locality")?;
+        unused("locality_radius", t.locality_radius.is_some(), "locality")?;
+        unused(
+            "locality_probability",
+            t.locality_probability.is_some(),
+            "locality",
+        )?;
+    }
+    let equal_radices = topo.radix.windows(2).all(|w| w[0] == w[1]);
+    Ok(match name {
+        "uniform" => Pattern::Uniform,
+        "hotspot" => Pattern::Hotspot {
+            node: c.int("[traffic] hotspot_node", t.hotspot_node.unwrap_or(0), 0, nodes as i64 - 1)? as u32,
+            fraction: c.prob("[traffic] hotspot_fraction", t.hotspot_fraction.ok_or_else(|| {
+                c.err("[traffic] hotspot_fraction", "missing", "give the fraction h of messages sent to the hot node, e.g. hotspot_fraction = 0.2")
+            })?)?,
+        },
+        "bit-reversal" => {
+            if !nodes.is_power_of_two() {
+                return Err(c.err(
+                    "[traffic] pattern",
+                    format!("bit-reversal needs a power-of-two node count; this network has {nodes} nodes"),
+                    "use radices that are powers of two, or another pattern (matrix-transpose has a coordinate version)",
+                ));
+            }
+            Pattern::BitReversal
+        }
+        "matrix-transpose" => {
+            if !nodes.is_power_of_two() && (!equal_radices || topo.radix.len() < 2) {
+                return Err(c.err(
+                    "[traffic] pattern",
+                    "matrix-transpose on a network whose node count is not a power of two swaps coordinates, which needs at least 2 dimensions of equal radix",
+                    "use equal radices in every dimension (k = one number) and n >= 2",
+                ));
+            }
+            Pattern::MatrixTranspose
+        }
+        "bit-complement" => Pattern::BitComplement,
+        "tornado" => {
+            if topo.radix.iter().all(|&k| k == 2) {
+                return Err(c.err(
+                    "[traffic] pattern",
+                    "tornado maps every node of a radix-2 network onto itself",
+                    "use bit-complement on a hypercube",
+                ));
+            }
+            Pattern::Tornado
+        }
+        "neighbor" => Pattern::Neighbor,
+        "permutation" => Pattern::Permutation,
+        "locality" => Pattern::Locality(match t.locality_model.as_deref() {
+            None | Some("decreasing") => {
+                if t.locality_radius.is_some() || t.locality_probability.is_some() {
+                    return Err(c.err(
+                        "[traffic] locality_radius",
+                        "the decreasing-probability model has no radius or probability",
+                        "set locality_model = \"sphere\", or give only locality_factor",
+                    ));
+                }
+                let f = t.locality_factor.ok_or_else(|| {
+                    c.err("[traffic] locality_factor", "missing", "give the decay φ in (0, 1], e.g. locality_factor = 0.5")
+                })?;
+                if !(f > 0.0 && f <= 1.0) {
+                    return Err(c.err("[traffic] locality_factor", format!("{f} is out of range"), "give φ in (0, 1]"));
+                }
+                Locality::Decreasing { factor: f }
+            }
+            Some("sphere") => {
+                if t.locality_factor.is_some() {
+                    return Err(c.err(
+                        "[traffic] locality_factor",
+                        "the sphere model has no decay factor",
+                        "give locality_radius and locality_probability, or use locality_model = \"decreasing\"",
+                    ));
+                }
+                let r = t.locality_radius.ok_or_else(|| {
+                    c.err("[traffic] locality_radius", "missing", "give the sphere's radius L in hops, e.g. locality_radius = 2")
+                })?;
+                let p = t.locality_probability.ok_or_else(|| {
+                    c.err("[traffic] locality_probability", "missing", "give the probability p of a destination inside the sphere")
+                })?;
+                Locality::Sphere {
+                    radius: c.int("[traffic] locality_radius", r, 1, 1 << 20)? as u32,
+                    probability: c.prob("[traffic] locality_probability", p)?,
+                }
+            }
+            Some(other) => {
+                return Err(c.err(
+                    "[traffic] locality_model",
+                    format!("unknown locality model {other:?}"),
+                    "use \"decreasing\" or \"sphere\"",
+                ));
+            }
+        }),
+        other => {
+            return Err(c.err(
+                "[traffic] pattern",
+                format!("unknown pattern {other:?}"),
+                "use \"uniform\", \"hotspot\", \"bit-reversal\", \"matrix-transpose\", \"bit-complement\", \"tornado\", \"neighbor\", \"permutation\" or \"locality\"",
+            ));
+        }
     })
 }

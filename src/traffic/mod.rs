@@ -1,8 +1,14 @@
-//! Traffic sources: Poisson message generation and destination patterns (papers' assumptions
-//! a and c: each node generates messages independently at λ messages/cycle, uniform
-//! destinations other than itself).
+//! Traffic: Poisson message generation (papers' assumption a: each node generates messages
+//! independently at λ messages/cycle), destination patterns and message lengths.
 
-use crate::scenario::Pattern;
+mod locality;
+mod pattern;
+
+pub use locality::DistanceTable;
+pub use pattern::Destinations;
+
+use crate::scenario::TrafficSpec;
+use crate::topology::KAryNCube;
 use rand::Rng;
 use rand_distr::{Distribution, Exp};
 use rand_pcg::Pcg64;
@@ -38,16 +44,125 @@ impl Source {
         self.next as u64
     }
 
-    /// Consumes the pending arrival: schedules the next (exponential inter-arrival time) and
-    /// returns the destination of the one that arrived.
+    /// Consumes the pending arrival and schedules the next (exponential inter-arrival time).
+    /// Returns the stream to draw the arrived message's destination and length from.
     #[inline]
-    pub fn arrive(&mut self, node: u32, nodes: u32, pattern: Pattern, exp: &Exp<f64>) -> u32 {
+    pub fn arrive(&mut self, exp: &Exp<f64>) -> &mut Pcg64 {
         self.next += exp.sample(&mut self.rng);
-        match pattern {
-            Pattern::Uniform => {
-                let d = self.rng.gen_range(0..nodes - 1);
-                if d >= node { d + 1 } else { d }
+        &mut self.rng
+    }
+}
+
+/// What a source sends: destination pattern, its mixture with uniform traffic, and lengths.
+#[derive(Clone)]
+pub struct Traffic {
+    pub destinations: Destinations,
+    /// x: a message follows the pattern with probability x, else is uniform (paper 002).
+    fraction: f64,
+    lengths: Vec<u16>,
+    /// Cumulative probabilities of `lengths`.
+    length_cdf: Vec<f64>,
+}
+
+impl Traffic {
+    pub fn new(spec: &TrafficSpec, topo: &KAryNCube, seed: u64) -> Traffic {
+        let mut acc = 0.0;
+        Traffic {
+            destinations: Destinations::new(&spec.pattern, topo, seed),
+            fraction: spec.pattern_fraction,
+            lengths: spec.lengths.iter().map(|&l| l as u16).collect(),
+            length_cdf: spec
+                .length_probabilities
+                .iter()
+                .map(|p| {
+                    acc += p;
+                    acc
+                })
+                .collect(),
+        }
+    }
+
+    /// Uniform destinations, one message length.
+    pub fn uniform(topo: &KAryNCube, length: u32) -> Traffic {
+        Traffic {
+            destinations: Destinations::new(&crate::scenario::Pattern::Uniform, topo, 0),
+            fraction: 1.0,
+            lengths: vec![length as u16],
+            length_cdf: vec![1.0],
+        }
+    }
+
+    /// Destination and length of a message generated at `src`, or None when the pattern
+    /// sends nothing from there. Random draws, in order: the mixture (only when 0 < x < 1),
+    /// the destination, the length (only with several lengths).
+    #[inline]
+    pub fn message(&mut self, topo: &KAryNCube, src: u32, rng: &mut Pcg64) -> Option<(u32, u16)> {
+        let follow = match self.fraction {
+            x if x >= 1.0 => true,
+            x if x <= 0.0 => false,
+            x => rng.gen_bool(x),
+        };
+        let dst = if follow {
+            self.destinations.sample(topo, src, rng)?
+        } else {
+            pattern::uniform(topo.nodes as u32, src, rng)
+        };
+        let len = if self.lengths.len() == 1 {
+            self.lengths[0]
+        } else {
+            let u: f64 = rng.r#gen();
+            let i = self
+                .length_cdf
+                .iter()
+                .position(|&c| u < c)
+                .unwrap_or(self.lengths.len() - 1);
+            self.lengths[i]
+        };
+        Some((dst, len))
+    }
+
+    /// Exact destination probabilities of a message generated at `src` (mixture included);
+    /// they sum to the probability that a generated message is sent.
+    pub fn distribution(&self, topo: &KAryNCube, src: u32) -> Vec<(u32, f64)> {
+        let n = topo.nodes as u32;
+        let mut p = vec![0.0; n as usize];
+        for (d, q) in self.destinations.distribution(topo, src) {
+            p[d as usize] += self.fraction * q;
+        }
+        if self.fraction < 1.0 {
+            for d in (0..n).filter(|&d| d != src) {
+                p[d as usize] += (1.0 - self.fraction) / (n - 1) as f64;
             }
         }
+        p.into_iter()
+            .enumerate()
+            .filter(|&(_, q)| q > 0.0)
+            .map(|(d, q)| (d as u32, q))
+            .collect()
+    }
+
+    /// The fraction of generated messages that are sent, averaged over sources: below 1 when
+    /// the pattern maps nodes onto themselves (paper 002 divides by N − n₀).
+    pub fn offered_fraction(&self, topo: &KAryNCube) -> f64 {
+        let n = topo.nodes as u32;
+        let x = self.fraction;
+        (0..n)
+            .map(|s| x * self.destinations.sent_probability(s) + (1.0 - x))
+            .sum::<f64>()
+            / n as f64
+    }
+
+    /// Mean message length in flits.
+    pub fn mean_length(&self) -> f64 {
+        let mut prev = 0.0;
+        self.lengths
+            .iter()
+            .zip(&self.length_cdf)
+            .map(|(&l, &c)| {
+                let p = c - prev;
+                prev = c;
+                l as f64 * p
+            })
+            .sum()
     }
 }
