@@ -4,7 +4,9 @@
 
 use flitsim::Scenario;
 use flitsim::engine::{PointResult, StopReason, build_network, run_point};
-use flitsim::output::{channels_csv, histogram_csv, hops_csv, summary_csv};
+use flitsim::output::{
+    channels_csv, histogram_csv, hops_csv, nodes_csv, summary_csv, vc_occupancy_csv,
+};
 use flitsim::sweep::run_sweep;
 
 /// Light, moderate and saturated loads (the last stops early on its backlog), two seeds.
@@ -25,18 +27,20 @@ const TOPOLOGIES: [&str; 4] = [
     "[topology]\nkind = \"hypercube\"\nn = 5\n",
 ];
 
-/// All four CSV tables of a sweep, as bytes.
-fn csvs(s: &Scenario, results: &[PointResult]) -> [String; 4] {
+/// All the CSV tables of a sweep, as bytes.
+fn csvs(s: &Scenario, results: &[PointResult]) -> [String; 6] {
     let topo = build_network(s).topo;
     [
         summary_csv(results),
-        channels_csv(results, &topo),
+        channels_csv(results, &topo, &s.traffic.pattern),
         histogram_csv(results, s.run.histogram_bin),
         hops_csv(results),
+        nodes_csv(results),
+        vc_occupancy_csv(results),
     ]
 }
 
-fn sweep(text: &str, threads: usize) -> [String; 4] {
+fn sweep(text: &str, threads: usize) -> [String; 6] {
     let s = Scenario::from_toml(text, "determinism.toml").unwrap();
     let results = run_sweep(&s, threads, false).unwrap();
     assert_eq!(results.len(), s.traffic.rates.len() * s.seeds.len());

@@ -476,6 +476,7 @@ impl Engine {
                 tb.last = self.cycle as u32;
                 self.msgs.inject[m as usize] = self.cycle;
                 self.s_buf[s] = t;
+                self.c_msgs[net.injection_channel(s as u32) as usize] += 1;
             }
             self.c_flits[net.injection_channel(s as u32) as usize] += 1;
             self.bufs[tu].cnt += 1;

@@ -82,6 +82,12 @@ pub struct PointResult {
     /// Per network link: flits and headers that crossed it in the window, per cycle.
     pub link_flits: Vec<f64>,
     pub link_msgs: Vec<f64>,
+    /// Per node, per cycle in the window: flits and messages (heads) injected, and flits and
+    /// messages (heads) ejected.
+    pub node_inj_flits: Vec<f64>,
+    pub node_inj_msgs: Vec<f64>,
+    pub node_ej_flits: Vec<f64>,
+    pub node_ej_msgs: Vec<f64>,
     /// P_v: fraction of link-cycles in the window with v busy virtual channels, v = 0..V.
     pub vc_occupancy: Vec<f64>,
 }
@@ -209,6 +215,9 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     };
     let wc = window_cycles as f64;
     let links = e.net.links as usize;
+    let n = e.net.nodes as usize;
+    let inj = e.net.injection_channel(0) as usize;
+    let ej = e.net.ejection_channel(0) as usize;
     Ok(PointResult {
         rate,
         seed,
@@ -226,6 +235,18 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
         cycles: e.cycle,
         link_flits: (0..links).map(|c| per(snap_end.0[c], f0[c], wc)).collect(),
         link_msgs: (0..links).map(|c| per(snap_end.1[c], m0[c], wc)).collect(),
+        node_inj_flits: (inj..inj + n)
+            .map(|c| per(snap_end.0[c], f0[c], wc))
+            .collect(),
+        node_inj_msgs: (inj..inj + n)
+            .map(|c| per(snap_end.1[c], m0[c], wc))
+            .collect(),
+        node_ej_flits: (ej..ej + n)
+            .map(|c| per(snap_end.0[c], f0[c], wc))
+            .collect(),
+        node_ej_msgs: (ej..ej + n)
+            .map(|c| per(snap_end.1[c], m0[c], wc))
+            .collect(),
         vc_occupancy: match occupancy {
             Some(p) => p,
             None if window_cycles > 0 => e.vc_occupancy(),

@@ -2,7 +2,8 @@
 
 use super::{num, opt};
 use crate::engine::PointResult;
-use crate::topology::KAryNCube;
+use crate::scenario::Pattern;
+use crate::topology::{KAryNCube, Kind};
 
 fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -75,7 +76,17 @@ pub fn summary_csv(results: &[PointResult]) -> String {
     )
 }
 
-pub fn channels_csv(results: &[PointResult], topo: &KAryNCube) -> String {
+/// The hot node of a hotspot pattern, if any.
+fn hot_node(pattern: &Pattern) -> Option<u32> {
+    match *pattern {
+        Pattern::Hotspot { node, .. } => Some(node),
+        _ => None,
+    }
+}
+
+pub fn channels_csv(results: &[PointResult], topo: &KAryNCube, pattern: &Pattern) -> String {
+    let cube = topo.kind == Kind::Hypercube;
+    let hot = hot_node(pattern);
     table(
         &[
             "rate",
@@ -87,9 +98,29 @@ pub fn channels_csv(results: &[PointResult], topo: &KAryNCube) -> String {
             "dir",
             "flits_per_cycle",
             "messages_per_cycle",
+            "src_weight",
+            "bit_dir",
+            "hotspot_distance",
+            "toward_hotspot",
         ],
         results.iter().flat_map(|r| {
             topo.links.iter().enumerate().map(move |(c, l)| {
+                let (weight, bit_dir) = if cube {
+                    let up = l.dst > l.src;
+                    (
+                        l.src.count_ones().to_string(),
+                        if up { "0->1" } else { "1->0" }.to_string(),
+                    )
+                } else {
+                    (String::new(), String::new())
+                };
+                let (hd, toward) = match hot {
+                    Some(h) => {
+                        let ds = topo.distance(l.src, h);
+                        (ds.to_string(), (topo.distance(l.dst, h) < ds).to_string())
+                    }
+                    None => (String::new(), String::new()),
+                };
                 vec![
                     num(r.rate),
                     r.seed.to_string(),
@@ -100,6 +131,37 @@ pub fn channels_csv(results: &[PointResult], topo: &KAryNCube) -> String {
                     l.dir.sign().to_string(),
                     num(r.link_flits[c]),
                     num(r.link_msgs[c]),
+                    weight,
+                    bit_dir,
+                    hd,
+                    toward,
+                ]
+            })
+        }),
+    )
+}
+
+pub fn nodes_csv(results: &[PointResult]) -> String {
+    table(
+        &[
+            "rate",
+            "seed",
+            "node",
+            "injected_flits",
+            "injected_messages",
+            "ejected_flits",
+            "ejected_messages",
+        ],
+        results.iter().flat_map(|r| {
+            (0..r.node_inj_flits.len()).map(move |v| {
+                vec![
+                    num(r.rate),
+                    r.seed.to_string(),
+                    v.to_string(),
+                    num(r.node_inj_flits[v]),
+                    num(r.node_inj_msgs[v]),
+                    num(r.node_ej_flits[v]),
+                    num(r.node_ej_msgs[v]),
                 ]
             })
         }),

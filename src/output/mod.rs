@@ -2,14 +2,17 @@
 
 mod csv_tables;
 
-pub use csv_tables::{channels_csv, histogram_csv, hops_csv, summary_csv, vc_occupancy_csv};
+pub use csv_tables::{
+    channels_csv, histogram_csv, hops_csv, nodes_csv, summary_csv, vc_occupancy_csv,
+};
 
 use crate::engine::PointResult;
 use crate::error::{Error, Result};
 use crate::scenario::Scenario;
 use std::path::Path;
 
-/// Writes summary.csv, channels.csv, histogram.csv, hops.csv, vc_occupancy.csv and a copy of the scenario into
+/// Writes summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv and
+/// a copy of the scenario into
 /// `dir`. Each file is written to a temporary name and renamed into place.
 pub fn write_results(
     dir: &Path,
@@ -22,7 +25,11 @@ pub fn write_results(
     let topo = crate::engine::build_network(s).topo;
     let files = [
         ("summary.csv", summary_csv(results)),
-        ("channels.csv", channels_csv(results, &topo)),
+        (
+            "channels.csv",
+            channels_csv(results, &topo, &s.traffic.pattern),
+        ),
+        ("nodes.csv", nodes_csv(results)),
         ("histogram.csv", histogram_csv(results, s.run.histogram_bin)),
         ("hops.csv", hops_csv(results)),
         ("vc_occupancy.csv", vc_occupancy_csv(results)),
