@@ -83,12 +83,18 @@ fn run(
     flitsim::output::write_results(&dir, &s, &text, &results)?;
     if !quiet {
         println!(
-            "{:>10} {:>10} {:>10} {:>10} {:>8}  saturated",
-            "rate", "offered", "accepted", "latency", "ci95"
+            "{:>6} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8}  saturated",
+            "x", "h", "rate", "offered", "accepted", "latency", "ci95"
         );
         for r in &results {
+            let h = r
+                .hotspot_fraction
+                .map(|h| format!("{h}"))
+                .unwrap_or("-".into());
             println!(
-                "{:>10.6} {:>10.4} {:>10.4} {:>10.2} {:>8.2}  {}",
+                "{:>6} {:>6} {:>10.6} {:>10.4} {:>10.4} {:>10.2} {:>8.2}  {}",
+                r.pattern_fraction,
+                h,
                 r.rate,
                 r.offered_flits(),
                 r.accepted_flits,
@@ -98,7 +104,7 @@ fn run(
             );
         }
         println!(
-            "results written to {}/ (summary.csv, channels.csv, histogram.csv, hops.csv)",
+            "results written to {}/ (summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv)",
             dir.display()
         );
     }
@@ -163,10 +169,20 @@ fn check(path: &Path) -> Result<()> {
             t.mean_length()
         )
     };
-    let mixture = if t.pattern_fraction < 1.0 {
-        format!(" (fraction {}, the rest uniform)", t.pattern_fraction)
+    let mixture = if t.pattern_fractions != [1.0] {
+        format!(
+            " (fraction x = {:?}, the rest uniform)",
+            t.pattern_fractions
+        )
     } else {
         String::new()
+    };
+    let mixture = match t.pattern {
+        flitsim::scenario::Pattern::Hotspot { node, .. } => format!(
+            " to node {node} with fraction h = {:?}{mixture}",
+            t.hotspot_fractions
+        ),
+        _ => mixture,
     };
     println!(
         "  traffic: {}{mixture}, {lengths}, {} load point(s) x {} seed(s)",

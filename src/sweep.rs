@@ -8,12 +8,19 @@ use crate::scenario::Scenario;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-/// The (rate, seed) points of a scenario, loads outermost.
-pub fn points(s: &Scenario) -> Vec<(f64, u64)> {
-    s.traffic
-        .rates
-        .iter()
-        .flat_map(|&r| s.seeds.iter().map(move |&seed| (r, seed)))
+/// The points of a scenario: (traffic variant, rate, seed), variants outermost, then loads.
+pub fn points(s: &Scenario) -> Vec<(Scenario, f64, u64)> {
+    s.variants()
+        .into_iter()
+        .flat_map(|v| {
+            let rates = v.traffic.rates.clone();
+            let seeds = v.seeds.clone();
+            rates
+                .into_iter()
+                .flat_map(move |r| seeds.clone().into_iter().map(move |seed| (r, seed)))
+                .map(move |(r, seed)| (v.clone(), r, seed))
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -37,8 +44,8 @@ pub fn run_sweep(s: &Scenario, threads: usize, progress: bool) -> Result<Vec<Poi
         .map_err(|e| Error::Io(format!("cannot start worker threads: {e}")))?;
     let results: Vec<Result<PointResult>> = pool.install(|| {
         pts.par_iter()
-            .map(|&(rate, seed)| {
-                let r = run_point(s, rate, seed);
+            .map(|(v, rate, seed)| {
+                let r = run_point(v, *rate, *seed);
                 bar.inc(1);
                 r
             })

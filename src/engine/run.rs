@@ -61,6 +61,9 @@ impl StopReason {
 pub struct PointResult {
     pub rate: f64,
     pub seed: u64,
+    /// The traffic variant: pattern fraction x and hotspot fraction h (hotspot only).
+    pub pattern_fraction: f64,
+    pub hotspot_fraction: Option<f64>,
     /// Mean message length in flits.
     pub mean_length: f64,
     /// Fraction of generated messages actually sent (nodes a pattern maps onto themselves
@@ -131,7 +134,13 @@ pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
 /// Simulates one load point of a scenario. A deadlock is an error naming the stuck buffers.
 pub fn run_point(s: &Scenario, rate: f64, seed: u64) -> Result<PointResult> {
     let mut e = build_engine(s, rate, seed);
-    run_engine(&mut e, RunControl::from_scenario(s), rate, seed)
+    let mut r = run_engine(&mut e, RunControl::from_scenario(s), rate, seed)?;
+    r.pattern_fraction = s.traffic.pattern_fraction;
+    r.hotspot_fraction = match s.traffic.pattern {
+        crate::scenario::Pattern::Hotspot { fraction, .. } => Some(fraction),
+        _ => None,
+    };
+    Ok(r)
 }
 
 /// Runs an engine through warm-up, window and drain.
@@ -221,6 +230,8 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     Ok(PointResult {
         rate,
         seed,
+        pattern_fraction: 1.0,
+        hotspot_fraction: None,
         mean_length: e.traffic.mean_length(),
         offered_fraction: e.traffic.offered_fraction(&e.net.topo),
         nodes: e.net.nodes,

@@ -59,6 +59,8 @@ mod tests {
         let spec = TrafficSpec {
             pattern,
             pattern_fraction: 1.0,
+            pattern_fractions: vec![1.0],
+            hotspot_fractions: vec![],
             lengths: vec![8],
             length_probabilities: vec![1.0],
             rates: vec![0.01],

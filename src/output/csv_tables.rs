@@ -5,13 +5,25 @@ use crate::engine::PointResult;
 use crate::scenario::Pattern;
 use crate::topology::{KAryNCube, Kind};
 
+/// A CSV table; every table ends with the traffic variant's columns `pattern_fraction` and
+/// `hotspot_fraction` (see `variant`).
 fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(header).expect("in-memory write");
+    let mut header = header.to_vec();
+    header.extend(["pattern_fraction", "hotspot_fraction"]);
+    w.write_record(&header).expect("in-memory write");
     for r in rows {
         w.write_record(&r).expect("in-memory write");
     }
     String::from_utf8(w.into_inner().expect("in-memory flush")).expect("utf-8")
+}
+
+/// The traffic variant of a point: pattern fraction x, hotspot fraction h (empty unless
+/// hotspot), appended to each row.
+fn variant(r: &PointResult, mut row: Vec<String>) -> Vec<String> {
+    row.push(num(r.pattern_fraction));
+    row.push(r.hotspot_fraction.map(num).unwrap_or_default());
+    row
 }
 
 pub const SUMMARY_COLUMNS: [&str; 24] = [
@@ -46,32 +58,35 @@ pub fn summary_csv(results: &[PointResult]) -> String {
         &SUMMARY_COLUMNS,
         results.iter().map(|r| {
             let s = &r.stats;
-            vec![
-                num(r.rate),
-                r.seed.to_string(),
-                num(r.offered_flits()),
-                num(r.accepted_flits),
-                num(r.accepted_rate),
-                num(s.mean()),
-                num(s.ci95()),
-                num(s.network_mean()),
-                num(s.wait_mean()),
-                num(s.std()),
-                opt(s.min()),
-                opt(s.max()),
-                opt(s.percentile(0.50)),
-                opt(s.percentile(0.95)),
-                opt(s.percentile(0.99)),
-                num(s.hops_mean()),
-                num(s.adaptive_hop_fraction()),
-                num(s.timeouts_per_message()),
-                num(r.vbar()),
-                s.count.to_string(),
-                r.undelivered.to_string(),
-                r.saturated().to_string(),
-                r.stop.name().to_string(),
-                r.cycles.to_string(),
-            ]
+            variant(
+                r,
+                vec![
+                    num(r.rate),
+                    r.seed.to_string(),
+                    num(r.offered_flits()),
+                    num(r.accepted_flits),
+                    num(r.accepted_rate),
+                    num(s.mean()),
+                    num(s.ci95()),
+                    num(s.network_mean()),
+                    num(s.wait_mean()),
+                    num(s.std()),
+                    opt(s.min()),
+                    opt(s.max()),
+                    opt(s.percentile(0.50)),
+                    opt(s.percentile(0.95)),
+                    opt(s.percentile(0.99)),
+                    num(s.hops_mean()),
+                    num(s.adaptive_hop_fraction()),
+                    num(s.timeouts_per_message()),
+                    num(r.vbar()),
+                    s.count.to_string(),
+                    r.undelivered.to_string(),
+                    r.saturated().to_string(),
+                    r.stop.name().to_string(),
+                    r.cycles.to_string(),
+                ],
+            )
         }),
     )
 }
@@ -121,21 +136,24 @@ pub fn channels_csv(results: &[PointResult], topo: &KAryNCube, pattern: &Pattern
                     }
                     None => (String::new(), String::new()),
                 };
-                vec![
-                    num(r.rate),
-                    r.seed.to_string(),
-                    c.to_string(),
-                    l.src.to_string(),
-                    l.dst.to_string(),
-                    l.dim.to_string(),
-                    l.dir.sign().to_string(),
-                    num(r.link_flits[c]),
-                    num(r.link_msgs[c]),
-                    weight,
-                    bit_dir,
-                    hd,
-                    toward,
-                ]
+                variant(
+                    r,
+                    vec![
+                        num(r.rate),
+                        r.seed.to_string(),
+                        c.to_string(),
+                        l.src.to_string(),
+                        l.dst.to_string(),
+                        l.dim.to_string(),
+                        l.dir.sign().to_string(),
+                        num(r.link_flits[c]),
+                        num(r.link_msgs[c]),
+                        weight,
+                        bit_dir,
+                        hd,
+                        toward,
+                    ],
+                )
             })
         }),
     )
@@ -154,15 +172,18 @@ pub fn nodes_csv(results: &[PointResult]) -> String {
         ],
         results.iter().flat_map(|r| {
             (0..r.node_inj_flits.len()).map(move |v| {
-                vec![
-                    num(r.rate),
-                    r.seed.to_string(),
-                    v.to_string(),
-                    num(r.node_inj_flits[v]),
-                    num(r.node_inj_msgs[v]),
-                    num(r.node_ej_flits[v]),
-                    num(r.node_ej_msgs[v]),
-                ]
+                variant(
+                    r,
+                    vec![
+                        num(r.rate),
+                        r.seed.to_string(),
+                        v.to_string(),
+                        num(r.node_inj_flits[v]),
+                        num(r.node_inj_msgs[v]),
+                        num(r.node_ej_flits[v]),
+                        num(r.node_ej_msgs[v]),
+                    ],
+                )
             })
         }),
     )
@@ -187,14 +208,17 @@ pub fn histogram_csv(results: &[PointResult], bin: u64) -> String {
                 let hi = ((i + 1) * bin).min(h.len() as u64);
                 let count: u64 = h[lo as usize..hi as usize].iter().sum();
                 (count > 0).then(|| {
-                    vec![
-                        num(r.rate),
-                        r.seed.to_string(),
-                        lo.to_string(),
-                        (lo + bin - 1).to_string(),
-                        count.to_string(),
-                        num(count as f64 / total),
-                    ]
+                    variant(
+                        r,
+                        vec![
+                            num(r.rate),
+                            r.seed.to_string(),
+                            lo.to_string(),
+                            (lo + bin - 1).to_string(),
+                            count.to_string(),
+                            num(count as f64 / total),
+                        ],
+                    )
                 })
             })
         }),
@@ -207,13 +231,16 @@ pub fn hops_csv(results: &[PointResult]) -> String {
         results.iter().flat_map(|r| {
             let total = r.stats.count.max(1) as f64;
             r.stats.hop_hist.iter().enumerate().map(move |(h, &c)| {
-                vec![
-                    num(r.rate),
-                    r.seed.to_string(),
-                    h.to_string(),
-                    c.to_string(),
-                    num(c as f64 / total),
-                ]
+                variant(
+                    r,
+                    vec![
+                        num(r.rate),
+                        r.seed.to_string(),
+                        h.to_string(),
+                        c.to_string(),
+                        num(c as f64 / total),
+                    ],
+                )
             })
         }),
     )
@@ -223,10 +250,12 @@ pub fn vc_occupancy_csv(results: &[PointResult]) -> String {
     table(
         &["rate", "seed", "busy_vcs", "probability"],
         results.iter().flat_map(|r| {
-            r.vc_occupancy
-                .iter()
-                .enumerate()
-                .map(move |(v, &p)| vec![num(r.rate), r.seed.to_string(), v.to_string(), num(p)])
+            r.vc_occupancy.iter().enumerate().map(move |(v, &p)| {
+                variant(
+                    r,
+                    vec![num(r.rate), r.seed.to_string(), v.to_string(), num(p)],
+                )
+            })
         }),
     )
 }

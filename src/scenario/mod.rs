@@ -148,6 +148,10 @@ pub struct TrafficSpec {
     pub pattern: Pattern,
     /// x: each message follows the pattern with probability x, else goes uniform (paper 002).
     pub pattern_fraction: f64,
+    /// Every x of the sweep (`pattern_fraction` is one of them).
+    pub pattern_fractions: Vec<f64>,
+    /// Every hotspot fraction h of the sweep (hotspot pattern only).
+    pub hotspot_fractions: Vec<f64>,
     /// Message lengths in flits, and the probability of each.
     pub lengths: Vec<u32>,
     pub length_probabilities: Vec<f64>,
@@ -219,6 +223,32 @@ impl Scenario {
         let raw: RawScenario = toml::from_str(text)
             .map_err(|e| Error::Input(schema_error(file, text, doc.get_ref(), &e)))?;
         validate::validate(raw, file)
+    }
+
+    /// One scenario per traffic variant of the sweep (each hotspot fraction × each pattern
+    /// fraction), in that order.
+    pub fn variants(&self) -> Vec<Scenario> {
+        let hs: Vec<Option<f64>> = if self.traffic.hotspot_fractions.is_empty() {
+            vec![None]
+        } else {
+            self.traffic
+                .hotspot_fractions
+                .iter()
+                .map(|&h| Some(h))
+                .collect()
+        };
+        let mut out = Vec::new();
+        for h in &hs {
+            for &x in &self.traffic.pattern_fractions {
+                let mut v = self.clone();
+                v.traffic.pattern_fraction = x;
+                if let (Some(h), Pattern::Hotspot { fraction, .. }) = (h, &mut v.traffic.pattern) {
+                    *fraction = *h;
+                }
+                out.push(v);
+            }
+        }
+        out
     }
 
     pub fn nodes(&self) -> usize {

@@ -36,6 +36,23 @@ pub enum Radix {
     PerDim(Vec<i64>),
 }
 
+/// A number, or a list of numbers to sweep over.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(untagged, expecting = "a number or a list of numbers")]
+pub enum Values {
+    One(f64),
+    Many(Vec<f64>),
+}
+
+impl Values {
+    pub fn to_vec(&self) -> Vec<f64> {
+        match self {
+            Values::One(x) => vec![*x],
+            Values::Many(v) => v.clone(),
+        }
+    }
+}
+
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct RawTopology {
@@ -113,9 +130,9 @@ pub struct RawTraffic {
     pub length_probabilities: Option<Vec<f64>>,
     pub rates: Option<Vec<f64>>,
     pub flit_rates: Option<Vec<f64>>,
-    pub pattern_fraction: Option<f64>,
+    pub pattern_fraction: Option<Values>,
     pub hotspot_node: Option<i64>,
-    pub hotspot_fraction: Option<f64>,
+    pub hotspot_fraction: Option<Values>,
     pub locality_model: Option<String>,
     pub locality_factor: Option<f64>,
     pub locality_radius: Option<i64>,

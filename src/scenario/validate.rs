@@ -31,6 +31,17 @@ impl Checker<'_> {
         Ok(v)
     }
 
+    fn probs(&self, key: &str, v: &[f64]) -> Result<Vec<f64>> {
+        if v.is_empty() {
+            return Err(self.err(
+                key,
+                "the list is empty",
+                "give at least one number from 0 to 1",
+            ));
+        }
+        v.iter().map(|&x| self.prob(key, x)).collect()
+    }
+
     fn int(&self, key: &str, v: i64, lo: i64, hi: i64) -> Result<u64> {
         if v < lo || v > hi {
             return Err(self.err(
@@ -327,9 +338,9 @@ fn routing(
 
 fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> Result<TrafficSpec> {
     let pattern = pattern(c, t, topo)?;
-    let pattern_fraction = match t.pattern_fraction {
-        Some(x) => c.prob("[traffic] pattern_fraction", x)?,
-        None => 1.0,
+    let pattern_fractions = match &t.pattern_fraction {
+        Some(x) => c.probs("[traffic] pattern_fraction", &x.to_vec())?,
+        None => vec![1.0],
     };
     let (lengths, length_probabilities) = lengths(c, t)?;
     let mean = lengths
@@ -373,9 +384,17 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
         }
         rates.push(if per_flit { v / mean } else { v });
     }
+    let hotspot_fractions = match &t.hotspot_fraction {
+        Some(h) if matches!(pattern, Pattern::Hotspot { .. }) => {
+            c.probs("[traffic] hotspot_fraction", &h.to_vec())?
+        }
+        _ => vec![],
+    };
     Ok(TrafficSpec {
         pattern,
-        pattern_fraction,
+        pattern_fraction: pattern_fractions[0],
+        pattern_fractions,
+        hotspot_fractions,
         lengths,
         length_probabilities,
         rates,
@@ -473,12 +492,24 @@ fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
     let equal_radices = topo.radix.windows(2).all(|w| w[0] == w[1]);
     Ok(match name {
         "uniform" => Pattern::Uniform,
-        "hotspot" => Pattern::Hotspot {
-            node: c.int("[traffic] hotspot_node", t.hotspot_node.unwrap_or(0), 0, nodes as i64 - 1)? as u32,
-            fraction: c.prob("[traffic] hotspot_fraction", t.hotspot_fraction.ok_or_else(|| {
-                c.err("[traffic] hotspot_fraction", "missing", "give the fraction h of messages sent to the hot node, e.g. hotspot_fraction = 0.2")
-            })?)?,
-        },
+        "hotspot" => {
+            let Some(h) = &t.hotspot_fraction else {
+                return Err(c.err(
+                    "[traffic] hotspot_fraction",
+                    "missing",
+                    "give the fraction h of messages sent to the hot node, e.g. hotspot_fraction = 0.2",
+                ));
+            };
+            Pattern::Hotspot {
+                node: c.int(
+                    "[traffic] hotspot_node",
+                    t.hotspot_node.unwrap_or(0),
+                    0,
+                    nodes as i64 - 1,
+                )? as u32,
+                fraction: c.probs("[traffic] hotspot_fraction", &h.to_vec())?[0],
+            }
+        }
         "bit-reversal" => {
             if !nodes.is_power_of_two() {
                 return Err(c.err(
@@ -522,10 +553,18 @@ fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
                     ));
                 }
                 let f = t.locality_factor.ok_or_else(|| {
-                    c.err("[traffic] locality_factor", "missing", "give the decay φ in (0, 1], e.g. locality_factor = 0.5")
+                    c.err(
+                        "[traffic] locality_factor",
+                        "missing",
+                        "give the decay φ in (0, 1], e.g. locality_factor = 0.5",
+                    )
                 })?;
                 if !(f > 0.0 && f <= 1.0) {
-                    return Err(c.err("[traffic] locality_factor", format!("{f} is out of range"), "give φ in (0, 1]"));
+                    return Err(c.err(
+                        "[traffic] locality_factor",
+                        format!("{f} is out of range"),
+                        "give φ in (0, 1]",
+                    ));
                 }
                 Locality::Decreasing { factor: f }
             }
@@ -538,10 +577,18 @@ fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
                     ));
                 }
                 let r = t.locality_radius.ok_or_else(|| {
-                    c.err("[traffic] locality_radius", "missing", "give the sphere's radius L in hops, e.g. locality_radius = 2")
+                    c.err(
+                        "[traffic] locality_radius",
+                        "missing",
+                        "give the sphere's radius L in hops, e.g. locality_radius = 2",
+                    )
                 })?;
                 let p = t.locality_probability.ok_or_else(|| {
-                    c.err("[traffic] locality_probability", "missing", "give the probability p of a destination inside the sphere")
+                    c.err(
+                        "[traffic] locality_probability",
+                        "missing",
+                        "give the probability p of a destination inside the sphere",
+                    )
                 })?;
                 Locality::Sphere {
                     radius: c.int("[traffic] locality_radius", r, 1, 1 << 20)? as u32,
