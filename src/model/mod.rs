@@ -1,4 +1,59 @@
-//! Analytical results: exact enumeration over source-destination pairs (the reference that
-//! the papers' closed forms are checked against).
+//! Analytical models of the papers, and exact enumeration over source-destination pairs (the
+//! reference that the papers' closed forms are checked against).
+//!
+//! Every latency model answers the same question: for a scenario and an offered load λ
+//! (messages/node/cycle), the mean message latency (source wait included, as the simulator's
+//! `latency_mean`), or that the load is past the model's saturation.
 
 pub mod enumerate;
+
+use crate::scenario::Scenario;
+
+/// A model's prediction at one load.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    /// Mean message latency, cycles: generation to tail ejected (as `latency_mean`).
+    pub latency: f64,
+    /// Mean network latency, cycles (as `network_latency_mean`).
+    pub network_latency: f64,
+    /// Mean waiting time at the source, cycles (as `source_wait_mean`).
+    pub source_wait: f64,
+    /// Multiplexing degree V̄, for models that compute it (paper 000 eq. 30).
+    pub vbar: Option<f64>,
+}
+
+/// What a model says about one load.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Stable(Prediction),
+    /// The load is at or past the model's saturation (its fixed point diverges or a
+    /// utilisation reaches 1).
+    Saturated,
+}
+
+/// The largest load (messages/node/cycle) a model predicts as stable, by bisection on
+/// `predict` between 0 and `hi`, to a relative precision of 1e-4.
+pub fn saturation_load(predict: impl Fn(f64) -> Outcome, hi: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, hi);
+    if matches!(predict(hi), Outcome::Stable(_)) {
+        return hi;
+    }
+    while hi - lo > 1e-4 * hi {
+        let mid = 0.5 * (lo + hi);
+        match predict(mid) {
+            Outcome::Stable(_) => lo = mid,
+            Outcome::Saturated => hi = mid,
+        }
+    }
+    lo
+}
+
+/// The models flitsim has, and which scenarios each covers.
+pub fn coverage() -> &'static str {
+    "no analytical model is implemented yet"
+}
+
+/// The model covering a scenario, if any.
+pub fn predict(_s: &Scenario, _rate: f64) -> Option<Outcome> {
+    None
+}
