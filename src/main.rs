@@ -36,6 +36,8 @@ enum Command {
     },
     /// Validate a scenario and describe its network, without running it.
     Check { scenario: PathBuf },
+    /// Draw latency.svg and throughput.svg from a results directory's summary.csv.
+    Plot { results: PathBuf },
 }
 
 fn main() {
@@ -61,6 +63,12 @@ fn dispatch(cmd: Command) -> Result<()> {
             threads,
         } => run(&scenario, out, seed, quiet, threads),
         Command::Check { scenario } => check(&scenario),
+        Command::Plot { results } => {
+            for f in flitsim::output::plot::plot_dir(&results)? {
+                println!("wrote {f}");
+            }
+            Ok(())
+        }
     }
 }
 

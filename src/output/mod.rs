@@ -1,6 +1,7 @@
 //! Output: the CSV tables of a sweep, written so that a failed run leaves earlier results alone.
 
 mod csv_tables;
+pub mod plot;
 
 pub use csv_tables::{
     channels_csv, histogram_csv, hops_csv, nodes_csv, summary_csv, vc_occupancy_csv,

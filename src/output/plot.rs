@@ -1,0 +1,192 @@
+//! SVG plots of a results directory, from its summary.csv: latency against offered load (with
+//! the 95% confidence interval as error bars) and accepted against offered load, one series per
+//! traffic variant and seed. Saturated points are left out of the latency plot.
+
+use crate::error::{Error, Result};
+use plotters::prelude::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One summary row, as the plots need it.
+struct Row {
+    offered: f64,
+    accepted: f64,
+    latency: f64,
+    ci95: f64,
+    saturated: bool,
+}
+
+/// Writes latency.svg and throughput.svg into `dir` from `dir/summary.csv`. Returns the files.
+pub fn plot_dir(dir: &Path) -> Result<Vec<String>> {
+    let series = read_summary(&dir.join("summary.csv"))?;
+    let io = |e: String| Error::Io(format!("{}: {e}", dir.display()));
+    let latency = dir.join("latency.svg");
+    latency_plot(&latency, &series).map_err(|e| io(e.to_string()))?;
+    let throughput = dir.join("throughput.svg");
+    throughput_plot(&throughput, &series).map_err(|e| io(e.to_string()))?;
+    Ok(vec![
+        latency.display().to_string(),
+        throughput.display().to_string(),
+    ])
+}
+
+/// Rows grouped by series label (seed and traffic variant), in file order.
+fn read_summary(path: &Path) -> Result<BTreeMap<String, Vec<Row>>> {
+    let bad = |m: String| {
+        Error::Input(format!(
+            "{}: {m}; fix: give a directory written by `flitsim run`",
+            path.display()
+        ))
+    };
+    let mut r = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
+    let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| bad(format!("no column {name}")))
+    };
+    let (off, acc, lat, ci, sat) = (
+        col("offered_flits")?,
+        col("accepted_flits")?,
+        col("latency_mean")?,
+        col("latency_ci95")?,
+        col("saturated")?,
+    );
+    let labels: Vec<usize> = ["seed", "pattern_fraction", "hotspot_fraction"]
+        .iter()
+        .filter_map(|n| header.iter().position(|h| h == *n))
+        .collect();
+    let mut series: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+    for rec in r.records() {
+        let rec = rec.map_err(|e| bad(e.to_string()))?;
+        let f = |i: usize| rec.get(i).unwrap_or("").parse::<f64>().unwrap_or(f64::NAN);
+        let label = labels
+            .iter()
+            .map(|&i| format!("{}={}", &header[i], rec.get(i).unwrap_or("")))
+            .filter(|l| !l.ends_with('='))
+            .collect::<Vec<_>>()
+            .join(" ");
+        series.entry(label).or_default().push(Row {
+            offered: f(off),
+            accepted: f(acc),
+            latency: f(lat),
+            ci95: f(ci),
+            saturated: rec.get(sat) == Some("true"),
+        });
+    }
+    if series.is_empty() {
+        return Err(bad("no rows".into()));
+    }
+    Ok(series)
+}
+
+fn finite_max(v: impl Iterator<Item = f64>) -> f64 {
+    v.filter(|x| x.is_finite()).fold(0.0, f64::max)
+}
+
+fn latency_plot(
+    path: &Path,
+    series: &BTreeMap<String, Vec<Row>>,
+) -> std::result::Result<(), Box<dyn std::error::Error>> {
+    let stable = |rows: &[Row]| -> Vec<(f64, f64, f64)> {
+        rows.iter()
+            .filter(|r| !r.saturated && r.latency.is_finite())
+            .map(|r| {
+                (
+                    r.offered,
+                    r.latency,
+                    if r.ci95.is_finite() { r.ci95 } else { 0.0 },
+                )
+            })
+            .collect()
+    };
+    let xmax = finite_max(series.values().flatten().map(|r| r.offered)) * 1.05;
+    let ymax = finite_max(
+        series
+            .values()
+            .flat_map(|rows| stable(rows))
+            .map(|(_, y, c)| y + c),
+    ) * 1.1;
+    let root = SVGBackend::new(path, (800, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Mean latency against offered load", ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(65)
+        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1.0))?;
+    chart
+        .configure_mesh()
+        .x_desc("offered load (flits/node/cycle)")
+        .y_desc("latency (cycles)")
+        .draw()?;
+    for (i, (label, rows)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let pts = stable(rows);
+        chart
+            .draw_series(LineSeries::new(pts.iter().map(|&(x, y, _)| (x, y)), color))?
+            .label(if label.is_empty() {
+                "simulation"
+            } else {
+                label
+            })
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
+        chart.draw_series(
+            pts.iter()
+                .map(|&(x, y, c)| ErrorBar::new_vertical(x, y - c, y, y + c, color.filled(), 6)),
+        )?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+fn throughput_plot(
+    path: &Path,
+    series: &BTreeMap<String, Vec<Row>>,
+) -> std::result::Result<(), Box<dyn std::error::Error>> {
+    let xmax = finite_max(series.values().flatten().map(|r| r.offered)) * 1.05;
+    let root = SVGBackend::new(path, (800, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Accepted against offered load", ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(65)
+        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..xmax.max(1e-9))?;
+    chart
+        .configure_mesh()
+        .x_desc("offered load (flits/node/cycle)")
+        .y_desc("accepted load (flits/node/cycle)")
+        .draw()?;
+    chart.draw_series(LineSeries::new([(0.0, 0.0), (xmax, xmax)], BLACK.mix(0.3)))?;
+    for (i, (label, rows)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let pts: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| r.accepted.is_finite())
+            .map(|r| (r.offered, r.accepted))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(pts.iter().copied(), color))?
+            .label(if label.is_empty() {
+                "simulation"
+            } else {
+                label
+            })
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}

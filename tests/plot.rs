@@ -1,0 +1,70 @@
+//! `flitsim plot DIR` draws SVG plots from a results directory, and refuses a directory
+//! without summary.csv with exit code 2.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_flitsim"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("flitsim-plot-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn plots_a_run() {
+    let d = tmp("run");
+    let scenario = d.join("s.toml");
+    std::fs::write(
+        &scenario,
+        "name = \"p\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n[traffic]\nmessage_length = 8\n\
+         flit_rates = [0.05, 0.2, 0.9]\n[run]\nwarmup_cycles = 200\nmeasure_cycles = 2000\n",
+    )
+    .unwrap();
+    let out = d.join("out");
+    let o = bin()
+        .args([
+            "run",
+            scenario.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let o = bin()
+        .args(["plot", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    for f in ["latency.svg", "throughput.svg"] {
+        let svg = std::fs::read_to_string(out.join(f)).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("offered load"),
+            "{f}"
+        );
+        // one polyline per series plus the diagonal of the throughput plot
+        assert!(svg.contains("<polyline"), "{f}");
+    }
+}
+
+#[test]
+fn refuses_a_directory_without_results() {
+    let d = tmp("empty");
+    let o = bin().args(["plot", d.to_str().unwrap()]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("flitsim: error: ") && err.contains("summary.csv"),
+        "{err}"
+    );
+    assert!(
+        std::fs::read_dir(&d).unwrap().next().is_none(),
+        "nothing written"
+    );
+}
