@@ -185,3 +185,37 @@ pub fn chi2_9999(df: usize) -> f64 {
     let a = 2.0 / (9.0 * k);
     k * (1.0 - a + Z_9999 * a.sqrt()).powi(3)
 }
+
+/// A scenario from TOML text with any routing: `routing` holds the lines of the `[routing]`
+/// table (e.g. `algorithm = "duato-timeout"\ntimeout = 4`), `run` extra lines of `[run]`.
+#[allow(clippy::too_many_arguments)]
+pub fn routing_scenario(
+    topo: &Topo,
+    vcs: u32,
+    depth: u32,
+    m: u32,
+    rate: f64,
+    warmup: u64,
+    measure: u64,
+    seed: u64,
+    routing: &str,
+    run: &str,
+) -> Scenario {
+    let text = format!(
+        "name = \"routing-test\"\nseed = {seed}\n{}\n[router]\nvcs = {vcs}\nbuffer_depth = {depth}\n\n\
+         [routing]\n{routing}\n\n[traffic]\npattern = \"uniform\"\nmessage_length = {m}\n\
+         rates = [{rate:?}]\n\n[run]\nwarmup_cycles = {warmup}\nmeasure_cycles = {measure}\n{run}\n",
+        topo.toml()
+    );
+    Scenario::from_toml(&text, "routing-test.toml")
+        .unwrap_or_else(|e| panic!("test scenario rejected: {e}\n{text}"))
+}
+
+/// An engine with the given routing (lines of `[routing]`) and no Poisson sources: messages
+/// enter only through `Engine::send`; deliveries are logged.
+pub fn quiet_routing_engine(topo: &Topo, vcs: u32, depth: u32, routing: &str) -> Engine {
+    let s = routing_scenario(topo, vcs, depth, 1, 0.001, 0, 100, 1, routing, "");
+    let mut e = build_engine(&s, 0.0, 1);
+    e.log_deliveries = true;
+    e
+}
