@@ -1,0 +1,1271 @@
+//! Paper 000 (Khonsari, Ould-Khaoua, Ferguson, *A General Analytical Model of Adaptive Wormhole
+//! Routing in k-Ary n-Cube Interconnection Networks*): mean message latency of Duato's fully
+//! adaptive routing in the unidirectional k-ary n-cube and the hypercube, eqs. 1-30.
+//!
+//! # The model
+//!
+//! An i-hop message has network latency S_i = M + i + Σ_h B_{h,i} (eq. 8): the transmission time
+//! plus the blocking at each of its i network channels. At its h-th channel the message has
+//! φ_{h,i} profitable dimensions (eqs. 14-22); it blocks when the adaptive virtual channels of all
+//! of them and the escape virtual channel of the lowest are busy (eq. 11, with P_a and P_{a&d}
+//! from the virtual-channel occupancy P_v, eqs. 12-13 and 28-29), and then waits w, the M/G/1
+//! wait of a channel carrying λ_c = λ d̄ / n messages per cycle (eq. 7) with service time S̄ and
+//! the Draper-Ghosh variance (S̄ − M)² (eqs. 23-26). S̄ = Σ_i p_i S_i (eq. 9) over the hop
+//! distribution p_i (eqs. 4-6). The source queue is M/G/1 with arrival rate λ/V (eq. 27), and
+//! the result is scaled by the multiplexing degree V̄ (eq. 30).
+//!
+//! S̄ appears on both sides (eqs. 8-11 and 26-29 make it a function of itself): the paper
+//! solves it iteratively. [`Model::solve`] iterates S̄ ← F(S̄) from the zero-load value M + d̄.
+//! F is increasing in S̄, so the iterates increase monotonically to the smallest fixed point
+//! when there is one; when there is none they pass 1/λ_c, where the channel's utilisation
+//! λ_c S̄ reaches 1 and eqs. 26 and 29 have no solution. The load is reported
+//! [`Outcome::Saturated`] then, when the source queue's utilisation (λ/V) S̄ reaches 1, or when
+//! the iteration has not converged after [`MAX_ITERATIONS`] steps (right at the saturation
+//! load the convergence becomes arbitrarily slow).
+//!
+//! # Eq. 1 and the simulator's columns
+//!
+//! Eq. 1 gives Latency = (S̄ + W̄_s) V̄: the multiplexing degree stretches both parts. The
+//! simulator's `latency_mean` is `source_wait_mean + network_latency_mean` (README: the
+//! latency is the source wait plus the network latency), so the prediction splits eq. 1 the
+//! same way: `network_latency` = S̄ V̄ (`network_latency_mean`), `source_wait` = W̄_s V̄
+//! (`source_wait_mean`) and `latency` = (S̄ + W̄_s) V̄ (`latency_mean`), their sum. At zero load
+//! V̄ = 1, W̄_s = 0 and S̄ = M + d̄: the simulator's zero-load latency M + h averaged over the
+//! uniform destinations.
+//!
+//! # Equations: implemented as printed, or corrected
+//!
+//! - Eqs. 2-6 (mean distance, diameter, Proposition 1, n_i, p_i): as printed; binomials with a
+//!   top below the bottom are 0. Tested against every node pair of small tori and hypercubes.
+//! - Eq. 7 (λ_c = λ d̄ / n): as printed; tested against the per-link rate when every minimal path
+//!   of every pair is used equally.
+//! - Eqs. 8-9: as printed, the sum of eq. 8 over the i network channels h = 1..=i.
+//! - Eq. 10 reuses its index (B_{h,i} = Σ_{h=1}^{i} P_block w): the intent, and what is
+//!   implemented, is B_{h,i} = P_block_{h,i} · w, summed over h by eq. 8.
+//! - Eq. 11: as printed, with φ_{h,i} the *mean* number of profitable dimensions in the
+//!   exponent (the paper's averaging).
+//! - Eq. 12: as printed for the torus (class b = 2 virtual channels); for the hypercube (class b
+//!   = 1) the paper defers to Boura et al. [4]: P_a = P_V + P_{V−1}/C(V, V−1). Both are the
+//!   enumeration over equally likely sets of busy virtual channels (assumption f), tested.
+//! - Eq. 13: the text asks for the adaptive virtual channels and *the* escape virtual channel
+//!   the message needs (the one of the lowest dimension still to cross; on a torus the dateline
+//!   fixes which of the two) to be busy. With V − 1 busy of V that is one set of the V, not the
+//!   two printed: the enumeration gives P_{a&d} = P_V + P_{V−1}/C(V, V−1), which is implemented
+//!   ([`Eq13::OwnEscapeChannel`], tested against enumeration); the printed count 2 (which
+//!   counts a free escape channel the message cannot use as blocking) is
+//!   [`Eq13::Printed`]. Hypercube: P_{a&d} = P_V [4].
+//! - Eqs. 14-15 (Proposition 2, N^m_{Q,K}): as printed; tested against counting.
+//! - Eqs. 16-20 (Pass^y_h): the sets Z and Z' are lists of upper bounds ("at most z_l", eq. 16's
+//!   words), i.e. K = Z + 1 in Proposition 2's notation; [`pass_printed`] implements them so.
+//!   They weight every hop-count vector (c_1..c_m) with c_l <= z_l equally ("hops as like
+//!   objects"). A message's position after t hops is not uniform over those vectors: over the
+//!   minimal paths (every order of the hops equally likely) the vector c has weight
+//!   Π_l C(z_l, c_l). The brief's reference, and the default ([`PathMeasure::MinimalPaths`]), is
+//!   the enumeration over all minimal paths; the printed counting is
+//!   [`PathMeasure::HopCountVectors`]. The two agree on the hypercube (z_l = 1) and differ on a
+//!   torus (tested both ways).
+//! - Eq. 21 lacks the normalisation 1/n_i: P^y_h(i) is the *mean* of Pass^y_h over the n_i
+//!   destinations i hops away. Implemented with 1/n_i (probabilities sum to 1, tested).
+//! - Eq. 22 subtracts the dimensions passed from n, while Pass^y counts only the m_I dimensions
+//!   the message must cross: here y counts the n − m_I dimensions that need no hop as passed
+//!   too, so n − y is the number of dimensions still to cross. And the message choosing its h-th
+//!   channel has made h − 1 hops (the text of eq. 22: "when a message arrives at channel i it has
+//!   made i − 1 hops"), so φ_{h,i} uses the position after h − 1 hops: φ_{1,i} is the number
+//!   of dimensions the message crosses at all, φ_{i,i} = 1. Tested against the enumeration,
+//!   over every pair and every minimal path, of the dimensions still to cross before hop h.
+//! - Eqs. 23-27 (M/G/1 waits with σ² = (S̄ − M)²): as printed, including the arrival rate λ/V of
+//!   the source queue (eq. 27).
+//! - Eqs. 28-29 (P_v): as printed; tested against balance of the chain the text describes
+//!   (up at λ_c, down at 1/S̄, out of state V at 1/S̄ − λ_c).
+//! - Eq. 30 (V̄): as printed; V̄ = 1 at λ = 0 (its limit, the printed ratio being 0/0 there).
+//!
+//! # What the model leaves out (where it and the simulator part)
+//!
+//! The occupancy chain makes no distinction between adaptive and escape virtual channels
+//! (assumption f); every channel has the same service time S̄, the whole network latency;
+//! P_a^{φ−1} uses the mean φ; the multiplexing factor V̄ scales the whole latency. Buffer
+//! depth is not modelled: [`applies`] asks for buffers of 2 flits or more, with which the
+//! simulator pipelines one flit per cycle per hop (assumption d).
+
+use crate::model::{Outcome, Prediction};
+use crate::scenario::{Algorithm, Pattern, Scenario, Selection};
+use crate::topology::Kind;
+
+/// Fixed-point steps after which a load that has not converged counts as saturated.
+pub const MAX_ITERATIONS: usize = 200_000;
+
+/// Relative change of S̄ between two steps under which the iteration has converged.
+pub const TOLERANCE: f64 = 1e-11;
+
+/// Binomial coefficient C(a, b), exact; 0 when b < 0 or a < b (also for a < 0), the convention
+/// under which eqs. 4, 5 and 15 hold.
+pub fn binom(a: i64, b: i64) -> i128 {
+    if b < 0 || a < b {
+        return 0;
+    }
+    let b = b.min(a - b);
+    let mut r: i128 = 1;
+    for j in 1..=b {
+        r = r * (a - b + j) as i128 / j as i128;
+    }
+    r
+}
+
+fn sign(l: i64) -> i128 {
+    if l % 2 == 0 { 1 } else { -1 }
+}
+
+/// Eq. 4 (Proposition 1): N_q^{q+k−1}(r, m), the number of ways to put r like objects into m
+/// cells with q to q + k − 1 objects in each.
+pub fn n_ways(r: i64, m: i64, q: i64, k: i64) -> i128 {
+    if m == 0 {
+        return (r == 0) as i128;
+    }
+    // Eq. 4.
+    (0..=m)
+        .map(|l| sign(l) * binom(m, l) * binom(r - m * q - l * k + m - 1, m - 1))
+        .sum()
+}
+
+/// Eq. 5: n_i, the number of nodes i hops from a node of the unidirectional k-ary n-cube (the
+/// hypercube is k = 2).
+pub fn nodes_at_distance(k: u32, n: u32, i: u32) -> i128 {
+    // Eq. 5: N_0^{k−1}(i, n).
+    n_ways(i as i64, n as i64, 0, k as i64)
+}
+
+/// Eq. 3: d_max = n (k − 1).
+pub fn diameter(k: u32, n: u32) -> u32 {
+    n * (k - 1)
+}
+
+/// Eq. 6: p_i = n_i / (N − 1), the probability that a message makes i hops, for
+/// i = 0..=d_max (p_0 = 0: no node sends to itself).
+pub fn hop_distribution(k: u32, n: u32) -> Vec<f64> {
+    let nodes = (k as f64).powi(n as i32);
+    (0..=diameter(k, n))
+        .map(|i| match i {
+            0 => 0.0,
+            // Eq. 6.
+            _ => nodes_at_distance(k, n, i) as f64 / (nodes - 1.0),
+        })
+        .collect()
+}
+
+/// Eq. 2: d̄ = Σ_i i p_i.
+pub fn mean_distance(k: u32, n: u32) -> f64 {
+    // Eq. 2.
+    hop_distribution(k, n)
+        .iter()
+        .enumerate()
+        .map(|(i, p)| i as f64 * p)
+        .sum()
+}
+
+/// Eq. 7: λ_c = λ d̄ / n, messages per cycle on each network channel.
+pub fn channel_rate(lambda: f64, k: u32, n: u32) -> f64 {
+    // Eq. 7.
+    lambda * mean_distance(k, n) / n as f64
+}
+
+/// Eq. 15 (Proposition 2, eq. 14): N^m_{Q,K}(r), the number of ways to put r like objects into
+/// m = `q.len()` cells with q_l to q_l + k_l − 1 objects in cell l.
+pub fn n_ways_bounded(r: i64, q: &[i64], k: &[i64]) -> i128 {
+    let m = q.len();
+    assert_eq!(m, k.len(), "one bound per cell");
+    if m == 0 {
+        return (r == 0) as i128;
+    }
+    let sq: i64 = q.iter().sum();
+    let mut total = 0;
+    for j in 0..1u64 << m {
+        let (mut ones, mut sk) = (0i64, 0i64);
+        for (l, &kl) in k.iter().enumerate() {
+            if j >> l & 1 == 1 {
+                ones += 1;
+                sk += kl;
+            }
+        }
+        // Eq. 15.
+        total += sign(ones) * binom(m as i64 + r - sq - 1 - sk, m as i64 - 1);
+    }
+    total
+}
+
+/// Eqs. 16-20 as printed (with Z a list of upper bounds, K = Z + 1 in Proposition 2's
+/// notation): Pass^y after `t` hops of a message whose non-zero hop counts per dimension are
+/// `z`, the fraction of the hop-count vectors c (0 <= c_l <= z_l, Σ c_l = t) in which exactly
+/// `y` of those dimensions are complete (c_l = z_l). Counts vectors, not paths (module doc).
+pub fn pass_printed(z: &[u32], t: u32, y: usize) -> f64 {
+    let m = z.len();
+    let zero = vec![0i64; m];
+    let upper: Vec<i64> = z.iter().map(|&x| x as i64 + 1).collect();
+    // Eq. 16: n_{i,h} = N^{m_I}_{0,Z}(h), every vector with c_l <= z_l.
+    let all = n_ways_bounded(t as i64, &zero, &upper);
+    if all == 0 {
+        return 0.0;
+    }
+    // Eqs. 17-19: the dimensions l_1 < ... < l_y complete, the others below z_j (eq. 20's Z').
+    let mut num = 0i128;
+    for set in 0..1u64 << m {
+        if set.count_ones() as usize != y {
+            continue;
+        }
+        let done: i64 = (0..m)
+            .filter(|&l| set >> l & 1 == 1)
+            .map(|l| z[l] as i64)
+            .sum();
+        let rest: Vec<i64> = (0..m)
+            .filter(|&l| set >> l & 1 == 0)
+            .map(|l| z[l] as i64)
+            .collect();
+        num += n_ways_bounded(t as i64 - done, &vec![0; rest.len()], &rest);
+    }
+    num as f64 / all as f64
+}
+
+/// How the positions a message may have reached after t hops are weighted (eqs. 16-21).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PathMeasure {
+    /// Every minimal path equally likely: the hop-count vector c has weight Π_l C(z_l, c_l).
+    /// The enumeration the printed formulas are checked against; the default.
+    #[default]
+    MinimalPaths,
+    /// Every hop-count vector equally likely, as eqs. 16-19 count them ("hops as like objects").
+    HopCountVectors,
+}
+
+/// Which count eq. 13 uses for V − 1 busy virtual channels (torus only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Eq13 {
+    /// The message is blocked only when its own escape virtual channel is busy: 1 of the V sets
+    /// of V − 1 busy channels (the enumeration; the default).
+    #[default]
+    OwnEscapeChannel,
+    /// As printed: 2 of the V sets.
+    Printed,
+}
+
+/// The model's choices where the printed formulas admit two readings (module doc).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub phi: PathMeasure,
+    pub eq13: Eq13,
+}
+
+/// Eqs. 17-20 for every t and y: `pass[t][y]` is the probability that exactly y of the
+/// dimensions with non-zero hop counts `z` are complete after t hops (t = 0..=Σ z), under the
+/// given measure.
+pub fn pass_probabilities(z: &[u32], measure: PathMeasure) -> Vec<Vec<f64>> {
+    let i: usize = z.iter().map(|&x| x as usize).sum();
+    let m = z.len();
+    // dp[s][y]: total weight of the partial vectors using s hops with y dimensions complete.
+    let mut dp = vec![vec![0.0; m + 1]; i + 1];
+    dp[0][0] = 1.0;
+    let mut used = 0usize;
+    for &zl in z {
+        let zl = zl as usize;
+        let mut next = vec![vec![0.0; m + 1]; i + 1];
+        for s in 0..=used {
+            for y in 0..m {
+                let here = dp[s][y];
+                if here == 0.0 {
+                    continue;
+                }
+                for c in 0..=zl {
+                    let w = match measure {
+                        PathMeasure::MinimalPaths => binom(zl as i64, c as i64) as f64,
+                        PathMeasure::HopCountVectors => 1.0,
+                    };
+                    next[s + c][y + (c == zl) as usize] += here * w;
+                }
+            }
+        }
+        used += zl;
+        dp = next;
+    }
+    dp.into_iter()
+        .map(|row| {
+            let total: f64 = row.iter().sum();
+            row.into_iter().map(|x| x / total).collect()
+        })
+        .collect()
+}
+
+/// The multisets of non-zero hop counts (each 1..=k−1, at most n of them), in non-increasing
+/// order, with the number of destinations (orderings over the n dimensions) each stands for.
+fn hop_count_multisets(k: u32, n: u32) -> Vec<(Vec<u32>, f64)> {
+    fn walk(k: u32, n: u32, max: u32, cur: &mut Vec<u32>, out: &mut Vec<(Vec<u32>, f64)>) {
+        if !cur.is_empty() {
+            // n! / ((n − m)! Π_v count_v!) orderings over the n dimensions.
+            let mut ways = (n as usize - cur.len() + 1..=n as usize).product::<usize>() as f64;
+            let mut run = 1usize;
+            for w in 1..cur.len() {
+                if cur[w] == cur[w - 1] {
+                    run += 1;
+                    ways /= run as f64;
+                } else {
+                    run = 1;
+                }
+            }
+            out.push((cur.clone(), ways));
+        }
+        if cur.len() == n as usize {
+            return;
+        }
+        for part in 1..=max.min(k - 1) {
+            cur.push(part);
+            walk(k, n, part, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(k, n, k - 1, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Eq. 21, normalised: `p[i][h][y]` is the probability that a message going i hops has passed
+/// y of the n dimensions (those it needs no hop in counted as passed) when it chooses its h-th
+/// channel, i.e. after h − 1 hops; averaged over the n_i destinations i hops away.
+/// 1 <= h <= i <= d_max; other entries empty.
+pub fn dims_passed(k: u32, n: u32, measure: PathMeasure) -> Vec<Vec<Vec<f64>>> {
+    let dmax = diameter(k, n) as usize;
+    let n_us = n as usize;
+    let mut p: Vec<Vec<Vec<f64>>> = (0..=dmax)
+        .map(|i| {
+            (0..=i)
+                .map(|h| if h == 0 { vec![] } else { vec![0.0; n_us + 1] })
+                .collect()
+        })
+        .collect();
+    for (z, ways) in hop_count_multisets(k, n) {
+        let i: usize = z.iter().map(|&x| x as usize).sum();
+        let pass = pass_probabilities(&z, measure);
+        for h in 1..=i {
+            for (y, &q) in pass[h - 1].iter().enumerate() {
+                p[i][h][y + n_us - z.len()] += ways * q;
+            }
+        }
+    }
+    for (i, row) in p.iter_mut().enumerate().skip(1) {
+        let ni = nodes_at_distance(k, n, i as u32) as f64;
+        // Eq. 21, with the normalisation 1/n_i.
+        row.iter_mut().flatten().for_each(|x| *x /= ni);
+    }
+    p
+}
+
+/// Eq. 22: φ_{h,i} = Σ_y (n − y) P^y_h(i), the mean number of profitable dimensions (channels)
+/// a message going i hops can choose from for its h-th channel. `phi[i][h]`, 1 <= h <= i.
+pub fn phi(k: u32, n: u32, measure: PathMeasure) -> Vec<Vec<f64>> {
+    dims_passed(k, n, measure)
+        .iter()
+        .map(|row| {
+            row.iter()
+                // Eq. 22.
+                .map(|py| {
+                    py.iter()
+                        .enumerate()
+                        .map(|(y, q)| (n as usize - y) as f64 * q)
+                        .sum()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Eqs. 28-29: P_v, v = 0..=V, the probability that v virtual channels of a physical channel are
+/// busy, for utilisation ρ = λ_c S̄ (eq. 24). None when ρ >= 1 (no steady state).
+pub fn vc_occupancy(rho: f64, vcs: u32) -> Option<Vec<f64>> {
+    if !(0.0..1.0).contains(&rho) {
+        return None;
+    }
+    let v = vcs as i32;
+    let q: Vec<f64> = (0..=v)
+        .map(|j| match j {
+            // Eq. 29, state V.
+            _ if j == v => rho.powi(v) / (1.0 - rho),
+            // Eq. 29, 0 <= v <= V − 1.
+            _ => rho.powi(j),
+        })
+        .collect();
+    let total: f64 = q.iter().sum();
+    // Eq. 28.
+    Some(q.iter().map(|x| x / total).collect())
+}
+
+/// Eq. 30: V̄ = Σ v² P_v / Σ v P_v, the mean multiplexing degree; 1 when no channel is busy
+/// (its limit at zero load).
+pub fn multiplexing_degree(p: &[f64]) -> f64 {
+    let num: f64 = p.iter().enumerate().map(|(v, x)| (v * v) as f64 * x).sum();
+    let den: f64 = p.iter().enumerate().map(|(v, x)| v as f64 * x).sum();
+    // Eq. 30.
+    if den > 0.0 { num / den } else { 1.0 }
+}
+
+/// Eqs. 12-13: (P_a, P_{a&d}) from the occupancy `p` (P_0..=P_V): the probability that all
+/// adaptive virtual channels of a physical channel are busy, and that they and the escape
+/// virtual channel the message needs are. `escape` is the size of class b: 2 on a torus
+/// (eqs. 12-13), 1 on a hypercube (Boura et al. [4]).
+pub fn blocking_probabilities(p: &[f64], escape: u32, eq13: Eq13) -> (f64, f64) {
+    let v = p.len() - 1;
+    let c = |a: usize, b: usize| binom(a as i64, b as i64) as f64;
+    match escape {
+        2 => {
+            // Eq. 12.
+            let pa = p[v] + 2.0 * p[v - 1] / c(v, v - 1) + p[v - 2] / c(v, v - 2);
+            let sets = match eq13 {
+                Eq13::OwnEscapeChannel => 1.0,
+                Eq13::Printed => 2.0,
+            };
+            // Eq. 13 (one set of V − 1 busy channels leaves the message's own escape channel
+            // busy; the printed count is 2).
+            let pad = p[v] + sets * p[v - 1] / c(v, v - 1);
+            (pa, pad)
+        }
+        1 => {
+            // Eq. 12 for the hypercube [4]: the adaptive V − 1 busy, the escape one free or not.
+            let pa = p[v] + p[v - 1] / c(v, v - 1);
+            // Eq. 13 for the hypercube [4].
+            (pa, p[v])
+        }
+        _ => panic!("class b has 1 (hypercube) or 2 (torus) virtual channels, not {escape}"),
+    }
+}
+
+/// Eqs. 23-27: the M/G/1 mean wait with arrival rate `a`, mean service time `s` and the
+/// Draper-Ghosh variance (s − M)². None when the utilisation a s is 1 or more.
+pub fn mg1_wait(a: f64, s: f64, m: f64) -> Option<f64> {
+    // Eq. 24.
+    let rho = a * s;
+    if rho >= 1.0 {
+        return None;
+    }
+    // Eq. 25 with σ² = (S̄ − M)²: 1 + C² = 1 + (S̄ − M)² / S̄².
+    let c2 = (s - m) * (s - m) / (s * s);
+    // Eqs. 23 and 26 (channel, a = λ_c), 27 (source, a = λ/V).
+    Some(a * s * s * (1.0 + c2) / (2.0 * (1.0 - rho)))
+}
+
+/// The model's state at its fixed point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// λ_c (eq. 7).
+    pub lambda_c: f64,
+    /// Mean network latency S̄ (eq. 9), before the V̄ scaling.
+    pub s_bar: f64,
+    /// Mean wait for a virtual channel w (eq. 26).
+    pub w: f64,
+    /// Mean wait in the source queue W̄_s (eq. 27), before the V̄ scaling.
+    pub w_s: f64,
+    /// P_0..=P_V (eqs. 28-29).
+    pub p_v: Vec<f64>,
+    /// P_a (eq. 12).
+    pub p_a: f64,
+    /// P_{a&d} (eq. 13).
+    pub p_ad: f64,
+    /// V̄ (eq. 30).
+    pub vbar: f64,
+    /// Fixed-point steps taken.
+    pub iterations: usize,
+}
+
+impl Solution {
+    /// Eq. 1, split as the simulator's columns (module doc).
+    pub fn prediction(&self) -> Prediction {
+        let network_latency = self.s_bar * self.vbar;
+        let source_wait = self.w_s * self.vbar;
+        Prediction {
+            // Eq. 1.
+            latency: network_latency + source_wait,
+            network_latency,
+            source_wait,
+            vbar: Some(self.vbar),
+        }
+    }
+}
+
+/// Why a load has no stable solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saturation {
+    /// A channel's utilisation λ_c S̄ reached 1 (eqs. 26, 29).
+    Channel,
+    /// The source queue's utilisation (λ/V) S̄ reached 1 (eq. 27).
+    Source,
+    /// Not converged within [`MAX_ITERATIONS`] steps.
+    NotConverged,
+    /// The load is not a non-negative finite number.
+    BadLoad,
+}
+
+/// Paper 000's model of one network: unidirectional k-ary n-cube (torus) or hypercube, V
+/// virtual channels, M-flit messages.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub k: u32,
+    pub n: u32,
+    pub vcs: u32,
+    /// Class b: 2 virtual channels on a torus, 1 on a hypercube.
+    pub escape: u32,
+    /// Message length M, flits.
+    pub length: f64,
+    pub options: Options,
+    /// p_i, i = 0..=d_max (eq. 6).
+    pub p: Vec<f64>,
+    /// d̄ (eq. 2).
+    pub dbar: f64,
+    /// φ_{h,i} (eq. 22), `phi[i][h]`.
+    pub phi: Vec<Vec<f64>>,
+    /// (p_i, φ_{h,i} − 1) for every 1 <= h <= i: the terms of eqs. 8-11 summed by eq. 9.
+    terms: Vec<(f64, f64)>,
+}
+
+impl Model {
+    fn new(k: u32, n: u32, vcs: u32, escape: u32, length: u32, options: Options) -> Model {
+        assert!(k >= 2 && n >= 1, "a k-ary n-cube needs k >= 2 and n >= 1");
+        assert!(vcs > escape, "class a needs at least one virtual channel");
+        let p = hop_distribution(k, n);
+        let phi = phi(k, n, options.phi);
+        let mut terms: Vec<(f64, f64)> = Vec::new();
+        for (i, row) in phi.iter().enumerate() {
+            for &f in row.iter().skip(1) {
+                match terms
+                    .iter_mut()
+                    .find(|t| (t.1 - (f - 1.0).max(0.0)).abs() < 1e-14)
+                {
+                    Some(t) => t.0 += p[i],
+                    // φ_{h,i} >= 1: the rounding of φ_{i,i} = 1 must not give 0^(−ε).
+                    None => terms.push((p[i], (f - 1.0).max(0.0))),
+                }
+            }
+        }
+        Model {
+            k,
+            n,
+            vcs,
+            escape,
+            length: length as f64,
+            options,
+            dbar: mean_distance(k, n),
+            p,
+            phi,
+            terms,
+        }
+    }
+
+    /// The unidirectional k-ary n-cube: class a = V − 2, class b = 2 (dateline).
+    pub fn torus(k: u32, n: u32, vcs: u32, length: u32, options: Options) -> Model {
+        Model::new(k, n, vcs, 2, length, options)
+    }
+
+    /// The n-cube: class a = V − 1, class b = 1.
+    pub fn hypercube(n: u32, vcs: u32, length: u32, options: Options) -> Model {
+        Model::new(2, n, vcs, 1, length, options)
+    }
+
+    /// The model of a scenario that [`applies`] accepts, with the default options.
+    pub fn from_scenario(s: &Scenario) -> Result<Model, String> {
+        applies(s)?;
+        let (k, n) = (s.topology.radix[0], s.topology.radix.len() as u32);
+        let (vcs, m) = (s.router.vcs, s.traffic.lengths[0]);
+        Ok(match s.topology.kind {
+            Kind::Hypercube => Model::hypercube(n, vcs, m, Options::default()),
+            _ => Model::torus(k, n, vcs, m, Options::default()),
+        })
+    }
+
+    /// One step S̄ ← F(S̄) of the fixed point: eqs. 24, 28-29, 12-13, 26, then 8-11 and 9.
+    /// None when ρ = λ_c S̄ >= 1.
+    pub fn step(&self, lambda: f64, s: f64) -> Option<f64> {
+        let lambda_c = lambda * self.dbar / self.n as f64;
+        // Eq. 24.
+        let p_v = vc_occupancy(lambda_c * s, self.vcs)?;
+        let (p_a, p_ad) = blocking_probabilities(&p_v, self.escape, self.options.eq13);
+        // Eq. 26.
+        let w = mg1_wait(lambda_c, s, self.length)?;
+        // Eqs. 8-11 summed by eq. 9: S̄ = M + d̄ + Σ_i p_i Σ_h P_{a&d} P_a^{φ_{h,i} − 1} w.
+        let blocking: f64 = self
+            .terms
+            .iter()
+            .map(|&(pi, e)| pi * p_ad * p_a.powf(e) * w)
+            .sum();
+        Some(self.length + self.dbar + blocking)
+    }
+
+    /// The fixed point of eqs. 8-29 at λ messages/node/cycle, or why there is none.
+    pub fn solve(&self, lambda: f64) -> Result<Solution, Saturation> {
+        if !(lambda.is_finite() && lambda >= 0.0) {
+            return Err(Saturation::BadLoad);
+        }
+        // Eq. 7.
+        let lambda_c = lambda * self.dbar / self.n as f64;
+        // Eq. 8 without blocking, averaged by eq. 9: the zero-load S̄, below every fixed point.
+        let mut s = self.length + self.dbar;
+        let mut iterations = 0;
+        loop {
+            if iterations == MAX_ITERATIONS {
+                return Err(Saturation::NotConverged);
+            }
+            iterations += 1;
+            let next = self.step(lambda, s).ok_or(Saturation::Channel)?;
+            if !next.is_finite() {
+                return Err(Saturation::Channel);
+            }
+            let done = (next - s).abs() <= TOLERANCE * next;
+            s = next;
+            if done {
+                break;
+            }
+        }
+        let p_v = vc_occupancy(lambda_c * s, self.vcs).ok_or(Saturation::Channel)?;
+        let (p_a, p_ad) = blocking_probabilities(&p_v, self.escape, self.options.eq13);
+        let w = mg1_wait(lambda_c, s, self.length).ok_or(Saturation::Channel)?;
+        // Eq. 27.
+        let w_s = mg1_wait(lambda / self.vcs as f64, s, self.length).ok_or(Saturation::Source)?;
+        // Eq. 30.
+        let vbar = multiplexing_degree(&p_v);
+        Ok(Solution {
+            lambda_c,
+            s_bar: s,
+            w,
+            w_s,
+            p_v,
+            p_a,
+            p_ad,
+            vbar,
+            iterations,
+        })
+    }
+
+    /// The prediction at λ messages/node/cycle (eq. 1), or `Saturated`.
+    pub fn predict(&self, lambda: f64) -> Outcome {
+        match self.solve(lambda) {
+            Ok(sol) => Outcome::Stable(sol.prediction()),
+            Err(_) => Outcome::Saturated,
+        }
+    }
+}
+
+/// Whether paper 000's model covers a scenario: a unidirectional torus (one radix k) or a
+/// hypercube; Duato's routing without time-out, with the random selection of assumption f;
+/// V >= 3 on a torus (class b = 2), V >= 2 on a hypercube (class b = 1); buffers of 2 flits or
+/// more (one flit per hop per cycle, assumption d); uniform destinations (assumption c); one
+/// message length (assumption d). Err says what does not fit.
+pub fn applies(s: &Scenario) -> Result<(), String> {
+    let t = &s.topology;
+    match t.kind {
+        Kind::Torus if t.bidirectional => {
+            return Err("paper 000's model is for unidirectional tori (links = \"unidirectional\"), not bidirectional ones".into());
+        }
+        Kind::Mesh => {
+            return Err(
+                "paper 000's model covers the unidirectional torus and the hypercube, not the mesh"
+                    .into(),
+            );
+        }
+        Kind::Torus | Kind::Hypercube => {}
+    }
+    if t.radix.iter().any(|&k| k != t.radix[0]) {
+        return Err(format!(
+            "paper 000's model is for k-ary n-cubes with one radix in every dimension, not {:?}",
+            t.radix
+        ));
+    }
+    if s.routing.algorithm != Algorithm::Duato {
+        return Err(format!(
+            "paper 000's model is for routing \"duato\", not {:?}",
+            s.routing.algorithm.name()
+        ));
+    }
+    if s.routing.selection != Selection::Random {
+        return Err(format!(
+            "paper 000's model assumes the random selection of a free adaptive channel (assumption f), not {:?}",
+            s.routing.selection.name()
+        ));
+    }
+    let (need, class_b) = if t.kind == Kind::Hypercube {
+        (2, 1)
+    } else {
+        (3, 2)
+    };
+    if s.router.vcs < need {
+        return Err(format!(
+            "paper 000's model needs V >= {need} here (class b = {class_b} virtual channels besides class a), not V = {}",
+            s.router.vcs
+        ));
+    }
+    if s.router.buffer_depth < 2 {
+        return Err("paper 000's model moves one flit per hop per cycle (assumption d): buffers of 1 flit pass one every other cycle; use buffer_depth >= 2".into());
+    }
+    let tr = &s.traffic;
+    if !(tr.pattern == Pattern::Uniform || tr.pattern_fraction == 0.0) {
+        return Err(format!(
+            "paper 000's model assumes uniform destinations (assumption c), not {} with pattern_fraction {}",
+            tr.pattern.name(),
+            tr.pattern_fraction
+        ));
+    }
+    if tr.lengths.len() != 1 {
+        return Err(format!(
+            "paper 000's model assumes one message length M (assumption d), not {:?}",
+            tr.lengths
+        ));
+    }
+    Ok(())
+}
+
+/// Paper 000's prediction for a scenario at λ = `rate` messages/node/cycle (eq. 1), with the
+/// default options.
+///
+/// # Panics
+/// When [`applies`] rejects the scenario: call it first.
+pub fn predict(s: &Scenario, rate: f64) -> Outcome {
+    match Model::from_scenario(s) {
+        Ok(m) => m.predict(rate),
+        Err(why) => panic!("duato_kary::predict on a scenario it does not cover: {why}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::KAryNCube;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
+    }
+
+    /// The small networks the closed forms are checked on: (k, n, hypercube).
+    const NETS: [(u32, u32, bool); 7] = [
+        (2, 3, true),
+        (2, 5, true),
+        (3, 2, false),
+        (3, 3, false),
+        (4, 2, false),
+        (4, 3, false),
+        (5, 2, false),
+    ];
+
+    fn net(k: u32, n: u32, hypercube: bool) -> KAryNCube {
+        if hypercube {
+            KAryNCube::new(Kind::Hypercube, vec![2; n as usize], true)
+        } else {
+            KAryNCube::new(Kind::Torus, vec![k; n as usize], false)
+        }
+    }
+
+    /// Every minimal path from `s` to `d`, as its list of links.
+    fn minimal_paths(t: &KAryNCube, s: u32, d: u32) -> Vec<Vec<u32>> {
+        fn walk(t: &KAryNCube, at: u32, d: u32, cur: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+            if at == d {
+                out.push(cur.clone());
+                return;
+            }
+            for dim in 0..t.n() {
+                let (a, b) = (t.coord(at, dim), t.coord(d, dim));
+                if a == b {
+                    continue;
+                }
+                let link = t.out_link(at, dim, t.dim_route(dim, a, b).0);
+                cur.push(link);
+                walk(t, t.links[link as usize].dst, d, cur, out);
+                cur.pop();
+            }
+        }
+        let mut out = Vec::new();
+        walk(t, s, d, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// Dimensions in which `at` and `d` differ.
+    fn dims_left(t: &KAryNCube, at: u32, d: u32) -> usize {
+        (0..t.n())
+            .filter(|&dim| t.coord(at, dim) != t.coord(d, dim))
+            .count()
+    }
+
+    #[test]
+    fn proposition_1_counts_bounded_compositions() {
+        // Eq. 4 against counting the vectors of m cells with q..=q+k−1 objects summing to r.
+        for m in 0..=4i64 {
+            for q in 0..=2i64 {
+                for k in 1..=4i64 {
+                    for r in 0..=20i64 {
+                        let mut count = 0i128;
+                        let cells = (k as u32).pow(m as u32);
+                        for code in 0..cells {
+                            let (mut c, mut sum) = (code as i64, 0);
+                            for _ in 0..m {
+                                sum += q + c % k;
+                                c /= k;
+                            }
+                            count += (sum == r) as i128;
+                        }
+                        assert_eq!(n_ways(r, m, q, k), count, "r={r} m={m} q={q} k={k}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn proposition_2_counts_bounded_compositions() {
+        // Eq. 15 against counting, with different bounds per cell.
+        let cases: [(&[i64], &[i64]); 5] = [
+            (&[0, 0, 0], &[3, 2, 4]),
+            (&[1, 0, 2], &[2, 3, 1]),
+            (&[0], &[5]),
+            (&[2, 2], &[3, 3]),
+            (&[0, 1, 0, 1], &[2, 4, 3, 1]),
+        ];
+        for (q, k) in cases {
+            for r in -1..=16 {
+                let mut count = 0i128;
+                let mut c: Vec<i64> = q.to_vec();
+                loop {
+                    count += (c.iter().sum::<i64>() == r) as i128;
+                    let mut l = 0;
+                    while l < c.len() && c[l] == q[l] + k[l] - 1 {
+                        c[l] = q[l];
+                        l += 1;
+                    }
+                    if l == c.len() {
+                        break;
+                    }
+                    c[l] += 1;
+                }
+                assert_eq!(n_ways_bounded(r, q, k), count, "r={r} q={q:?} k={k:?}");
+            }
+        }
+        assert_eq!(n_ways_bounded(0, &[], &[]), 1);
+    }
+
+    #[test]
+    fn hop_distribution_matches_every_node_pair() {
+        // Eqs. 2, 3, 5, 6 against the simulator's topology: every ordered pair of distinct nodes.
+        for (k, n, hc) in NETS {
+            let t = net(k, n, hc);
+            let mut count = vec![0u64; diameter(k, n) as usize + 1];
+            for s in 0..t.nodes as u32 {
+                for d in 0..t.nodes as u32 {
+                    if s != d {
+                        count[t.distance(s, d) as usize] += 1;
+                    }
+                }
+            }
+            assert_eq!(t.diameter(), diameter(k, n));
+            let pairs = (t.nodes * (t.nodes - 1)) as f64;
+            let p = hop_distribution(k, n);
+            assert_eq!(p.len(), count.len());
+            for (i, &c) in count.iter().enumerate() {
+                assert!(close(p[i], c as f64 / pairs, 1e-14), "k={k} n={n} i={i}");
+                if i > 0 {
+                    assert_eq!(
+                        nodes_at_distance(k, n, i as u32),
+                        (c / t.nodes as u64) as i128
+                    );
+                }
+            }
+            assert!(close(p.iter().sum(), 1.0, 1e-14));
+            assert!(close(mean_distance(k, n), t.mean_distance(), 1e-14));
+        }
+        // The hypercube: n_i = C(n, i), d̄ = (n/2) N/(N − 1).
+        assert!(close(mean_distance(2, 5), 2.5 * 32.0 / 31.0, 1e-14));
+        assert_eq!(nodes_at_distance(2, 6, 3), 20);
+    }
+
+    #[test]
+    fn channel_rate_matches_all_minimal_paths() {
+        // Eq. 7: each pair's traffic λ/(N − 1) spread evenly over its minimal paths loads every
+        // link with λ d̄ / n.
+        let lambda = 0.01;
+        for (k, n, hc) in NETS {
+            let t = net(k, n, hc);
+            let mut rate = vec![0.0; t.links.len()];
+            let per_pair = lambda / (t.nodes - 1) as f64;
+            for s in 0..t.nodes as u32 {
+                for d in 0..t.nodes as u32 {
+                    if s == d {
+                        continue;
+                    }
+                    let paths = minimal_paths(&t, s, d);
+                    let w = per_pair / paths.len() as f64;
+                    for link in paths.iter().flatten() {
+                        rate[*link as usize] += w;
+                    }
+                }
+            }
+            assert_eq!(t.links.len(), t.nodes * n as usize);
+            let want = channel_rate(lambda, k, n);
+            for r in rate {
+                assert!(close(r, want, 1e-12), "k={k} n={n}: {r} vs {want}");
+            }
+        }
+    }
+
+    #[test]
+    fn printed_pass_equals_counting_hop_vectors() {
+        // Eqs. 16-20 as implemented by `pass_printed` (Z as upper bounds) against counting the
+        // hop-count vectors, and against the measure `HopCountVectors`.
+        for z in [
+            vec![1, 1, 1],
+            vec![2, 1],
+            vec![3, 2, 1],
+            vec![2, 2, 2],
+            vec![4],
+        ] {
+            let i: u32 = z.iter().sum();
+            let dp = pass_probabilities(&z, PathMeasure::HopCountVectors);
+            for t in 0..=i {
+                let mut count = vec![0u64; z.len() + 1];
+                let mut c = vec![0u32; z.len()];
+                loop {
+                    if c.iter().sum::<u32>() == t {
+                        count[c.iter().zip(&z).filter(|(a, b)| a == b).count()] += 1;
+                    }
+                    let mut l = 0;
+                    while l < c.len() && c[l] == z[l] {
+                        c[l] = 0;
+                        l += 1;
+                    }
+                    if l == c.len() {
+                        break;
+                    }
+                    c[l] += 1;
+                }
+                let total: u64 = count.iter().sum();
+                for y in 0..=z.len() {
+                    let want = count[y] as f64 / total as f64;
+                    assert!(
+                        close(pass_printed(&z, t, y), want, 1e-14),
+                        "z={z:?} t={t} y={y}"
+                    );
+                    assert!(close(dp[t as usize][y], want, 1e-14));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dims_passed_is_normalised() {
+        // Eq. 21 with 1/n_i: a probability distribution over y for every (h, i).
+        for (k, n, _) in NETS {
+            for measure in [PathMeasure::MinimalPaths, PathMeasure::HopCountVectors] {
+                let p = dims_passed(k, n, measure);
+                for (i, row) in p.iter().enumerate().skip(1) {
+                    for py in row.iter().skip(1) {
+                        assert!(close(py.iter().sum(), 1.0, 1e-12), "k={k} n={n} i={i}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn phi_matches_all_minimal_paths() {
+        // Eqs. 16-22 (corrected) against enumeration: for every pair i hops apart and every
+        // minimal path (equally likely), the number of dimensions still to cross when the
+        // message chooses its h-th channel; averaged over the paths, then over the pairs.
+        for (k, n, hc) in NETS {
+            let t = net(k, n, hc);
+            let dmax = diameter(k, n) as usize;
+            let mut sum = vec![vec![0.0; dmax + 1]; dmax + 1];
+            let mut pairs = vec![0u64; dmax + 1];
+            for s in 0..t.nodes as u32 {
+                for d in 0..t.nodes as u32 {
+                    if s == d {
+                        continue;
+                    }
+                    let i = t.distance(s, d) as usize;
+                    pairs[i] += 1;
+                    let paths = minimal_paths(&t, s, d);
+                    for path in &paths {
+                        let mut at = s;
+                        for (h0, &link) in path.iter().enumerate() {
+                            sum[i][h0 + 1] += dims_left(&t, at, d) as f64 / paths.len() as f64;
+                            at = t.links[link as usize].dst;
+                        }
+                    }
+                }
+            }
+            let phi = phi(k, n, PathMeasure::MinimalPaths);
+            for i in 1..=dmax {
+                for h in 1..=i {
+                    let want = sum[i][h] / pairs[i] as f64;
+                    assert!(
+                        close(phi[i][h], want, 1e-12),
+                        "k={k} n={n} i={i} h={h}: {} vs {want}",
+                        phi[i][h]
+                    );
+                }
+                assert!(close(phi[i][i], 1.0, 1e-12));
+            }
+        }
+    }
+
+    #[test]
+    fn hop_vector_counting_agrees_on_hypercubes_only() {
+        // With z_l = 1 every hop-count vector stands for the same number of paths, so the
+        // printed counting (eqs. 16-19) is exact on the hypercube; on a torus it is not.
+        for n in 2..=6 {
+            let a = phi(2, n, PathMeasure::MinimalPaths);
+            let b = phi(2, n, PathMeasure::HopCountVectors);
+            for (ra, rb) in a.iter().zip(&b) {
+                for (x, y) in ra.iter().zip(rb) {
+                    assert!(close(*x, *y, 1e-12));
+                }
+            }
+        }
+        // 4-ary 2-cube, a message going 3 hops as (2, 1): after one hop the paths 112, 121, 211
+        // have finished dimension 2 in 1 of 3, the vectors (1,0), (0,1) in 1 of 2.
+        let paths = pass_probabilities(&[2, 1], PathMeasure::MinimalPaths);
+        let vectors = pass_probabilities(&[2, 1], PathMeasure::HopCountVectors);
+        assert!(close(paths[1][1], 1.0 / 3.0, 1e-14));
+        assert!(close(vectors[1][1], 0.5, 1e-14));
+        let a = phi(8, 3, PathMeasure::MinimalPaths);
+        let b = phi(8, 3, PathMeasure::HopCountVectors);
+        assert!((a[9][5] - b[9][5]).abs() > 0.1);
+    }
+
+    #[test]
+    fn phi_has_the_closed_form_of_uniform_paths() {
+        // Over uniform minimal paths dimension l (z_l hops) is complete after t hops with the
+        // hypergeometric probability C(t, z_l) / C(i, z_l).
+        let (k, n) = (8, 3);
+        let phi = phi(k, n, PathMeasure::MinimalPaths);
+        for i in 1..=diameter(k, n) as i64 {
+            for h in 1..=i {
+                let mut num = 0.0;
+                for a in 1..(k as i64).min(i + 1) {
+                    // Dimension 1 needs a hops, the other n − 1 dimensions i − a in all.
+                    let others = n_ways(i - a, n as i64 - 1, 0, k as i64) as f64;
+                    let left = 1.0 - binom(h - 1, a) as f64 / binom(i, a) as f64;
+                    num += n as f64 * others * left;
+                }
+                let want = num / nodes_at_distance(k, n, i as u32) as f64;
+                assert!(close(phi[i as usize][h as usize], want, 1e-12));
+            }
+        }
+    }
+
+    #[test]
+    fn blocking_probabilities_match_busy_set_enumeration() {
+        // Eqs. 12-13: with v of the V virtual channels busy, every set of v equally likely
+        // (assumption f), the probability that all adaptive ones are busy (P_a), and that they
+        // and the message's own escape channel are (P_{a&d}).
+        for vcs in 3..=8usize {
+            for escape in [1u32, 2] {
+                let adaptive = vcs - escape as usize;
+                // Any occupancy distribution will do.
+                let raw: Vec<f64> = (0..=vcs).map(|v| 1.0 + (v * 7 % 5) as f64).collect();
+                let total: f64 = raw.iter().sum();
+                let p: Vec<f64> = raw.iter().map(|x| x / total).collect();
+                let (mut pa, mut pad) = (0.0, 0.0);
+                for (v, &pv) in p.iter().enumerate() {
+                    let (mut all_a, mut all_ad, mut sets) = (0u64, 0u64, 0u64);
+                    for busy in 0u32..1 << vcs {
+                        if busy.count_ones() as usize != v {
+                            continue;
+                        }
+                        sets += 1;
+                        // Class a: channels 0..A; the message's escape channel: A.
+                        let a = (busy & ((1 << adaptive) - 1)).count_ones() as usize == adaptive;
+                        all_a += a as u64;
+                        all_ad += (a && busy >> adaptive & 1 == 1) as u64;
+                    }
+                    pa += pv * all_a as f64 / sets as f64;
+                    pad += pv * all_ad as f64 / sets as f64;
+                }
+                let (got_a, got_ad) = blocking_probabilities(&p, escape, Eq13::OwnEscapeChannel);
+                assert!(close(got_a, pa, 1e-14), "V={vcs} b={escape}");
+                assert!(close(got_ad, pad, 1e-14), "V={vcs} b={escape}");
+                // The printed count of eq. 13 adds one more set of V − 1 busy channels.
+                let (_, printed) = blocking_probabilities(&p, escape, Eq13::Printed);
+                let extra = if escape == 2 {
+                    p[vcs - 1] / vcs as f64
+                } else {
+                    0.0
+                };
+                assert!(close(printed, pad + extra, 1e-14));
+            }
+        }
+    }
+
+    #[test]
+    fn occupancy_is_the_chain_the_paper_describes() {
+        // Eqs. 28-29 balance the chain: up at λ_c, down at 1/S̄, and out of state V at
+        // 1/S̄ − λ_c; eq. 30 is 1 at zero load and grows with the load.
+        let s = 40.0;
+        let mut last = 1.0;
+        for lc in [0.0, 0.001, 0.005, 0.01, 0.02, 0.024] {
+            let p = vc_occupancy(lc * s, 5).unwrap();
+            assert!(close(p.iter().sum(), 1.0, 1e-14));
+            for v in 0..5 {
+                let down = if v + 1 == 5 { 1.0 / s - lc } else { 1.0 / s };
+                assert!(close(p[v] * lc, p[v + 1] * down, 1e-14));
+            }
+            let vbar = multiplexing_degree(&p);
+            assert!(vbar >= last && vbar >= 1.0);
+            last = vbar;
+        }
+        assert_eq!(multiplexing_degree(&vc_occupancy(0.0, 3).unwrap()), 1.0);
+        assert!(vc_occupancy(1.0, 3).is_none() && vc_occupancy(f64::NAN, 3).is_none());
+    }
+
+    fn scenario(topology: &str, vcs: u32, m: u32, extra: &str) -> Scenario {
+        let text = format!(
+            "name = \"t\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\nbuffer_depth = 4\n\
+             [routing]\nalgorithm = \"duato\"\n[traffic]\nmessage_length = {m}\nrates = [0.001]\n{extra}"
+        );
+        Scenario::from_toml(&text, "test").unwrap()
+    }
+
+    const TORUS8: &str = "kind = \"torus\"\nk = 8\nn = 3\nlinks = \"unidirectional\"";
+    const CUBE3: &str = "kind = \"hypercube\"\nn = 3";
+
+    #[test]
+    fn zero_load_latency_is_the_simulators() {
+        // The simulator's zero-load latency of an h-hop message is M + h (README; tests/
+        // exact_zero_load.rs): averaged over uniform destinations, M + d̄ with d̄ over every pair.
+        for (topo, vcs, m) in [
+            (TORUS8, 3, 32),
+            (TORUS8, 7, 64),
+            (CUBE3, 3, 32),
+            (CUBE3, 3, 64),
+        ] {
+            let s = scenario(topo, vcs, m, "");
+            let t = KAryNCube::new(s.topology.kind, s.topology.radix.clone(), false);
+            let mut sum = 0u64;
+            for a in 0..t.nodes as u32 {
+                for b in 0..t.nodes as u32 {
+                    sum += (m + t.distance(a, b)) as u64 * (a != b) as u64;
+                }
+            }
+            let want = sum as f64 / (t.nodes * (t.nodes - 1)) as f64;
+            let Outcome::Stable(p) = predict(&s, 0.0) else {
+                panic!("zero load is stable")
+            };
+            assert!(close(p.latency, want, 1e-14) && p.source_wait == 0.0);
+            assert_eq!(p.vbar, Some(1.0));
+            for lambda in [1e-9, 1e-7] {
+                let Outcome::Stable(p) = predict(&s, lambda) else {
+                    panic!("tiny load is stable")
+                };
+                assert!(
+                    close(p.latency, want, 1e3 * lambda),
+                    "{} vs {want}",
+                    p.latency
+                );
+                assert!(close(p.network_latency, want, 1e3 * lambda));
+            }
+        }
+    }
+
+    #[test]
+    fn solver_converges_below_saturation_and_saturates_above() {
+        for (topo, vcs, m) in [
+            (TORUS8, 3, 32),
+            (TORUS8, 5, 64),
+            (TORUS8, 7, 32),
+            (CUBE3, 3, 32),
+            (CUBE3, 2, 64),
+        ] {
+            let s = scenario(topo, vcs, m, "");
+            let model = Model::from_scenario(&s).unwrap();
+            // Past λ_c (M + d̄) = 1 no fixed point can exist.
+            let bound = model.n as f64 / (model.dbar * (m as f64 + model.dbar));
+            let sat = crate::model::saturation_load(|l| predict(&s, l), bound);
+            assert!(sat > 0.0 && sat < bound, "{sat} vs {bound}");
+            let mut last: Option<f64> = None;
+            let mut saturated = false;
+            for step in 0..=300 {
+                let lambda = bound * step as f64 / 200.0;
+                match predict(&s, lambda) {
+                    Outcome::Stable(p) => {
+                        assert!(!saturated, "stable at {lambda} above a saturated load");
+                        for x in [p.latency, p.network_latency, p.source_wait] {
+                            assert!(x.is_finite() && x >= 0.0);
+                        }
+                        assert!(close(p.latency, p.network_latency + p.source_wait, 1e-14));
+                        assert!(p.vbar.unwrap() >= 1.0);
+                        if let Some(l) = last {
+                            assert!(p.latency > l, "latency grows with the load");
+                        }
+                        last = Some(p.latency);
+                        assert!(lambda <= sat * (1.0 + 1e-3));
+                    }
+                    Outcome::Saturated => {
+                        saturated = true;
+                        assert!(lambda >= sat);
+                    }
+                }
+            }
+            assert!(saturated);
+            // Below saturation the fixed point is one: S̄ = F(S̄).
+            let sol = model.solve(0.9 * sat).unwrap();
+            let again = model.step(0.9 * sat, sol.s_bar).unwrap();
+            assert!(close(again, sol.s_bar, 1e-9));
+            assert!(sol.lambda_c * sol.s_bar < 1.0);
+        }
+        let model = Model::hypercube(3, 3, 32, Options::default());
+        for bad in [-1.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(model.predict(bad), Outcome::Saturated);
+        }
+    }
+
+    #[test]
+    fn applies_to_the_papers_networks_only() {
+        assert!(applies(&scenario(TORUS8, 3, 32, "")).is_ok());
+        assert!(applies(&scenario(CUBE3, 3, 64, "")).is_ok());
+        let rejected = [
+            scenario(
+                "kind = \"torus\"\nk = 8\nn = 2\nlinks = \"bidirectional\"",
+                3,
+                32,
+                "",
+            ),
+            scenario("kind = \"mesh\"\nk = 4\nn = 2", 3, 32, ""),
+            scenario(
+                "kind = \"torus\"\nk = [4, 8]\nlinks = \"unidirectional\"",
+                3,
+                32,
+                "",
+            ),
+            scenario(CUBE3, 3, 32, "pattern = \"bit-reversal\""),
+            scenario(
+                CUBE3,
+                3,
+                32,
+                "pattern = \"bit-reversal\"\npattern_fraction = 0.5",
+            ),
+        ];
+        for s in &rejected {
+            assert!(applies(s).is_err());
+        }
+        assert!(
+            applies(&scenario(
+                CUBE3,
+                3,
+                32,
+                "pattern = \"bit-reversal\"\npattern_fraction = 0.0"
+            ))
+            .is_ok()
+        );
+        let mut s = scenario(TORUS8, 3, 32, "");
+        s.routing.algorithm = Algorithm::Dor;
+        assert!(applies(&s).is_err());
+        let mut s = scenario(TORUS8, 3, 32, "");
+        s.routing.selection = Selection::LeastMultiplexed;
+        assert!(applies(&s).is_err());
+        let mut s = scenario(TORUS8, 3, 32, "");
+        s.router.vcs = 2;
+        assert!(applies(&s).is_err());
+        let mut s = scenario(TORUS8, 3, 32, "");
+        s.router.buffer_depth = 1;
+        assert!(applies(&s).is_err());
+        let mut s = scenario(TORUS8, 3, 32, "");
+        s.traffic.lengths = vec![8, 64];
+        s.traffic.length_probabilities = vec![0.5, 0.5];
+        assert!(applies(&s).is_err());
+    }
+}
