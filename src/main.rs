@@ -1,6 +1,8 @@
 //! The flitsim command line: parse, call the library, map errors to exit codes.
 
 use clap::{Parser, Subcommand};
+use flitsim::model::Outcome;
+use flitsim::output::validation::{ModelRow, model_csv, validation_csv, validation_plot};
 use flitsim::{Error, Result, Scenario};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -38,6 +40,29 @@ enum Command {
     Check { scenario: PathBuf },
     /// Draw latency.svg and throughput.svg from a results directory's summary.csv.
     Plot { results: PathBuf },
+    /// The analytical model's latency at each load of the scenario, and its saturation load.
+    Model {
+        scenario: PathBuf,
+        /// Output directory for model.csv (default: results/<scenario name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Simulation and model on the same loads: validation.csv and validation.svg.
+    Validate {
+        scenario: PathBuf,
+        /// Output directory (default: results/<scenario name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Seed, replacing the scenario's seed(s).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// No progress bar and no table.
+        #[arg(long)]
+        quiet: bool,
+        /// Worker threads (default: one per core); results do not depend on it.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+    },
 }
 
 fn main() {
@@ -63,6 +88,14 @@ fn dispatch(cmd: Command) -> Result<()> {
             threads,
         } => run(&scenario, out, seed, quiet, threads),
         Command::Check { scenario } => check(&scenario),
+        Command::Model { scenario, out } => model(&scenario, out),
+        Command::Validate {
+            scenario,
+            out,
+            seed,
+            quiet,
+            threads,
+        } => validate(&scenario, out, seed, quiet, threads),
         Command::Plot { results } => {
             for f in flitsim::output::plot::plot_dir(&results)? {
                 println!("wrote {f}");
@@ -198,5 +231,133 @@ fn check(path: &Path) -> Result<()> {
         t.rates.len(),
         s.seeds.len()
     );
+    Ok(())
+}
+
+/// The scenario's model, or a bad-input error naming the file and the models there are.
+fn model_of(path: &Path, s: &Scenario) -> Result<flitsim::model::Model> {
+    flitsim::model::Model::for_scenario(s).map_err(|why| {
+        Error::Input(format!(
+            "{}: no analytical model covers this scenario: {why}; fix: models exist for {}",
+            path.display(),
+            flitsim::model::coverage()
+        ))
+    })
+}
+
+/// The model's rows for every load point (variants × rates × seeds, as the sweep).
+fn model_rows(m: &flitsim::model::Model, s: &Scenario) -> Vec<ModelRow> {
+    flitsim::sweep::points(s)
+        .into_iter()
+        .map(|(_, rate, _)| ModelRow {
+            rate,
+            outcome: m.predict(rate),
+        })
+        .collect()
+}
+
+fn write_file(dir: &Path, name: &str, text: &str) -> Result<()> {
+    let io = |e: std::io::Error| Error::Io(format!("{}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let tmp = dir.join(format!(".{name}.tmp"));
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, dir.join(name)).map_err(io)
+}
+
+fn model(path: &Path, out: Option<PathBuf>) -> Result<()> {
+    let s = Scenario::load(path)?;
+    let m = model_of(path, &s)?;
+    let rows = model_rows(&m, &s);
+    let max_rate = 1.0 / s.traffic.mean_length();
+    let sat = m.saturation(max_rate);
+    let dir = out.unwrap_or_else(|| Path::new("results").join(&s.name));
+    write_file(&dir, "model.csv", &model_csv(&rows, sat))?;
+    println!("model: {}", m.name());
+    println!(
+        "{:>10} {:>12} {:>12} {:>10}",
+        "rate", "latency", "network", "vbar"
+    );
+    for r in &rows {
+        match &r.outcome {
+            Outcome::Stable(p) => println!(
+                "{:>10.6} {:>12.2} {:>12.2} {:>10.4}",
+                r.rate,
+                p.latency,
+                p.network_latency,
+                p.vbar.unwrap_or(f64::NAN)
+            ),
+            Outcome::Saturated => println!("{:>10.6} {:>12}", r.rate, "saturated"),
+        }
+    }
+    println!(
+        "model saturation: {sat:.6} messages/node/cycle ({:.4} flits/node/cycle)",
+        sat * s.traffic.mean_length()
+    );
+    println!("written to {}/model.csv", dir.display());
+    Ok(())
+}
+
+fn validate(
+    path: &Path,
+    out: Option<PathBuf>,
+    seed: Option<u64>,
+    quiet: bool,
+    threads: usize,
+) -> Result<()> {
+    let text = Scenario::read(path)?;
+    let mut s = Scenario::from_toml(&text, &path.display().to_string())?;
+    if let Some(seed) = seed {
+        s.seeds = vec![seed];
+    }
+    let m = model_of(path, &s)?;
+    let dir = out.unwrap_or_else(|| Path::new("results").join(&s.name));
+    let progress = !quiet && std::io::stderr().is_terminal();
+    let results = flitsim::sweep::run_sweep(&s, threads, progress)?;
+    let rows = model_rows(&m, &s);
+    let sat = m.saturation(1.0 / s.traffic.mean_length());
+    flitsim::output::write_results(&dir, &s, &text, &results)?;
+    write_file(&dir, "model.csv", &model_csv(&rows, sat))?;
+    write_file(&dir, "validation.csv", &validation_csv(&results, &rows))?;
+    validation_plot(&dir.join("validation.svg"), &results, &rows)?;
+    if !quiet {
+        println!("model: {}", m.name());
+        println!(
+            "{:>10} {:>10} {:>8} {:>10} {:>9}",
+            "rate", "sim", "ci95", "model", "rel_err"
+        );
+        for (r, mr) in results.iter().zip(&rows) {
+            let model = match &mr.outcome {
+                Outcome::Stable(p) => format!("{:.2}", p.latency),
+                Outcome::Saturated => "saturated".into(),
+            };
+            let sim = if r.saturated() {
+                "saturated".to_string()
+            } else {
+                format!("{:.2}", r.stats.mean())
+            };
+            let rel = match (&mr.outcome, r.saturated()) {
+                (Outcome::Stable(p), false) => {
+                    format!(
+                        "{:+.1}%",
+                        100.0 * (p.latency - r.stats.mean()) / r.stats.mean()
+                    )
+                }
+                _ => "-".into(),
+            };
+            println!(
+                "{:>10.6} {:>10} {:>8.2} {:>10} {:>9}",
+                r.rate,
+                sim,
+                r.stats.ci95(),
+                model,
+                rel
+            );
+        }
+        println!("model saturation: {sat:.6} messages/node/cycle");
+        println!(
+            "written to {}/ (validation.csv, validation.svg, model.csv and the run's CSVs)",
+            dir.display()
+        );
+    }
     Ok(())
 }

@@ -51,10 +51,38 @@ pub fn saturation_load(predict: impl Fn(f64) -> Outcome, hi: f64) -> f64 {
 
 /// The models flitsim has, and which scenarios each covers.
 pub fn coverage() -> &'static str {
-    "no analytical model is implemented yet"
+    "paper 000 (Duato's fully adaptive routing, \"duato\" with random selection, on unidirectional \
+     tori and hypercubes, uniform traffic, one message length)"
 }
 
-/// The model covering a scenario, if any.
-pub fn predict(_s: &Scenario, _rate: f64) -> Option<Outcome> {
-    None
+/// A latency model for one scenario.
+pub enum Model {
+    /// Paper 000's model of Duato's routing.
+    DuatoKary(duato_kary::Model),
+}
+
+impl Model {
+    /// The model that covers a scenario, or why none does.
+    pub fn for_scenario(s: &Scenario) -> Result<Model, String> {
+        duato_kary::applies(s)?;
+        Ok(Model::DuatoKary(duato_kary::Model::from_scenario(s)?))
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Model::DuatoKary(_) => "paper 000 (Khonsari, Ould-Khaoua, Ferguson)",
+        }
+    }
+
+    /// What the model says at λ messages/node/cycle.
+    pub fn predict(&self, lambda: f64) -> Outcome {
+        match self {
+            Model::DuatoKary(m) => m.predict(lambda),
+        }
+    }
+
+    /// The model's saturation load (messages/node/cycle).
+    pub fn saturation(&self, max_rate: f64) -> f64 {
+        saturation_load(|l| self.predict(l), max_rate)
+    }
 }

@@ -2,6 +2,7 @@
 
 mod csv_tables;
 pub mod plot;
+pub mod validation;
 
 pub use csv_tables::{
     channels_csv, histogram_csv, hops_csv, nodes_csv, summary_csv, vc_occupancy_csv,

@@ -1,0 +1,183 @@
+//! Model and simulation side by side: model.csv, validation.csv and validation.svg.
+
+use super::num;
+use crate::engine::PointResult;
+use crate::error::{Error, Result};
+use crate::model::Outcome;
+use plotters::prelude::*;
+use std::path::Path;
+
+/// One load point of a model: the rate and what the model says there.
+pub struct ModelRow {
+    pub rate: f64,
+    pub outcome: Outcome,
+}
+
+fn write(header: &[&str], rows: Vec<Vec<String>>) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).expect("in-memory write");
+    for r in rows {
+        w.write_record(&r).expect("in-memory write");
+    }
+    String::from_utf8(w.into_inner().expect("in-memory flush")).expect("utf-8")
+}
+
+/// The model's figures of a row: latency, network latency, source wait, V̄ (NaN if saturated).
+fn figures(o: &Outcome) -> [f64; 4] {
+    match o {
+        Outcome::Stable(p) => [
+            p.latency,
+            p.network_latency,
+            p.source_wait,
+            p.vbar.unwrap_or(f64::NAN),
+        ],
+        Outcome::Saturated => [f64::NAN; 4],
+    }
+}
+
+/// model.csv: `rate`, `model_latency`, `model_network_latency`, `model_source_wait`,
+/// `model_vbar`, `saturated`, `model_saturation_rate`.
+pub fn model_csv(rows: &[ModelRow], saturation: f64) -> String {
+    write(
+        &[
+            "rate",
+            "model_latency",
+            "model_network_latency",
+            "model_source_wait",
+            "model_vbar",
+            "saturated",
+            "model_saturation_rate",
+        ],
+        rows.iter()
+            .map(|r| {
+                let f = figures(&r.outcome);
+                vec![
+                    num(r.rate),
+                    num(f[0]),
+                    num(f[1]),
+                    num(f[2]),
+                    num(f[3]),
+                    matches!(r.outcome, Outcome::Saturated).to_string(),
+                    num(saturation),
+                ]
+            })
+            .collect(),
+    )
+}
+
+/// validation.csv: simulation and model at each point; `rel_error` = (model − simulation) /
+/// simulation, NaN where either side is saturated.
+pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
+    write(
+        &[
+            "rate",
+            "seed",
+            "latency_mean",
+            "latency_ci95",
+            "sim_saturated",
+            "model_latency",
+            "model_saturated",
+            "rel_error",
+            "vbar",
+            "model_vbar",
+        ],
+        sim.iter()
+            .zip(model)
+            .map(|(s, m)| {
+                let f = figures(&m.outcome);
+                let sim_lat = s.stats.mean();
+                let rel = if s.saturated() {
+                    f64::NAN
+                } else {
+                    (f[0] - sim_lat) / sim_lat
+                };
+                vec![
+                    num(s.rate),
+                    s.seed.to_string(),
+                    num(sim_lat),
+                    num(s.stats.ci95()),
+                    s.saturated().to_string(),
+                    num(f[0]),
+                    matches!(m.outcome, Outcome::Saturated).to_string(),
+                    num(rel),
+                    num(s.vbar()),
+                    num(f[3]),
+                ]
+            })
+            .collect(),
+    )
+}
+
+/// validation.svg: simulated latency (with its 95% CI) and model latency against λ.
+pub fn validation_plot(path: &Path, sim: &[PointResult], model: &[ModelRow]) -> Result<()> {
+    draw(path, sim, model).map_err(|e| Error::Io(format!("{}: {e}", path.display())))
+}
+
+fn draw(
+    path: &Path,
+    sim: &[PointResult],
+    model: &[ModelRow],
+) -> std::result::Result<(), Box<dyn std::error::Error>> {
+    let sim_pts: Vec<(f64, f64, f64)> = sim
+        .iter()
+        .filter(|r| !r.saturated() && r.stats.mean().is_finite())
+        .map(|r| {
+            let c = r.stats.ci95();
+            (r.rate, r.stats.mean(), if c.is_finite() { c } else { 0.0 })
+        })
+        .collect();
+    let model_pts: Vec<(f64, f64)> = model
+        .iter()
+        .filter_map(|m| match &m.outcome {
+            Outcome::Stable(p) => Some((m.rate, p.latency)),
+            Outcome::Saturated => None,
+        })
+        .collect();
+    let xmax = sim.iter().map(|r| r.rate).fold(0.0, f64::max) * 1.05;
+    let ymax = sim_pts
+        .iter()
+        .map(|&(_, y, c)| y + c)
+        .chain(model_pts.iter().map(|&(_, y)| y))
+        .filter(|y| y.is_finite())
+        .fold(0.0, f64::max)
+        * 1.1;
+    let root = SVGBackend::new(path, (800, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Latency: simulation and model", ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(65)
+        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1.0))?;
+    chart
+        .configure_mesh()
+        .x_desc("offered load λ (messages/node/cycle)")
+        .y_desc("mean latency (cycles)")
+        .draw()?;
+    let blue = BLUE.to_rgba();
+    chart
+        .draw_series(LineSeries::new(
+            sim_pts.iter().map(|&(x, y, _)| (x, y)),
+            blue,
+        ))?
+        .label("simulation (95% CI)")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], blue));
+    chart.draw_series(
+        sim_pts
+            .iter()
+            .map(|&(x, y, c)| ErrorBar::new_vertical(x, y - c, y, y + c, blue.filled(), 6)),
+    )?;
+    let red = RED.to_rgba();
+    chart
+        .draw_series(LineSeries::new(model_pts.iter().copied(), red))?
+        .label("model")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], red));
+    chart.draw_series(model_pts.iter().map(|&p| Circle::new(p, 3, red.filled())))?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
