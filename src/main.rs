@@ -65,6 +65,16 @@ enum Command {
     },
 }
 
+/// println! that ends the program quietly when stdout is closed (e.g. piped into `head`).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 fn main() {
     let cli = Cli::parse();
     if let Err(e) = dispatch(cli.command) {
@@ -98,7 +108,7 @@ fn dispatch(cmd: Command) -> Result<()> {
         } => validate(&scenario, out, seed, quiet, threads),
         Command::Plot { results } => {
             for f in flitsim::output::plot::plot_dir(&results)? {
-                println!("wrote {f}");
+                out!("wrote {f}");
             }
             Ok(())
         }
@@ -123,16 +133,22 @@ fn run(
     let results = flitsim::sweep::run_sweep(&s, threads, progress)?;
     flitsim::output::write_results(&dir, &s, &text, &results)?;
     if !quiet {
-        println!(
+        out!(
             "{:>6} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8}  saturated",
-            "x", "h", "rate", "offered", "accepted", "latency", "ci95"
+            "x",
+            "h",
+            "rate",
+            "offered",
+            "accepted",
+            "latency",
+            "ci95"
         );
         for r in &results {
             let h = r
                 .hotspot_fraction
                 .map(|h| format!("{h}"))
                 .unwrap_or("-".into());
-            println!(
+            out!(
                 "{:>6} {:>6} {:>10.6} {:>10.4} {:>10.4} {:>10.2} {:>8.2}  {}",
                 r.pattern_fraction,
                 h,
@@ -144,7 +160,7 @@ fn run(
                 if r.saturated() { r.stop.name() } else { "no" }
             );
         }
-        println!(
+        out!(
             "results written to {}/ (summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv)",
             dir.display()
         );
@@ -156,8 +172,8 @@ fn check(path: &Path) -> Result<()> {
     let s = Scenario::load(path)?;
     let net = flitsim::engine::build_network(&s);
     let t = &net.topo;
-    println!("{}: ok", path.display());
-    println!(
+    out!("{}: ok", path.display());
+    out!(
         "  network: {} {:?}{}, {} nodes, {} links, diameter {}, mean distance {:.4}",
         t.kind.name(),
         t.radix,
@@ -175,9 +191,10 @@ fn check(path: &Path) -> Result<()> {
         t.diameter(),
         t.mean_distance()
     );
-    println!(
+    out!(
         "  router: {} virtual channels of {} flits per physical channel",
-        s.router.vcs, s.router.buffer_depth
+        s.router.vcs,
+        s.router.buffer_depth
     );
     let routing = flitsim::routing::Routing::new(&s, &net);
     let a = routing.adaptive_vcs();
@@ -195,7 +212,7 @@ fn check(path: &Path) -> Result<()> {
     } else {
         String::new()
     };
-    println!(
+    out!(
         "  routing: {}{classes}{timeout}",
         s.routing.algorithm.name()
     );
@@ -225,7 +242,7 @@ fn check(path: &Path) -> Result<()> {
         ),
         _ => mixture,
     };
-    println!(
+    out!(
         "  traffic: {}{mixture}, {lengths}, {} load point(s) x {} seed(s)",
         t.pattern.name(),
         t.rates.len(),
@@ -272,28 +289,31 @@ fn model(path: &Path, out: Option<PathBuf>) -> Result<()> {
     let sat = m.saturation(max_rate);
     let dir = out.unwrap_or_else(|| Path::new("results").join(&s.name));
     write_file(&dir, "model.csv", &model_csv(&rows, sat))?;
-    println!("model: {}", m.name());
-    println!(
+    out!("model: {}", m.name());
+    out!(
         "{:>10} {:>12} {:>12} {:>10}",
-        "rate", "latency", "network", "vbar"
+        "rate",
+        "latency",
+        "network",
+        "vbar"
     );
     for r in &rows {
         match &r.outcome {
-            Outcome::Stable(p) => println!(
+            Outcome::Stable(p) => out!(
                 "{:>10.6} {:>12.2} {:>12.2} {:>10.4}",
                 r.rate,
                 p.latency,
                 p.network_latency,
                 p.vbar.unwrap_or(f64::NAN)
             ),
-            Outcome::Saturated => println!("{:>10.6} {:>12}", r.rate, "saturated"),
+            Outcome::Saturated => out!("{:>10.6} {:>12}", r.rate, "saturated"),
         }
     }
-    println!(
+    out!(
         "model saturation: {sat:.6} messages/node/cycle ({:.4} flits/node/cycle)",
         sat * s.traffic.mean_length()
     );
-    println!("written to {}/model.csv", dir.display());
+    out!("written to {}/model.csv", dir.display());
     Ok(())
 }
 
@@ -320,10 +340,14 @@ fn validate(
     write_file(&dir, "validation.csv", &validation_csv(&results, &rows))?;
     validation_plot(&dir.join("validation.svg"), &results, &rows)?;
     if !quiet {
-        println!("model: {}", m.name());
-        println!(
+        out!("model: {}", m.name());
+        out!(
             "{:>10} {:>10} {:>8} {:>10} {:>9}",
-            "rate", "sim", "ci95", "model", "rel_err"
+            "rate",
+            "sim",
+            "ci95",
+            "model",
+            "rel_err"
         );
         for (r, mr) in results.iter().zip(&rows) {
             let model = match &mr.outcome {
@@ -344,7 +368,7 @@ fn validate(
                 }
                 _ => "-".into(),
             };
-            println!(
+            out!(
                 "{:>10.6} {:>10} {:>8.2} {:>10} {:>9}",
                 r.rate,
                 sim,
@@ -353,8 +377,8 @@ fn validate(
                 rel
             );
         }
-        println!("model saturation: {sat:.6} messages/node/cycle");
-        println!(
+        out!("model saturation: {sat:.6} messages/node/cycle");
+        out!(
             "written to {}/ (validation.csv, validation.svg, model.csv and the run's CSVs)",
             dir.display()
         );

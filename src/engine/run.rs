@@ -101,13 +101,15 @@ impl PointResult {
         super::multiplexing_degree(&self.vc_occupancy)
     }
 
-    /// Saturated: stopped early, or the window delivered clearly fewer messages than it
-    /// generated (accepted < 0.95·generated − 3√generated: source queues were growing).
+    /// Saturated: stopped early, or the source queues and network filled up during the
+    /// window: the messages generated in it exceed those delivered in it by more than
+    /// 3√G + N (G generated, N nodes; a stable network's population changes by far less).
     pub fn saturated(&self) -> bool {
         let g = self.window_generated as f64;
-        self.stop != StopReason::Drained
-            || (self.window_delivered as f64) < 0.95 * g - 3.0 * g.sqrt()
+        let deficit = g - self.window_delivered as f64;
+        self.stop != StopReason::Drained || deficit > 3.0 * g.sqrt() + self.nodes as f64
     }
+
     pub fn offered_flits(&self) -> f64 {
         self.rate * self.mean_length * self.offered_fraction
     }

@@ -7,6 +7,7 @@
 
 pub mod duato_kary;
 pub mod enumerate;
+pub mod mesh_torus;
 
 use crate::scenario::Scenario;
 

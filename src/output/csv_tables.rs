@@ -202,6 +202,11 @@ pub fn histogram_csv(results: &[PointResult], bin: u64) -> String {
         results.iter().flat_map(|r| {
             let h = &r.stats.latency_hist;
             let total = r.stats.count.max(1) as f64;
+            let bin = if bin == 0 {
+                (h.len() as u64).div_ceil(200).max(1)
+            } else {
+                bin
+            };
             let bins = (h.len() as u64).div_ceil(bin);
             (0..bins).filter_map(move |i| {
                 let lo = i * bin;

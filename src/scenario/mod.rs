@@ -179,6 +179,8 @@ pub struct RunSpec {
     /// A point stops as saturated when more than this many messages per node wait at sources.
     pub max_backlog: u64,
     pub batches: u32,
+    /// Bin width of histogram.csv in cycles; 0 chooses, per point, the smallest width that
+    /// gives at most 200 bins.
     pub histogram_bin: u64,
 }
 

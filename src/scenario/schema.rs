@@ -191,5 +191,5 @@ fn default_batches() -> i64 {
     20
 }
 fn default_bin() -> i64 {
-    1
+    0
 }

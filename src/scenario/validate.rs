@@ -99,7 +99,7 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
         watchdog_cycles: c.int("[run] watchdog_cycles", r.watchdog_cycles, 1, 1 << 31)?,
         max_backlog: c.int("[run] max_backlog", r.max_backlog, 1, 1 << 20)?,
         batches: c.int("[run] batches", r.batches, 2, 1000)? as u32,
-        histogram_bin: c.int("[run] histogram_bin", r.histogram_bin, 1, 1 << 20)?,
+        histogram_bin: c.int("[run] histogram_bin", r.histogram_bin, 0, 1 << 20)?,
     };
     if run.measure_cycles < run.batches as u64 {
         return Err(c.err(
