@@ -22,8 +22,11 @@
 //! model is evaluated directly at every load. A load is [`Outcome::Saturated`] when an eq. 4
 //! has no finite value: some channel (class) has utilisation λ_j x̄_j >= 1
 //! ([`Saturation::Channel`]) or some injection queue has λ x̄_inj >= 1
-//! ([`Saturation::Injection`]). Every service time grows with λ and every wait grows with λ
-//! and with its service time, so the latency is increasing in λ up to that point.
+//! ([`Saturation::Injection`]). Every wait grows with λ, with its service time x and with
+//! x − M (x − x_base on the torus), and every x − M is a positive combination of downstream
+//! waits, so by induction along the routes the latency is increasing in λ up to that point
+//! (also tested). Apart from the additive distance terms every time is M times a function of
+//! λM, so the predicted saturation load in flits/node/cycle, λM, does not depend on M.
 //!
 //! # Dimension order: the paper's and the simulator's
 //!
@@ -47,8 +50,9 @@
 //!
 //! # The torus (Appendix A)
 //!
-//! The appendix prints formulas without words. Read with Draper and Ghosh's channel classes, it
-//! is self-consistent (each step below is checked by a test against the simulator's routes):
+//! The appendix prints formulas without words or definitions of its symbols. The reading below
+//! (ours) makes every printed rate and probability exact and the printed blocking factors
+//! eq. 6; the rates and probabilities are checked by tests against the simulator's routes:
 //!
 //! - λ_net is every channel's rate; λ_new the rate at which messages enter a ring channel from
 //!   outside its ring (injected, or switched in from the other dimension: the same for both
@@ -71,6 +75,10 @@
 //! - x^inj_{j0,j1}: to the last dimension directly with probability 1/(k + 1) (no hop in the
 //!   first), else (k/(k + 1)) to the first; W^inj = F_W(λ, x^inj); L̄ averages over
 //!   j0, j1 = 0..k − 1 and adds (D̄ − 1) flit_xfer + 2, D̄ = k²/(k + 1).
+//! - So a message entering a dimension is given the service time of class j, j = 0..k − 1
+//!   equally likely (the distance it has there, 0 included), and class j's service time mixes
+//!   the messages of distance j, j + 1, .., k − 1 found on a channel: the model's approximation,
+//!   not a property of the routes (unlike the mesh's classes, which are exact).
 //!
 //! # Eq. 2 and the simulator's columns
 //!
@@ -116,8 +124,8 @@
 //!   j0 of the last dimension) is an approximation the model makes: by enumeration the
 //!   switching traffic of class j0 >= 1 is λ_sw (k − j0)/(k − 1), which eq. 6 would use; the
 //!   injection factors 1 − λ/((k + 1) λ_{j0}) and 1 − λ k/((k + 1) λ_{j1}) likewise count all
-//!   injected traffic of the dimension, not only class j's. Kept as printed (tested that the
-//!   enumeration differs).
+//!   injected traffic of the dimension, not only class j's. Kept as printed (the enumerated
+//!   value λ_sw (k − j0)/(k − 1) is tested).
 //! - Appendix A, x^inj: the printed bracket layout is garbled (a 2 x 1 matrix); read as the sum
 //!   of the two weighted terms (weights 1/(k + 1) and k/(k + 1), summing to 1).
 //! - Appendix A, L̄: as printed, with the − 1 adjustment.
