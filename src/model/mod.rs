@@ -1,4 +1,4 @@
-//! Analytical models of the papers, and exact enumeration over source-destination pairs (the
+//! Analytical models of the papers (000: `duato_kary`; 003: `mesh_torus`), and exact enumeration over source-destination pairs (the
 //! reference that the papers' closed forms are checked against).
 //!
 //! Every latency model answers the same question: for a scenario and an offered load λ
@@ -53,25 +53,35 @@ pub fn saturation_load(predict: impl Fn(f64) -> Outcome, hi: f64) -> f64 {
 /// The models flitsim has, and which scenarios each covers.
 pub fn coverage() -> &'static str {
     "paper 000 (Duato's fully adaptive routing, \"duato\" with random selection, on unidirectional \
-     tori and hypercubes, uniform traffic, one message length)"
+     tori and hypercubes) and paper 003 (\"dor\" on the 2D k x k mesh with vcs = 1 and the \
+     unidirectional k-ary 2-cube with vcs = 2), each with uniform traffic and one message length"
 }
 
 /// A latency model for one scenario.
 pub enum Model {
     /// Paper 000's model of Duato's routing.
     DuatoKary(duato_kary::Model),
+    /// Paper 003's models of e-cube routing on the 2D mesh and unidirectional torus.
+    MeshTorus(mesh_torus::Model),
 }
 
 impl Model {
     /// The model that covers a scenario, or why none does.
     pub fn for_scenario(s: &Scenario) -> Result<Model, String> {
-        duato_kary::applies(s)?;
-        Ok(Model::DuatoKary(duato_kary::Model::from_scenario(s)?))
+        match (duato_kary::applies(s), mesh_torus::applies(s)) {
+            (Ok(()), _) => Ok(Model::DuatoKary(duato_kary::Model::from_scenario(s)?)),
+            (_, Ok(())) => Ok(Model::MeshTorus(mesh_torus::Model::from_scenario(s)?)),
+            (Err(a), Err(b)) if s.routing.algorithm == crate::scenario::Algorithm::Duato => {
+                Err(format!("{a} (and {b})"))
+            }
+            (Err(a), Err(b)) => Err(format!("{b} (and {a})")),
+        }
     }
 
     pub fn name(&self) -> &'static str {
         match self {
             Model::DuatoKary(_) => "paper 000 (Khonsari, Ould-Khaoua, Ferguson)",
+            Model::MeshTorus(_) => "paper 003 (Greenberg, Guan)",
         }
     }
 
@@ -79,6 +89,7 @@ impl Model {
     pub fn predict(&self, lambda: f64) -> Outcome {
         match self {
             Model::DuatoKary(m) => m.predict(lambda),
+            Model::MeshTorus(m) => m.predict(lambda),
         }
     }
 
