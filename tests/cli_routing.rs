@@ -1,0 +1,149 @@
+//! Routings a topology or V cannot support are refused at `check` time (exit 2) with the reason
+//! and the minimum that works; the keys of one routing are refused on another.
+
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn check(routing: &str, topology: &str, vcs: u32) -> (Option<i32>, String) {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "flitsim-cli-routing-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("s.toml");
+    std::fs::write(
+        &f,
+        format!(
+            "name = \"r\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\n[routing]\n{routing}\n\
+             [traffic]\nrates = [0.001]\n"
+        ),
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args(["check", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+const MESH: &str = "kind = \"mesh\"\nk = 4\nn = 2";
+const TORUS: &str = "kind = \"torus\"\nk = 4\nn = 2";
+const CUBE: &str = "kind = \"hypercube\"\nn = 4";
+
+fn refused(routing: &str, topology: &str, vcs: u32, key: &str, words: &[&str]) {
+    let (code, err) = check(routing, topology, vcs);
+    assert_eq!(code, Some(2), "{routing} on {topology} V={vcs}: {err}");
+    assert!(
+        err.starts_with("flitsim: error: ") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(err.contains(key) && err.contains("; fix: "), "{err}");
+    for w in words {
+        assert!(err.contains(w), "{w:?} missing in {err}");
+    }
+}
+
+#[test]
+fn pcube_off_a_hypercube() {
+    for topo in [MESH, TORUS] {
+        refused(
+            "algorithm = \"pcube\"",
+            topo,
+            2,
+            "[routing] algorithm",
+            &["hypercubes only"],
+        );
+    }
+    assert_eq!(check("algorithm = \"pcube\"", CUBE, 1).0, Some(0));
+}
+
+#[test]
+fn duato_with_too_few_virtual_channels() {
+    refused(
+        "algorithm = \"duato\"",
+        TORUS,
+        2,
+        "[router] vcs",
+        &["deadlocks", "vcs = 3"],
+    );
+    refused(
+        "algorithm = \"duato\"",
+        MESH,
+        1,
+        "[router] vcs",
+        &["vcs = 2"],
+    );
+    refused(
+        "algorithm = \"duato\"",
+        CUBE,
+        1,
+        "[router] vcs",
+        &["vcs = 2"],
+    );
+    refused(
+        "algorithm = \"duato-timeout\"\ntimeout = 4",
+        TORUS,
+        2,
+        "[router] vcs",
+        &["vcs = 3"],
+    );
+    assert_eq!(check("algorithm = \"duato\"", TORUS, 3).0, Some(0));
+    assert_eq!(check("algorithm = \"duato\"", MESH, 2).0, Some(0));
+    assert_eq!(check("algorithm = \"duato\"", CUBE, 2).0, Some(0));
+}
+
+#[test]
+fn dateline_free_dor_on_a_torus() {
+    refused(
+        "algorithm = \"dor\"",
+        TORUS,
+        1,
+        "[router] vcs",
+        &["deadlocks", "vcs = 2"],
+    );
+    assert_eq!(check("algorithm = \"dor\"", TORUS, 2).0, Some(0));
+}
+
+#[test]
+fn timeout_keys() {
+    refused(
+        "algorithm = \"duato-timeout\"",
+        MESH,
+        2,
+        "[routing] timeout",
+        &["missing"],
+    );
+    refused(
+        "algorithm = \"duato\"\ntimeout = 3",
+        MESH,
+        2,
+        "[routing] timeout",
+        &["only duato-timeout"],
+    );
+    refused(
+        "algorithm = \"duato-timeout\"\ntimeout = -1",
+        MESH,
+        2,
+        "[routing] timeout",
+        &["out of range"],
+    );
+    refused(
+        "algorithm = \"duato\"\nselection = \"best\"",
+        MESH,
+        2,
+        "[routing] selection",
+        &["least-multiplexed"],
+    );
+    refused(
+        "algorithm = \"adaptive\"",
+        MESH,
+        2,
+        "[routing] algorithm",
+        &["duato-timeout"],
+    );
+}
