@@ -21,21 +21,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run a scenario's sweep and write CSVs to results/<name>/ (or --out).
-    Run {
-        scenario: PathBuf,
-        /// Output directory (default: results/<scenario name>).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Seed, replacing the scenario's seed(s).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// No progress bar and no summary table.
-        #[arg(long)]
-        quiet: bool,
-        /// Worker threads (default: one per core); results do not depend on it.
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
-    },
+    Run(RunArgs),
     /// Validate a scenario and describe its network, without running it.
     Check { scenario: PathBuf },
     /// Draw latency.svg and throughput.svg from a results directory's summary.csv.
@@ -48,21 +34,25 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Simulation and model on the same loads: validation.csv and validation.svg.
-    Validate {
-        scenario: PathBuf,
-        /// Output directory (default: results/<scenario name>).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Seed, replacing the scenario's seed(s).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// No progress bar and no table.
-        #[arg(long)]
-        quiet: bool,
-        /// Worker threads (default: one per core); results do not depend on it.
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
-    },
+    Validate(RunArgs),
+}
+
+/// Arguments of the commands that simulate a scenario.
+#[derive(clap::Args)]
+struct RunArgs {
+    scenario: PathBuf,
+    /// Output directory (default: results/<scenario name>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Seed, replacing the scenario's seed(s).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// No progress bar and no table.
+    #[arg(long)]
+    quiet: bool,
+    /// Worker threads (default: one per core); results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
 }
 
 /// println! that ends the program quietly when stdout is closed (e.g. piped into `head`).
@@ -90,22 +80,10 @@ fn main() {
 
 fn dispatch(cmd: Command) -> Result<()> {
     match cmd {
-        Command::Run {
-            scenario,
-            out,
-            seed,
-            quiet,
-            threads,
-        } => run(&scenario, out, seed, quiet, threads),
+        Command::Run(args) => run(&args),
         Command::Check { scenario } => check(&scenario),
         Command::Model { scenario, out } => model(&scenario, out),
-        Command::Validate {
-            scenario,
-            out,
-            seed,
-            quiet,
-            threads,
-        } => validate(&scenario, out, seed, quiet, threads),
+        Command::Validate(args) => validate(&args),
         Command::Plot { results } => {
             for f in flitsim::output::plot::plot_dir(&results)? {
                 out!("wrote {f}");
@@ -115,24 +93,33 @@ fn dispatch(cmd: Command) -> Result<()> {
     }
 }
 
-fn run(
-    path: &Path,
-    out: Option<PathBuf>,
-    seed: Option<u64>,
-    quiet: bool,
-    threads: usize,
-) -> Result<()> {
-    // Read once: the text validated is the text copied next to the results.
-    let text = Scenario::read(path)?;
-    let mut s = Scenario::from_toml(&text, &path.display().to_string())?;
-    if let Some(seed) = seed {
+/// A simulating command's scenario: its text (read once, so the text validated is the text
+/// copied next to the results), the validated scenario with `--seed` applied, and the output
+/// directory.
+fn load_run(args: &RunArgs) -> Result<(String, Scenario, PathBuf)> {
+    let text = Scenario::read(&args.scenario)?;
+    let mut s = Scenario::from_toml(&text, &args.scenario.display().to_string())?;
+    if let Some(seed) = args.seed {
         s.seeds = vec![seed];
     }
-    let dir = out.unwrap_or_else(|| Path::new("results").join(&s.name));
-    let progress = !quiet && std::io::stderr().is_terminal();
-    let results = flitsim::sweep::run_sweep(&s, threads, progress)?;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&s.name));
+    Ok((text, s, dir))
+}
+
+/// Runs the sweep, with a progress bar on a terminal unless `--quiet`.
+fn sweep(args: &RunArgs, s: &Scenario) -> Result<Vec<flitsim::engine::PointResult>> {
+    let progress = !args.quiet && std::io::stderr().is_terminal();
+    flitsim::sweep::run_sweep(s, args.threads, progress)
+}
+
+fn run(args: &RunArgs) -> Result<()> {
+    let (text, s, dir) = load_run(args)?;
+    let results = sweep(args, &s)?;
     flitsim::output::write_results(&dir, &s, &text, &results)?;
-    if !quiet {
+    if !args.quiet {
         out!(
             "{:>6} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8}  saturated",
             "x",
@@ -273,14 +260,6 @@ fn model_rows(m: &flitsim::model::Model, s: &Scenario) -> Vec<ModelRow> {
         .collect()
 }
 
-fn write_file(dir: &Path, name: &str, text: &str) -> Result<()> {
-    let io = |e: std::io::Error| Error::Io(format!("{}: {e}", dir.display()));
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let tmp = dir.join(format!(".{name}.tmp"));
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, dir.join(name)).map_err(io)
-}
-
 fn model(path: &Path, out: Option<PathBuf>) -> Result<()> {
     let s = Scenario::load(path)?;
     let m = model_of(path, &s)?;
@@ -288,7 +267,7 @@ fn model(path: &Path, out: Option<PathBuf>) -> Result<()> {
     let max_rate = 1.0 / s.traffic.mean_length();
     let sat = m.saturation(max_rate);
     let dir = out.unwrap_or_else(|| Path::new("results").join(&s.name));
-    write_file(&dir, "model.csv", &model_csv(&rows, sat))?;
+    flitsim::output::write_file(&dir, "model.csv", &model_csv(&rows, sat))?;
     out!("model: {}", m.name());
     out!(
         "{:>10} {:>12} {:>12} {:>10}",
@@ -317,29 +296,17 @@ fn model(path: &Path, out: Option<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-fn validate(
-    path: &Path,
-    out: Option<PathBuf>,
-    seed: Option<u64>,
-    quiet: bool,
-    threads: usize,
-) -> Result<()> {
-    let text = Scenario::read(path)?;
-    let mut s = Scenario::from_toml(&text, &path.display().to_string())?;
-    if let Some(seed) = seed {
-        s.seeds = vec![seed];
-    }
-    let m = model_of(path, &s)?;
-    let dir = out.unwrap_or_else(|| Path::new("results").join(&s.name));
-    let progress = !quiet && std::io::stderr().is_terminal();
-    let results = flitsim::sweep::run_sweep(&s, threads, progress)?;
+fn validate(args: &RunArgs) -> Result<()> {
+    let (text, s, dir) = load_run(args)?;
+    let m = model_of(&args.scenario, &s)?;
+    let results = sweep(args, &s)?;
     let rows = model_rows(&m, &s);
     let sat = m.saturation(1.0 / s.traffic.mean_length());
     flitsim::output::write_results(&dir, &s, &text, &results)?;
-    write_file(&dir, "model.csv", &model_csv(&rows, sat))?;
-    write_file(&dir, "validation.csv", &validation_csv(&results, &rows))?;
+    flitsim::output::write_file(&dir, "model.csv", &model_csv(&rows, sat))?;
+    flitsim::output::write_file(&dir, "validation.csv", &validation_csv(&results, &rows))?;
     validation_plot(&dir.join("validation.svg"), &results, &rows)?;
-    if !quiet {
+    if !args.quiet {
         out!("model: {}", m.name());
         out!(
             "{:>10} {:>10} {:>8} {:>10} {:>9}",

@@ -22,8 +22,6 @@ pub fn write_results(
     scenario_text: &str,
     results: &[PointResult],
 ) -> Result<()> {
-    let io = |e: std::io::Error| Error::Io(format!("{}: {e}", dir.display()));
-    std::fs::create_dir_all(dir).map_err(io)?;
     let topo = crate::engine::build_network(s).topo;
     let files = [
         ("summary.csv", summary_csv(results)),
@@ -38,11 +36,18 @@ pub fn write_results(
         ("scenario.toml", scenario_text.to_string()),
     ];
     for (name, text) in files {
-        let tmp = dir.join(format!(".{name}.tmp"));
-        std::fs::write(&tmp, text).map_err(io)?;
-        std::fs::rename(&tmp, dir.join(name)).map_err(io)?;
+        write_file(dir, name, &text)?;
     }
     Ok(())
+}
+
+/// Writes `dir/name` by way of a temporary file renamed into place, creating `dir`.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> Result<()> {
+    let io = |e: std::io::Error| Error::Io(format!("{}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let tmp = dir.join(format!(".{name}.tmp"));
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, dir.join(name)).map_err(io)
 }
 
 /// A number as written in the CSVs: shortest round-trip form, `NaN` when undefined.

@@ -3,6 +3,7 @@
 //! traffic variant and seed. Saturated points are left out of the latency plot.
 
 use crate::error::{Error, Result};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -108,42 +109,30 @@ fn latency_plot(
             .flat_map(|rows| stable(rows))
             .map(|(_, y, c)| y + c),
     ) * 1.1;
-    let root = SVGBackend::new(path, (800, 560)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Mean latency against offered load", ("sans-serif", 22))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(65)
-        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1.0))?;
-    chart
-        .configure_mesh()
-        .x_desc("offered load (flits/node/cycle)")
-        .y_desc("latency (cycles)")
-        .draw()?;
-    for (i, (label, rows)) in series.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        let pts = stable(rows);
-        chart
-            .draw_series(LineSeries::new(pts.iter().map(|&(x, y, _)| (x, y)), color))?
-            .label(if label.is_empty() {
-                "simulation"
-            } else {
-                label
-            })
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
-        chart.draw_series(
-            pts.iter()
-                .map(|&(x, y, c)| ErrorBar::new_vertical(x, y - c, y, y + c, color.filled(), 6)),
-        )?;
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
-    Ok(())
+    svg_chart(
+        path,
+        "Mean latency against offered load",
+        ("offered load (flits/node/cycle)", "latency (cycles)"),
+        (xmax, ymax.max(1.0)),
+        |chart| {
+            for (i, (label, rows)) in series.iter().enumerate() {
+                let color = Palette99::pick(i).to_rgba();
+                let pts = stable(rows);
+                chart
+                    .draw_series(LineSeries::new(pts.iter().map(|&(x, y, _)| (x, y)), color))?
+                    .label(if label.is_empty() {
+                        "simulation"
+                    } else {
+                        label
+                    })
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
+                chart.draw_series(pts.iter().map(|&(x, y, c)| {
+                    ErrorBar::new_vertical(x, y - c, y, y + c, color.filled(), 6)
+                }))?;
+            }
+            Ok(())
+        },
+    )
 }
 
 fn throughput_plot(
@@ -151,37 +140,64 @@ fn throughput_plot(
     series: &BTreeMap<String, Vec<Row>>,
 ) -> std::result::Result<(), Box<dyn std::error::Error>> {
     let xmax = finite_max(series.values().flatten().map(|r| r.offered)) * 1.05;
+    svg_chart(
+        path,
+        "Accepted against offered load",
+        (
+            "offered load (flits/node/cycle)",
+            "accepted load (flits/node/cycle)",
+        ),
+        (xmax, xmax),
+        |chart| {
+            chart.draw_series(LineSeries::new([(0.0, 0.0), (xmax, xmax)], BLACK.mix(0.3)))?;
+            for (i, (label, rows)) in series.iter().enumerate() {
+                let color = Palette99::pick(i).to_rgba();
+                let pts: Vec<(f64, f64)> = rows
+                    .iter()
+                    .filter(|r| r.accepted.is_finite())
+                    .map(|r| (r.offered, r.accepted))
+                    .collect();
+                chart
+                    .draw_series(LineSeries::new(pts.iter().copied(), color))?
+                    .label(if label.is_empty() {
+                        "simulation"
+                    } else {
+                        label
+                    })
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
+                chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The drawing surface and axes shared by every flitsim plot: an 800x560 SVG, white, with a
+/// caption and axis titles, over [0, xmax] × [0, ymax]. `draw` adds the series; the legend is
+/// drawn after it.
+pub(crate) fn svg_chart(
+    path: &Path,
+    caption: &str,
+    (x_desc, y_desc): (&str, &str),
+    (xmax, ymax): (f64, f64),
+    draw: impl FnOnce(
+        &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    ) -> std::result::Result<(), Box<dyn std::error::Error>>,
+) -> std::result::Result<(), Box<dyn std::error::Error>> {
     let root = SVGBackend::new(path, (800, 560)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Accepted against offered load", ("sans-serif", 22))
+        .caption(caption, ("sans-serif", 22))
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(65)
-        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..xmax.max(1e-9))?;
+        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1e-9))?;
     chart
         .configure_mesh()
-        .x_desc("offered load (flits/node/cycle)")
-        .y_desc("accepted load (flits/node/cycle)")
+        .x_desc(x_desc)
+        .y_desc(y_desc)
         .draw()?;
-    chart.draw_series(LineSeries::new([(0.0, 0.0), (xmax, xmax)], BLACK.mix(0.3)))?;
-    for (i, (label, rows)) in series.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        let pts: Vec<(f64, f64)> = rows
-            .iter()
-            .filter(|r| r.accepted.is_finite())
-            .map(|r| (r.offered, r.accepted))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(pts.iter().copied(), color))?
-            .label(if label.is_empty() {
-                "simulation"
-            } else {
-                label
-            })
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
-        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
-    }
+    draw(&mut chart)?;
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.8))

@@ -141,43 +141,35 @@ fn draw(
         .filter(|y| y.is_finite())
         .fold(0.0, f64::max)
         * 1.1;
-    let root = SVGBackend::new(path, (800, 560)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Latency: simulation and model", ("sans-serif", 22))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(65)
-        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1.0))?;
-    chart
-        .configure_mesh()
-        .x_desc("offered load λ (messages/node/cycle)")
-        .y_desc("mean latency (cycles)")
-        .draw()?;
-    let blue = BLUE.to_rgba();
-    chart
-        .draw_series(LineSeries::new(
-            sim_pts.iter().map(|&(x, y, _)| (x, y)),
-            blue,
-        ))?
-        .label("simulation (95% CI)")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], blue));
-    chart.draw_series(
-        sim_pts
-            .iter()
-            .map(|&(x, y, c)| ErrorBar::new_vertical(x, y - c, y, y + c, blue.filled(), 6)),
-    )?;
-    let red = RED.to_rgba();
-    chart
-        .draw_series(LineSeries::new(model_pts.iter().copied(), red))?
-        .label("model")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], red));
-    chart.draw_series(model_pts.iter().map(|&p| Circle::new(p, 3, red.filled())))?;
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
-    Ok(())
+    super::plot::svg_chart(
+        path,
+        "Latency: simulation and model",
+        (
+            "offered load λ (messages/node/cycle)",
+            "mean latency (cycles)",
+        ),
+        (xmax, ymax.max(1.0)),
+        |chart| {
+            let blue = BLUE.to_rgba();
+            chart
+                .draw_series(LineSeries::new(
+                    sim_pts.iter().map(|&(x, y, _)| (x, y)),
+                    blue,
+                ))?
+                .label("simulation (95% CI)")
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], blue));
+            chart.draw_series(
+                sim_pts
+                    .iter()
+                    .map(|&(x, y, c)| ErrorBar::new_vertical(x, y - c, y, y + c, blue.filled(), 6)),
+            )?;
+            let red = RED.to_rgba();
+            chart
+                .draw_series(LineSeries::new(model_pts.iter().copied(), red))?
+                .label("model")
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], red));
+            chart.draw_series(model_pts.iter().map(|&p| Circle::new(p, 3, red.filled())))?;
+            Ok(())
+        },
+    )
 }
