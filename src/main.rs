@@ -326,8 +326,8 @@ fn validate(args: &RunArgs) -> Result<()> {
             } else {
                 format!("{:.2}", r.stats.mean())
             };
-            let rel = match (&mr.outcome, r.saturated()) {
-                (Outcome::Stable(p), false) => {
+            let rel = match (&mr.outcome, flitsim::output::validation::shown(r)) {
+                (Outcome::Stable(p), true) => {
                     format!(
                         "{:+.1}%",
                         100.0 * (p.latency - r.stats.mean()) / r.stats.mean()

@@ -65,8 +65,15 @@ pub fn model_csv(rows: &[ModelRow], saturation: f64) -> String {
     )
 }
 
+/// Whether a simulated point is shown against the model: not saturated, and its mean known to
+/// within 5% (standard error by batch means under 5% of the mean: paper 003's rule, which
+/// shows empirical points only where the error ratio is under 5%).
+pub fn shown(r: &PointResult) -> bool {
+    !r.saturated() && r.stats.std_error() < 0.05 * r.stats.mean()
+}
+
 /// validation.csv: simulation and model at each point; `rel_error` = (model − simulation) /
-/// simulation, NaN where either side is saturated.
+/// simulation, NaN where the simulated point is not shown or the model is saturated.
 pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
     write(
         &[
@@ -74,7 +81,9 @@ pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
             "seed",
             "latency_mean",
             "latency_ci95",
+            "latency_std_error",
             "sim_saturated",
+            "shown",
             "model_latency",
             "model_saturated",
             "rel_error",
@@ -86,17 +95,19 @@ pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
             .map(|(s, m)| {
                 let f = figures(&m.outcome);
                 let sim_lat = s.stats.mean();
-                let rel = if s.saturated() {
-                    f64::NAN
-                } else {
+                let rel = if shown(s) {
                     (f[0] - sim_lat) / sim_lat
+                } else {
+                    f64::NAN
                 };
                 vec![
                     num(s.rate),
                     s.seed.to_string(),
                     num(sim_lat),
                     num(s.stats.ci95()),
+                    num(s.stats.std_error()),
                     s.saturated().to_string(),
+                    shown(s).to_string(),
                     num(f[0]),
                     matches!(m.outcome, Outcome::Saturated).to_string(),
                     num(rel),
@@ -108,7 +119,8 @@ pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
     )
 }
 
-/// validation.svg: simulated latency (with its 95% CI) and model latency against λ.
+/// validation.svg: simulated latency (with its 95% CI, shown points only) and model latency
+/// against λ.
 pub fn validation_plot(path: &Path, sim: &[PointResult], model: &[ModelRow]) -> Result<()> {
     draw(path, sim, model).map_err(|e| Error::Io(format!("{}: {e}", path.display())))
 }
@@ -120,7 +132,7 @@ fn draw(
 ) -> std::result::Result<(), Box<dyn std::error::Error>> {
     let sim_pts: Vec<(f64, f64, f64)> = sim
         .iter()
-        .filter(|r| !r.saturated() && r.stats.mean().is_finite())
+        .filter(|r| shown(r))
         .map(|r| {
             let c = r.stats.ci95();
             (r.rate, r.stats.mean(), if c.is_finite() { c } else { 0.0 })

@@ -161,23 +161,32 @@ impl LatencyStats {
         self.mean_of(h as f64)
     }
 
-    /// 95% confidence half-width of the mean latency by batch means: the window is cut into
-    /// equal batches by generation time; the spread of the batch means gives the interval.
-    pub fn ci95(&self) -> f64 {
-        let means: Vec<f64> = self
-            .batch_sum
+    /// Means of the non-empty batches (the window cut into equal batches by generation time).
+    fn batch_means(&self) -> Vec<f64> {
+        self.batch_sum
             .iter()
             .zip(&self.batch_count)
             .filter(|&(_, &c)| c > 0)
             .map(|(&s, &c)| s / c as f64)
-            .collect();
+            .collect()
+    }
+
+    /// Standard error of the mean latency by batch means: the standard deviation of the batch
+    /// means over the square root of their number.
+    pub fn std_error(&self) -> f64 {
+        let means = self.batch_means();
         let b = means.len();
         if b < 2 {
             return f64::NAN;
         }
         let m = means.iter().sum::<f64>() / b as f64;
         let var = means.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (b - 1) as f64;
-        t975(b - 1) * (var / b as f64).sqrt()
+        (var / b as f64).sqrt()
+    }
+
+    /// 95% confidence half-width of the mean latency by batch means (Student t).
+    pub fn ci95(&self) -> f64 {
+        t975(self.batch_means().len().saturating_sub(1)) * self.std_error()
     }
 }
 
