@@ -1,0 +1,762 @@
+//! Paper 001 (Khonsari, Sarbazi-Azad, Ould-Khaoua, *An Analytical Model of Adaptive Wormhole
+//! Routing with Time-out*), reconstructed: mean message latency of Duato's routing with the
+//! time-out selection function (Duato 1994; routing `duato-timeout`) on the hypercube, under
+//! uniform traffic or Reed and Fujimoto's decreasing-probability locality.
+//!
+//! The paper survives only as fragments (its abstract and the sentences around its
+//! citations, with pieces of eqs. 9-18). What is reconstructed below follows those fragments
+//! where they say something and paper 000's hypercube model ([`super::duato_kary`], built on the
+//! same [Oul99, Bou94] model) where they do not. Every gap filled is listed under
+//! *Assumptions*.
+//!
+//! # The model
+//!
+//! - **Hops.** p_i, i = 0..=n, the probability that a message makes i hops: uniform,
+//!   p_i = C(n, i)/(N − 1); Reed and Fujimoto's decreasing probability with factor φ,
+//!   p_i = C(n, i) φ^(i−1) / Σ_r C(n, r) φ^(r−1) (every node of the n-cube has C(n, r) nodes at
+//!   distance r); with `pattern_fraction` x < 1 the mixture x p^loc + (1 − x) p^uni.
+//!   [`hop_distribution`]; tested against [`super::enumerate::hop_distribution`]. d̄ = Σ i p_i.
+//! - **Channel rate** (eq. 11): λ_c = λ d̄ / n: the N λ d̄ hops per cycle spread over the N n
+//!   channels.
+//! - **Service time.** Every channel's service time is the mean network latency S̄ (the
+//!   fragment: "the mean service time seen by a message at each channel is the same across all
+//!   network channels [Oul99] and can be approximated by the mean network latency, S").
+//! - **Occupancy** (eq. 10 = paper 000 eqs. 28-29): P_v, v = 0..=V, from the chain with
+//!   ρ = λ_c S̄ ([`super::duato_kary::vc_occupancy`]).
+//! - **Blocking** (eq. 9): the h-th hop of an i-hop message has r = i − h + 1 profitable
+//!   dimensions, and finds every adaptive virtual channel of all of them busy with probability
+//!   P_a^r, P_a = P_V + P_{V−1}/C(V, V−1) (the V − 1 busy virtual channels are the V − 1
+//!   adaptive ones).
+//! - **Adaptive class as an impatient queue** (eq. 12): the blocked message waits at the
+//!   adaptive virtual channels, an M/M/1 queue with arrival rate λ_c, mean service time S̄ and
+//!   deterministic impatience τ ([`impatient_mm1`], derivation below): it is served (gets a
+//!   class-a channel) after a wait W <= τ, or times out after τ cycles, with probability P_t.
+//! - **Escape channel** (the fragment of eqs. 13-14): the timed-out messages, rate P_t λ_c,
+//!   wait for the deterministic virtual channel of the lowest dimension still to cross, an
+//!   M/M/1 queue with service time S̄: w_d = P_t λ_c S̄² / (1 − P_t λ_c S̄).
+//! - **Mean wait of a blocked message** (eq. 15, "averaging over the waiting times seen by a
+//!   message at one of the adaptive virtual channels and at the deterministic virtual
+//!   channel"): w = (1 − P_t) w_a + P_t (τ + w_d) = E[min(W, τ)] + P_t w_d, with w_a the mean
+//!   wait of the messages that are served at class a.
+//! - **Network latency** (eqs. 7-8 of paper 001 = paper 000 eqs. 8-9): S_i = M + i +
+//!   Σ_{h=1}^{i} P_a^{i−h+1} w, S̄ = Σ_i p_i S_i. S̄ is on both sides: iterated S̄ ← F(S̄) from
+//!   the zero-load M + d̄, as paper 000's model does (F increases in S̄, so the iterates rise
+//!   monotonically to the smallest fixed point).
+//! - **Source** (eq. 17): M/M/1 with arrival rate λ/V and service time S̄:
+//!   W_s = (λ/V) S̄² / (1 − (λ/V) S̄).
+//! - **Multiplexing** (eq. 18 = paper 000 eq. 30): V̄ = Σ v² P_v / Σ v P_v, and the latency
+//!   (S̄ + W_s) V̄, split as paper 000's model splits it: `network_latency` = S̄ V̄,
+//!   `source_wait` = W_s V̄.
+//!
+//! The load is [`Outcome::Saturated`] when ρ = λ_c S̄ reaches 1 (the occupancy chain has no
+//! steady state), when the escape channel's P_t λ_c S̄ or the source's (λ/V) S̄ reaches 1,
+//! or when the fixed point has not converged within [`MAX_ITERATIONS`] steps.
+//!
+//! # M/M/1 with deterministic impatience (derivation)
+//!
+//! Arrival rate λ, exponential service of mean S (rate μ = 1/S), ρ = λ S, FCFS; a customer
+//! leaves, unserved, once it has waited τ. With FCFS and a deterministic patience, a customer's
+//! wait is known when it arrives: it is the virtual waiting time V (the work in the system of
+//! the customers that will be served). A customer with V > τ times out and adds no work; one
+//! with V <= τ is served after waiting V. So V is the workload of an M/M/1 queue in which an
+//! arrival adds its service time only when it finds V <= τ.
+//!
+//! Level crossing (downcrossings of level x at rate f(x), the density of V; upcrossings by the
+//! arrivals that find V = y <= min(x, τ) and bring more than x − y of work):
+//!
+//! - 0 < x <= τ: f(x) = λ [P_0 e^{−μx} + ∫_0^x f(y) e^{−μ(x−y)} dy], solved by
+//!   f(x) = λ P_0 e^{−δx}, δ = μ − λ = (1 − ρ)/S;
+//! - x > τ: f(x) = f(τ) e^{−μ(x−τ)}.
+//!
+//! Normalising, P_0 [1 + λ (1 − e^{−δτ})/δ + ρ e^{−δτ}] = 1, i.e.
+//! P_0 = (1 − ρ) / (1 − ρ² e^{−δτ}) (Tijms' form; the denominator of the fragment of eq. 12).
+//! By PASTA an arrival sees V's stationary law, so
+//!
+//! - P_t = P(V > τ) = ∫_τ^∞ f = P_0 ρ e^{−δτ};
+//! - E[V; V <= τ] = P_0 λ ∫_0^τ x e^{−δx} dx = P_0 λ [1 − e^{−δτ}(1 + δτ)] / δ²;
+//! - w_a = E[V | V <= τ] = E[V; V <= τ] / (1 − P_t), the mean wait of those served;
+//! - E[min(V, τ)] = E[V; V <= τ] + τ P_t, the mean time a customer spends waiting.
+//!
+//! These hold for every ρ > 0 (the queue is stable even for ρ >= 1, since customers leave);
+//! at ρ = 1 (δ = 0) the limits (1 − e^{−δτ})/δ → τ and the integral → τ²/2 are taken.
+//! Checks (tested): the served throughput λ (1 − P_t) S equals the busy probability 1 − P_0;
+//! τ → ∞ with ρ < 1 gives P_t → 0 and w_a → ρ S / (1 − ρ), the M/M/1 wait; τ = 0 gives the
+//! M/M/1/1 loss system, P_t = ρ / (1 + ρ), w_a = 0; a Monte-Carlo of the queue agrees.
+//!
+//! # Limits of the network model (tested)
+//!
+//! - λ → 0: P_a = 0, V̄ = 1, W_s = 0: the latency is M + d̄, the simulator's zero-load latency.
+//! - τ → ∞: P_t → 0 and w → the M/M/1 wait ρ S̄ / (1 − ρ): blocked messages wait for class a
+//!   only, as the simulator's `duato-timeout` with a huge τ does (Duato's routing with the
+//!   escape channel never taken). The latency grows with τ towards this limit.
+//! - τ = 0: w = P_t w_d with P_t = ρ / (1 + ρ): a blocked message goes straight to the escape
+//!   channel and waits there (M/M/1 with arrival rate λ_c ρ/(1 + ρ)); the model then has the
+//!   smallest latency of all τ.
+//!
+//! # Assumptions (the paper survives only as fragments)
+//!
+//! 1. The blocking probability at a hop is eq. 9's P_a^{i−h+1} alone (all adaptive virtual
+//!    channels of the remaining dimensions busy): with τ > 0 the simulator's first attempt
+//!    asks for class a only, so the escape channel does not enter the blocking event. Eq. 9's
+//!    P_d = P_V is not used (for τ = 0 it would multiply the blocking by P_V / P_a; not done,
+//!    so that the model is one formula in τ).
+//! 2. The waiting time w of eq. 15 is the unconditional wait of the queues (as paper 000 uses
+//!    the unconditional M/G/1 wait after its blocking probability), and a timed-out message
+//!    is charged the τ cycles it waited before turning to the escape channel (the fragment
+//!    averages w_a and w_d; whether τ is added there is lost; physically it is spent).
+//! 3. The adaptive virtual channels of a physical channel form one queue (not V − 1 servers),
+//!    with arrival rate λ_c (all the traffic of the channel) and service time S̄, as the
+//!    fragment says; the escape channel's arrivals are the timed-out share of λ_c, Poisson.
+//! 4. Every channel carries λ_c = λ d̄ / n under locality too (the hypercube is
+//!    vertex-transitive and the distribution depends only on the distance; that the escape
+//!    channel favours low dimensions is ignored), and the time-out at one channel is
+//!    independent of the others (stated in the fragment of section 2).
+//! 5. Service times exponential with mean S̄ (M/M/1, as the paper's choice of Tijms' queue and
+//!    of eq. 17 implies), not paper 000's M/G/1 with the Draper-Ghosh variance; so at τ → ∞
+//!    this model is not paper 000's.
+//! 6. Buffer depth is not modelled: [`applies`] asks for buffers of 2 flits or more (one flit
+//!    per hop per cycle), and for one message length M, V >= 2 (class a = V − 1, class b = 1)
+//!    and the random selection (paper 000 assumption f, behind the occupancy chain).
+//! 7. Time is continuous: τ cycles of the simulator are τ time units; the simulator's
+//!    per-cycle retry (a header is routed once per cycle) is not modelled.
+
+use super::duato_kary::{binom, multiplexing_degree, vc_occupancy};
+use super::{Outcome, Prediction};
+use crate::scenario::{Algorithm, Locality, Pattern, Scenario, Selection};
+use crate::topology::Kind;
+
+/// Fixed-point steps before a load is called saturated.
+pub const MAX_ITERATIONS: usize = 200_000;
+/// Relative change of S̄ at which the iteration stops.
+pub const TOLERANCE: f64 = 1e-11;
+
+/// The M/M/1 queue with deterministic impatience τ (module doc): arrival rate λ, mean service
+/// time S, patience τ.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Impatient {
+    /// P_0: the probability that the server is idle (virtual wait 0).
+    pub p0: f64,
+    /// P_t = P(V > τ): the probability that a customer times out.
+    pub p_t: f64,
+    /// w_a = E[V | V <= τ]: the mean wait of the customers that are served.
+    pub w_a: f64,
+    /// E[min(V, τ)]: the mean time a customer waits, served or not.
+    pub mean_wait: f64,
+}
+
+/// (1 − e^{−δτ})/δ, with its limit τ at δ = 0.
+fn int_exp(delta: f64, tau: f64) -> f64 {
+    let x = delta * tau;
+    if x.abs() < 1e-8 {
+        tau * (1.0 - x / 2.0)
+    } else {
+        -(-x).exp_m1() / delta
+    }
+}
+
+/// ∫_0^τ x e^{−δx} dx = [1 − e^{−δτ}(1 + δτ)]/δ², with its limit τ²/2 at δ = 0.
+fn int_x_exp(delta: f64, tau: f64) -> f64 {
+    let x = delta * tau;
+    if x.abs() < 1e-4 {
+        // Series: τ² (1/2 − x/3 + x²/8 − x³/30).
+        tau * tau * (0.5 - x / 3.0 + x * x / 8.0 - x * x * x / 30.0)
+    } else {
+        (1.0 - (-x).exp() * (1.0 + x)) / (delta * delta)
+    }
+}
+
+/// Eq. 12 (Tijms): the M/M/1 queue with arrival rate `lambda`, mean service time `s` and
+/// deterministic impatience `tau` (infinite allowed). None when λ or S is negative or not
+/// finite, or when τ = ∞ and ρ >= 1 (no steady state).
+pub fn impatient_mm1(lambda: f64, s: f64, tau: f64) -> Option<Impatient> {
+    if !(lambda.is_finite() && s.is_finite() && lambda >= 0.0 && s > 0.0 && tau >= 0.0) {
+        return None;
+    }
+    let rho = lambda * s;
+    let delta = (1.0 - rho) / s;
+    if tau.is_infinite() {
+        if rho >= 1.0 {
+            return None;
+        }
+        // Plain M/M/1: P_0 = 1 − ρ, W = ρ S / (1 − ρ).
+        let w = rho * s / (1.0 - rho);
+        return Some(Impatient {
+            p0: 1.0 - rho,
+            p_t: 0.0,
+            w_a: w,
+            mean_wait: w,
+        });
+    }
+    let e = (-delta * tau).exp();
+    if !e.is_finite() {
+        // ρ so far past 1 that almost every customer times out.
+        return Some(Impatient {
+            p0: 0.0,
+            p_t: 1.0,
+            w_a: tau,
+            mean_wait: tau,
+        });
+    }
+    // Normalisation: P_0 [1 + λ (1 − e^{−δτ})/δ + ρ e^{−δτ}] = 1.
+    let p0 = 1.0 / (1.0 + lambda * int_exp(delta, tau) + rho * e);
+    // P_t = P_0 ρ e^{−δτ}.
+    let p_t = (p0 * rho * e).clamp(0.0, 1.0);
+    // E[V; V <= τ] = P_0 λ ∫_0^τ x e^{−δx} dx.
+    let served = (p0 * lambda * int_x_exp(delta, tau)).max(0.0);
+    let w_a = if p_t < 1.0 {
+        (served / (1.0 - p_t)).min(tau)
+    } else {
+        tau
+    };
+    Some(Impatient {
+        p0,
+        p_t,
+        w_a,
+        mean_wait: served + tau * p_t,
+    })
+}
+
+/// The hop distribution p_i, i = 0..=n, of the n-cube: uniform over the other N − 1 nodes when
+/// `factor` is None; otherwise a fraction `x` of Reed and Fujimoto's decreasing probability
+/// with factor φ (weight φ^(i−1) at distance i >= 1) and 1 − x uniform.
+pub fn hop_distribution(n: u32, factor: Option<f64>, x: f64) -> Vec<f64> {
+    let c = |i: u32| binom(n as i64, i as i64) as f64;
+    let nodes = 2f64.powi(n as i32);
+    let uniform: Vec<f64> = (0..=n)
+        .map(|i| if i == 0 { 0.0 } else { c(i) / (nodes - 1.0) })
+        .collect();
+    let Some(phi) = factor else {
+        return uniform;
+    };
+    let w: Vec<f64> = (0..=n)
+        .map(|i| {
+            if i == 0 {
+                0.0
+            } else {
+                c(i) * phi.powi(i as i32 - 1)
+            }
+        })
+        .collect();
+    let z: f64 = w.iter().sum();
+    w.iter()
+        .zip(&uniform)
+        .map(|(a, u)| x * a / z + (1.0 - x) * u)
+        .collect()
+}
+
+/// The model's state at its fixed point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// λ_c (eq. 11).
+    pub lambda_c: f64,
+    /// Mean network latency S̄, before the V̄ scaling.
+    pub s_bar: f64,
+    /// The adaptive class's impatient queue (eq. 12).
+    pub adaptive: Impatient,
+    /// Mean wait at the escape channel w_d (M/M/1, arrival P_t λ_c).
+    pub w_d: f64,
+    /// Mean wait of a blocked message w = E[min(W, τ)] + P_t w_d.
+    pub w: f64,
+    /// Mean source wait W_s (eq. 17), before the V̄ scaling.
+    pub w_s: f64,
+    /// P_0..=P_V (eq. 10).
+    pub p_v: Vec<f64>,
+    /// P_a (eq. 9).
+    pub p_a: f64,
+    /// V̄ (eq. 18).
+    pub vbar: f64,
+    /// Fixed-point steps taken.
+    pub iterations: usize,
+}
+
+impl Solution {
+    /// Latency (S̄ + W_s) V̄, split as the simulator's columns.
+    pub fn prediction(&self) -> Prediction {
+        let network_latency = self.s_bar * self.vbar;
+        let source_wait = self.w_s * self.vbar;
+        Prediction {
+            latency: network_latency + source_wait,
+            network_latency,
+            source_wait,
+            vbar: Some(self.vbar),
+        }
+    }
+}
+
+/// Why a load has no stable solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saturation {
+    /// ρ = λ_c S̄ reached 1 (occupancy chain), or the escape channel's P_t λ_c S̄ did.
+    Channel,
+    /// The source queue's (λ/V) S̄ reached 1 (eq. 17).
+    Source,
+    /// Not converged within [`MAX_ITERATIONS`] steps.
+    NotConverged,
+    /// The load is not a non-negative finite number.
+    BadLoad,
+}
+
+/// Paper 001's model of one n-cube with V virtual channels, M-flit messages and time-out τ.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub n: u32,
+    pub vcs: u32,
+    /// Message length M, flits.
+    pub length: f64,
+    /// Time-out τ, cycles (may be infinite).
+    pub tau: f64,
+    /// p_i, i = 0..=n.
+    pub p: Vec<f64>,
+    /// d̄.
+    pub dbar: f64,
+    /// (p_i, r) for every hop of every i: the hop has r = i − h + 1 profitable dimensions.
+    terms: Vec<(f64, i32)>,
+}
+
+/// Per-hop blocking state at one S̄: (P_v, P_a, the impatient queue, w_d, w).
+type HopState = (Vec<f64>, f64, Impatient, f64, f64);
+
+impl Model {
+    /// The model of an n-cube with hop distribution `p` (p_0..=p_n).
+    pub fn new(n: u32, vcs: u32, length: u32, tau: f64, p: Vec<f64>) -> Model {
+        assert!(n >= 1 && vcs >= 2 && p.len() == n as usize + 1);
+        let dbar = p.iter().enumerate().map(|(i, x)| i as f64 * x).sum();
+        // Σ_i p_i Σ_{h=1}^{i} P_a^{i−h+1} = Σ_r P_a^r Σ_{i>=r} p_i.
+        let terms = (1..=n as usize)
+            .map(|r| (p[r..].iter().sum::<f64>(), r as i32))
+            .collect();
+        Model {
+            n,
+            vcs,
+            length: length as f64,
+            tau,
+            p,
+            dbar,
+            terms,
+        }
+    }
+
+    /// The model of a scenario that [`applies`] accepts.
+    pub fn from_scenario(s: &Scenario) -> Result<Model, String> {
+        applies(s)?;
+        let n = s.topology.radix.len() as u32;
+        let tr = &s.traffic;
+        let p = match tr.pattern {
+            Pattern::Locality(Locality::Decreasing { factor }) => {
+                hop_distribution(n, Some(factor), tr.pattern_fraction)
+            }
+            _ => hop_distribution(n, None, 0.0),
+        };
+        Ok(Model::new(
+            n,
+            s.router.vcs,
+            tr.lengths[0],
+            s.routing.timeout as f64,
+            p,
+        ))
+    }
+
+    fn hop_state(&self, lambda_c: f64, s: f64) -> Option<HopState> {
+        let rho = lambda_c * s;
+        let p_v = vc_occupancy(rho, self.vcs)?;
+        let v = self.vcs as usize;
+        // Eq. 9: P_a = P_V + P_{V−1}/C(V, V−1).
+        let p_a = p_v[v] + p_v[v - 1] / v as f64;
+        // Eq. 12.
+        let q = impatient_mm1(lambda_c, s, self.tau)?;
+        // Eqs. 13-14: escape channel M/M/1 with arrival P_t λ_c.
+        let a = q.p_t * lambda_c;
+        if a * s >= 1.0 {
+            return None;
+        }
+        let w_d = a * s * s / (1.0 - a * s);
+        // Eq. 15.
+        let w = q.mean_wait + q.p_t * w_d;
+        Some((p_v, p_a, q, w_d, w))
+    }
+
+    /// One step S̄ ← F(S̄); None when a utilisation reaches 1.
+    pub fn step(&self, lambda: f64, s: f64) -> Option<f64> {
+        let lambda_c = lambda * self.dbar / self.n as f64;
+        let (_, p_a, _, _, w) = self.hop_state(lambda_c, s)?;
+        let blocking: f64 = self
+            .terms
+            .iter()
+            .map(|&(tail, r)| tail * p_a.powi(r) * w)
+            .sum();
+        Some(self.length + self.dbar + blocking)
+    }
+
+    /// The fixed point at λ messages/node/cycle, or why there is none.
+    pub fn solve(&self, lambda: f64) -> Result<Solution, Saturation> {
+        if !(lambda.is_finite() && lambda >= 0.0) {
+            return Err(Saturation::BadLoad);
+        }
+        // Eq. 11.
+        let lambda_c = lambda * self.dbar / self.n as f64;
+        let mut s = self.length + self.dbar;
+        let mut iterations = 0;
+        loop {
+            if iterations == MAX_ITERATIONS {
+                return Err(Saturation::NotConverged);
+            }
+            iterations += 1;
+            let next = self.step(lambda, s).ok_or(Saturation::Channel)?;
+            if !next.is_finite() {
+                return Err(Saturation::Channel);
+            }
+            let done = (next - s).abs() <= TOLERANCE * next;
+            s = next;
+            if done {
+                break;
+            }
+        }
+        let (p_v, p_a, adaptive, w_d, w) =
+            self.hop_state(lambda_c, s).ok_or(Saturation::Channel)?;
+        // Eq. 17.
+        let a = lambda / self.vcs as f64;
+        if a * s >= 1.0 {
+            return Err(Saturation::Source);
+        }
+        let w_s = a * s * s / (1.0 - a * s);
+        // Eq. 18.
+        let vbar = multiplexing_degree(&p_v);
+        Ok(Solution {
+            lambda_c,
+            s_bar: s,
+            adaptive,
+            w_d,
+            w,
+            w_s,
+            p_v,
+            p_a,
+            vbar,
+            iterations,
+        })
+    }
+
+    /// The prediction at λ messages/node/cycle, or `Saturated`.
+    pub fn predict(&self, lambda: f64) -> Outcome {
+        match self.solve(lambda) {
+            Ok(sol) => Outcome::Stable(sol.prediction()),
+            Err(_) => Outcome::Saturated,
+        }
+    }
+}
+
+/// Whether this model covers a scenario: a hypercube; routing "duato-timeout" with the random
+/// selection; V >= 2; buffers of 2 flits or more; uniform traffic or Reed and Fujimoto's
+/// decreasing-probability locality; one message length. Err says what does not fit.
+pub fn applies(s: &Scenario) -> Result<(), String> {
+    if s.topology.kind != Kind::Hypercube {
+        return Err(format!(
+            "paper 001's time-out model is for the hypercube, not {:?}",
+            s.topology.kind
+        ));
+    }
+    if s.routing.algorithm != Algorithm::DuatoTimeout {
+        return Err(format!(
+            "paper 001's model is for routing \"duato-timeout\", not {:?}",
+            s.routing.algorithm.name()
+        ));
+    }
+    if s.routing.selection != Selection::Random {
+        return Err(format!(
+            "paper 001's model assumes the random selection of a free adaptive channel, not {:?}",
+            s.routing.selection.name()
+        ));
+    }
+    if s.router.vcs < 2 {
+        return Err(format!(
+            "paper 001's model needs V >= 2 (class a = V − 1, class b = 1), not V = {}",
+            s.router.vcs
+        ));
+    }
+    if s.router.buffer_depth < 2 {
+        return Err("paper 001's model moves one flit per hop per cycle: buffers of 1 flit pass one every other cycle; use buffer_depth >= 2".into());
+    }
+    let tr = &s.traffic;
+    match tr.pattern {
+        Pattern::Uniform | Pattern::Locality(Locality::Decreasing { .. }) => {}
+        _ if tr.pattern_fraction == 0.0 => {}
+        p => {
+            return Err(format!(
+                "paper 001's model covers uniform traffic and decreasing-probability locality, not {} with pattern_fraction {}",
+                p.name(),
+                tr.pattern_fraction
+            ));
+        }
+    }
+    if tr.lengths.len() != 1 {
+        return Err(format!(
+            "paper 001's model assumes one message length M, not {:?}",
+            tr.lengths
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::enumerate;
+    use crate::topology::KAryNCube;
+    use crate::traffic::Traffic;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
+    }
+
+    fn scenario(n: u32, vcs: u32, m: u32, tau: u64, extra: &str) -> Scenario {
+        let text = format!(
+            "name = \"t\"\n[topology]\nkind = \"hypercube\"\nn = {n}\n[router]\nvcs = {vcs}\n\
+             buffer_depth = 4\n[routing]\nalgorithm = \"duato-timeout\"\ntimeout = {tau}\n\
+             [traffic]\nmessage_length = {m}\nrates = [0.001]\n{extra}"
+        );
+        Scenario::from_toml(&text, "test").unwrap()
+    }
+
+    /// Monte-Carlo of the M/M/1 FCFS queue with deterministic impatience τ: the virtual wait
+    /// V_{k+1} = max(0, V_k + B_k [V_k <= τ] − A_{k+1}).
+    fn simulate(lambda: f64, s: f64, tau: f64, customers: usize, seed: u64) -> (f64, f64, f64) {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut exp = |rate: f64| -(1.0 - rng.r#gen::<f64>()).ln() / rate;
+        let (mut v, mut timed_out, mut served_wait, mut all_wait) = (0.0f64, 0usize, 0.0, 0.0);
+        for _ in 0..customers {
+            if v > tau {
+                timed_out += 1;
+                all_wait += tau;
+            } else {
+                served_wait += v;
+                all_wait += v;
+                v += exp(1.0 / s);
+            }
+            v = (v - exp(lambda)).max(0.0);
+        }
+        let c = customers as f64;
+        let served = (customers - timed_out) as f64;
+        (timed_out as f64 / c, served_wait / served, all_wait / c)
+    }
+
+    #[test]
+    fn impatient_queue_matches_monte_carlo() {
+        for &(lambda, s, tau) in &[
+            (0.5, 1.0, 1.0),
+            (0.8, 1.0, 3.0),
+            (1.0, 1.0, 2.0),
+            (1.5, 1.0, 0.5),
+            (0.02, 40.0, 16.0),
+        ] {
+            let q = impatient_mm1(lambda, s, tau).unwrap();
+            let (pt, wa, mw) = simulate(lambda, s, tau, 2_000_000, 7);
+            // 2e6 customers: the standard errors are well under 1% (relative); 2% allows
+            // for the correlation of successive waits.
+            let rel = |a: f64, b: f64| (a - b).abs() / a.abs().max(b.abs());
+            eprintln!(
+                "λ {lambda} S {s} τ {tau}: P_t {} / {pt}, w_a {} / {wa}, E min {} / {mw}",
+                q.p_t, q.w_a, q.mean_wait
+            );
+            assert!(rel(q.p_t, pt) < 0.02, "P_t {} vs {pt}", q.p_t);
+            assert!(rel(q.w_a, wa) < 0.02, "w_a {} vs {wa}", q.w_a);
+            assert!(rel(q.mean_wait, mw) < 0.02, "E min {} vs {mw}", q.mean_wait);
+        }
+    }
+
+    #[test]
+    fn impatient_queue_identities_and_limits() {
+        for &rho in &[0.1, 0.5, 0.9, 0.999_999_99, 1.0, 1.000_000_01, 1.5, 4.0] {
+            for &tau in &[0.0, 0.3, 2.0, 10.0, 100.0] {
+                let s = 2.0;
+                let q = impatient_mm1(rho / s, s, tau).unwrap();
+                // Served throughput λ(1 − P_t) S = busy probability 1 − P_0.
+                assert!(
+                    close(rho * (1.0 - q.p_t), 1.0 - q.p0, 1e-9),
+                    "{rho} {tau} {q:?}"
+                );
+                assert!((0.0..=1.0).contains(&q.p_t) && q.w_a >= 0.0 && q.w_a <= tau + 1e-12);
+                assert!(close(
+                    q.mean_wait,
+                    (1.0 - q.p_t) * q.w_a + q.p_t * tau,
+                    1e-9
+                ));
+            }
+            // τ = 0: the M/M/1/1 loss system.
+            let q = impatient_mm1(rho / 2.0, 2.0, 0.0).unwrap();
+            assert!(close(q.p_t, rho / (1.0 + rho), 1e-12) && q.w_a == 0.0);
+        }
+        // τ → ∞ with ρ < 1: the M/M/1 queue.
+        for &rho in &[0.2, 0.6, 0.9] {
+            let q = impatient_mm1(rho / 3.0, 3.0, 1e4).unwrap();
+            let inf = impatient_mm1(rho / 3.0, 3.0, f64::INFINITY).unwrap();
+            assert!(q.p_t < 1e-12 && close(q.w_a, rho * 3.0 / (1.0 - rho), 1e-9));
+            assert!(close(inf.w_a, rho * 3.0 / (1.0 - rho), 1e-12));
+        }
+        assert!(impatient_mm1(0.5, 2.0, f64::INFINITY).is_none());
+        // Continuous across ρ = 1.
+        let a = impatient_mm1(1.0 - 1e-9, 1.0, 5.0).unwrap();
+        let b = impatient_mm1(1.0 + 1e-9, 1.0, 5.0).unwrap();
+        assert!(close(a.p_t, b.p_t, 1e-6) && close(a.w_a, b.w_a, 1e-6));
+    }
+
+    #[test]
+    fn locality_hop_distribution_equals_enumeration() {
+        for n in [3u32, 5, 6] {
+            for (phi, x) in [(1.0, 1.0), (0.5, 1.0), (0.2, 1.0), (0.7, 0.4)] {
+                let s = scenario(
+                    n,
+                    3,
+                    8,
+                    4,
+                    &format!(
+                        "pattern = \"locality\"\nlocality_model = \"decreasing\"\n\
+                         locality_factor = {phi}\npattern_fraction = {x}"
+                    ),
+                );
+                let topo = KAryNCube::new(Kind::Hypercube, vec![2; n as usize], true);
+                let t = Traffic::new(&s.traffic, &topo, 1);
+                let e = enumerate::hop_distribution(&topo, &t);
+                let m = Model::from_scenario(&s).unwrap();
+                assert_eq!(e.len(), m.p.len());
+                for (a, b) in e.iter().zip(&m.p) {
+                    assert!(
+                        close(*a, *b, 1e-12),
+                        "n {n} φ {phi} x {x}: {e:?} vs {:?}",
+                        m.p
+                    );
+                }
+                assert!(close(m.dbar, enumerate::mean_distance(&topo, &t), 1e-12));
+            }
+            // Uniform.
+            let s = scenario(n, 3, 8, 4, "");
+            let topo = KAryNCube::new(Kind::Hypercube, vec![2; n as usize], true);
+            let t = Traffic::new(&s.traffic, &topo, 1);
+            let e = enumerate::hop_distribution(&topo, &t);
+            let m = Model::from_scenario(&s).unwrap();
+            for (a, b) in e.iter().zip(&m.p) {
+                assert!(close(*a, *b, 1e-12));
+            }
+        }
+    }
+
+    #[test]
+    fn zero_load_latency_is_m_plus_dbar() {
+        for (extra, tau) in [
+            ("", 0),
+            ("", 16),
+            (
+                "pattern = \"locality\"\nlocality_model = \"decreasing\"\nlocality_factor = 0.5",
+                4,
+            ),
+        ] {
+            let s = scenario(6, 3, 32, tau, extra);
+            let m = Model::from_scenario(&s).unwrap();
+            for lambda in [0.0, 1e-12] {
+                let Outcome::Stable(p) = m.predict(lambda) else {
+                    panic!("saturated at zero load")
+                };
+                assert!(close(p.latency, 32.0 + m.dbar, 1e-9), "{p:?}");
+                assert!(close(p.network_latency, 32.0 + m.dbar, 1e-9));
+                assert!(p.source_wait.abs() < 1e-6);
+            }
+        }
+        // Uniform on the 6-cube: d̄ = 6/2 · 64/63.
+        let m = Model::from_scenario(&scenario(6, 3, 32, 4, "")).unwrap();
+        assert!(close(m.dbar, 3.0 * 64.0 / 63.0, 1e-12));
+    }
+
+    fn latency(m: &Model, lambda: f64) -> Option<f64> {
+        match m.predict(lambda) {
+            Outcome::Stable(p) => Some(p.latency),
+            Outcome::Saturated => None,
+        }
+    }
+
+    #[test]
+    fn monotone_saturating_never_nan() {
+        for (n, vcs, len, tau, extra) in [
+            (6, 3, 32, 4, ""),
+            (6, 3, 32, 0, ""),
+            (6, 2, 32, 64, ""),
+            (
+                5,
+                4,
+                16,
+                8,
+                "pattern = \"locality\"\nlocality_model = \"decreasing\"\nlocality_factor = 0.3",
+            ),
+        ] {
+            let m = Model::from_scenario(&scenario(n, vcs, len, tau, extra)).unwrap();
+            let sat = super::super::saturation_load(|l| m.predict(l), 1.0);
+            assert!(sat > 0.0 && sat < 1.0, "saturation {sat}");
+            let mut last = 0.0;
+            for k in 0..=400 {
+                let lambda = sat * 1.5 * k as f64 / 400.0;
+                match m.predict(lambda) {
+                    Outcome::Stable(p) => {
+                        assert!(lambda <= sat * (1.0 + 1e-3), "stable past saturation");
+                        for x in [p.latency, p.network_latency, p.source_wait] {
+                            assert!(x.is_finite() && x >= 0.0, "{p:?}");
+                        }
+                        assert!(p.vbar.unwrap() >= 1.0);
+                        assert!(p.latency >= last, "not monotone at {lambda}");
+                        last = p.latency;
+                    }
+                    Outcome::Saturated => assert!(lambda >= sat * (1.0 - 1e-3)),
+                }
+            }
+            assert_eq!(m.predict(sat * 1.01), Outcome::Saturated);
+            assert_eq!(m.predict(2.0), Outcome::Saturated);
+            assert_eq!(m.predict(f64::NAN), Outcome::Saturated);
+            assert_eq!(m.predict(-1.0), Outcome::Saturated);
+        }
+    }
+
+    #[test]
+    fn tau_limits() {
+        let base = |tau: u64| Model::from_scenario(&scenario(6, 3, 32, tau, "")).unwrap();
+        let lambda = 0.012;
+        // τ = 0: a blocked message waits P_t w_d, with P_t = ρ/(1 + ρ).
+        let m0 = base(0);
+        let sol = m0.solve(lambda).unwrap();
+        let rho = sol.lambda_c * sol.s_bar;
+        assert!(close(sol.adaptive.p_t, rho / (1.0 + rho), 1e-12));
+        assert!(close(sol.w, sol.adaptive.p_t * sol.w_d, 1e-12));
+        // Latency grows with τ, towards the τ = ∞ model (class a only, M/M/1 wait).
+        let mut inf = base(4);
+        inf.tau = f64::INFINITY;
+        let l_inf = latency(&inf, lambda).unwrap();
+        let mut last = 0.0;
+        for tau in [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 100_000] {
+            let l = latency(&base(tau), lambda).unwrap();
+            assert!(
+                l >= last - 1e-9 && l <= l_inf + 1e-9,
+                "τ {tau}: {l} ({last}, {l_inf})"
+            );
+            last = l;
+        }
+        assert!(close(last, l_inf, 1e-9));
+        let s = inf.solve(lambda).unwrap();
+        let rho = s.lambda_c * s.s_bar;
+        assert!(s.adaptive.p_t == 0.0 && close(s.w, rho * s.s_bar / (1.0 - rho), 1e-12));
+        // A larger τ cannot saturate later.
+        let sat = |m: &Model| super::super::saturation_load(|l| m.predict(l), 1.0);
+        assert!(sat(&base(0)) >= sat(&base(64)) && sat(&base(64)) >= sat(&inf));
+    }
+
+    #[test]
+    fn applies_rejects_what_it_does_not_cover() {
+        assert!(applies(&scenario(4, 3, 8, 4, "")).is_ok());
+        assert!(applies(&scenario(4, 3, 8, 4, "pattern = \"bit-reversal\"")).is_err());
+        let mut s = scenario(4, 3, 8, 4, "");
+        s.routing.algorithm = Algorithm::Duato;
+        assert!(applies(&s).is_err());
+        let mut s = scenario(4, 3, 8, 4, "");
+        s.router.buffer_depth = 1;
+        assert!(applies(&s).is_err());
+        let mut s = scenario(4, 3, 8, 4, "");
+        s.routing.selection = Selection::MostFree;
+        assert!(applies(&s).is_err());
+    }
+}
