@@ -288,10 +288,14 @@ fn model(path: &Path, out: Option<PathBuf>) -> Result<()> {
             Outcome::Saturated => out!("{:>10.6} {:>12}", r.rate, "saturated"),
         }
     }
-    out!(
-        "model saturation: {sat:.6} messages/node/cycle ({:.4} flits/node/cycle)",
-        sat * s.traffic.mean_length()
-    );
+    if sat >= max_rate {
+        out!("model saturation: none below the injection channel's capacity (1 flit/node/cycle)");
+    } else {
+        out!(
+            "model saturation: {sat:.6} messages/node/cycle ({:.4} flits/node/cycle)",
+            sat * s.traffic.mean_length()
+        );
+    }
     out!("written to {}/model.csv", dir.display());
     Ok(())
 }

@@ -406,7 +406,7 @@ mod tests {
                 for x in [0.0, 0.2, 0.5, 0.8, 1.0] {
                     let ctx = format!("{pattern:?} n={n} x={x}");
                     let topo = cube(n);
-                    let t = traffic(&topo, lib.clone(), x);
+                    let t = traffic(&topo, lib, x);
                     assert_dist(
                         &ctx,
                         &mixture_hops(n, pattern, x),

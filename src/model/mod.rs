@@ -1,4 +1,5 @@
-//! Analytical models of the papers (000: `duato_kary`; 003: `mesh_torus`), and exact enumeration over source-destination pairs (the
+//! Analytical models of the papers (000: `duato_kary`; 001: `timeout`; 002: `channel_traffic`;
+//! 003: `mesh_torus`), and exact enumeration over source-destination pairs (the
 //! reference that the papers' closed forms are checked against).
 //!
 //! Every latency model answers the same question: for a scenario and an offered load λ
@@ -56,7 +57,9 @@ pub fn saturation_load(predict: impl Fn(f64) -> Outcome, hi: f64) -> f64 {
 pub fn coverage() -> &'static str {
     "paper 000 (Duato's fully adaptive routing, \"duato\" with random selection, on unidirectional \
      tori and hypercubes) and paper 003 (\"dor\" on the 2D k x k mesh with vcs = 1 and the \
-     unidirectional k-ary 2-cube with vcs = 2), each with uniform traffic and one message length"
+     unidirectional k-ary 2-cube with vcs = 2), each with uniform traffic and one message length; \
+     and paper 001 (\"duato-timeout\" on hypercubes, uniform or decreasing-probability locality \
+     traffic)"
 }
 
 /// A latency model for one scenario.
@@ -65,11 +68,17 @@ pub enum Model {
     DuatoKary(duato_kary::Model),
     /// Paper 003's models of e-cube routing on the 2D mesh and unidirectional torus.
     MeshTorus(mesh_torus::Model),
+    /// Paper 001's time-out model, reconstructed.
+    Timeout(timeout::Model),
 }
 
 impl Model {
     /// The model that covers a scenario, or why none does.
     pub fn for_scenario(s: &Scenario) -> Result<Model, String> {
+        if s.routing.algorithm == crate::scenario::Algorithm::DuatoTimeout {
+            timeout::applies(s)?;
+            return Ok(Model::Timeout(timeout::Model::from_scenario(s)?));
+        }
         match (duato_kary::applies(s), mesh_torus::applies(s)) {
             (Ok(()), _) => Ok(Model::DuatoKary(duato_kary::Model::from_scenario(s)?)),
             (_, Ok(())) => Ok(Model::MeshTorus(mesh_torus::Model::from_scenario(s)?)),
@@ -84,6 +93,7 @@ impl Model {
         match self {
             Model::DuatoKary(_) => "paper 000 (Khonsari, Ould-Khaoua, Ferguson)",
             Model::MeshTorus(_) => "paper 003 (Greenberg, Guan)",
+            Model::Timeout(_) => "paper 001 (Khonsari, Sarbazi-Azad, Ould-Khaoua), reconstructed",
         }
     }
 
@@ -92,6 +102,7 @@ impl Model {
         match self {
             Model::DuatoKary(m) => m.predict(lambda),
             Model::MeshTorus(m) => m.predict(lambda),
+            Model::Timeout(m) => m.predict(lambda),
         }
     }
 
