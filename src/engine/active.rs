@@ -90,6 +90,7 @@ impl ActiveSet {
         }
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }

@@ -17,6 +17,7 @@
 //! the cycle (credits return after one cycle), so 1-flit buffers pass a flit every other cycle.
 
 mod active;
+mod diagnostics;
 mod messages;
 pub mod network;
 mod occupancy;
@@ -661,120 +662,9 @@ impl Engine {
         self.msgs.release(m);
     }
 
-    /// Buffers on the active list (those holding flits, and some just emptied).
-    pub fn active_buffers(&self) -> usize {
-        self.active.len()
-    }
-
     /// Messages allocated (queued at sources or in the network).
     pub fn live_messages(&self) -> usize {
         self.msgs.live()
-    }
-
-    /// Buffers holding flits whose front flit has not moved for `cycles` cycles.
-    pub fn stuck_buffers(&self, cycles: u64) -> Vec<u32> {
-        let mut v: Vec<u32> = (0..self.net.buffers() as u32)
-            .filter(|&b| {
-                let buf = &self.bufs[b as usize];
-                buf.cnt > 0 && (self.cycle as u32).wrapping_sub(buf.last) as u64 >= cycles
-            })
-            .collect();
-        v.sort_unstable();
-        v
-    }
-
-    /// Tells deadlock from congestion: a copy of the engine takes no new messages and runs
-    /// until its network is empty (congestion: None) or nothing has moved for longer than any
-    /// routing timer (deadlock: an account of each buffer that cannot move). Until then every
-    /// cycle moves a flit, and each flit moves at most diameter + 2 times, which bounds the run.
-    pub fn confirm_deadlock(&self) -> Option<Vec<String>> {
-        let mut e = self.clone();
-        e.drain_only = true;
-        e.log_deliveries = false;
-        let patience = self.routing.timer_cycles() + 2;
-        let partial: u64 = (0..self.net.nodes as usize)
-            .filter(|&s| self.s_sent[s] > 0)
-            .map(|s| self.msgs.len[self.q_head[s] as usize] as u64)
-            .sum();
-        let limit =
-            (self.flits_in_net + partial) * (self.net.topo.diameter() as u64 + 2) + patience + 1;
-        let mut still = 0;
-        for _ in 0..limit {
-            if e.flits_in_net == 0 {
-                return None;
-            }
-            e.step();
-            still = if e.moved == 0 { still + 1 } else { 0 };
-            if still > patience {
-                let stuck = e.stuck_buffers(0);
-                return Some(stuck.iter().map(|&b| e.describe_stuck(b)).collect());
-            }
-        }
-        None
-    }
-
-    /// A readable account of a stuck buffer: where it is, its message and what it waits for.
-    pub fn describe_stuck(&self, b: u32) -> String {
-        let buf = self.bufs[b as usize];
-        let m = buf.msg;
-        let (src, dst) = if m == NONE {
-            (NONE, NONE)
-        } else {
-            (self.msgs.src[m as usize], self.msgs.dst[m as usize])
-        };
-        let waits = if buf.sent == 0 {
-            "header waiting for a free buffer".to_string()
-        } else if buf.out_buf == NONE {
-            "waiting for ejection".to_string()
-        } else {
-            format!(
-                "waiting for space in {}",
-                self.net.describe_buffer(buf.out_buf)
-            )
-        };
-        format!(
-            "{}: {} flit(s) of message {src}->{dst}, {waits}",
-            self.net.describe_buffer(b),
-            buf.cnt
-        )
-    }
-
-    /// Checks the engine's invariants (flit conservation, buffer bounds, bookkeeping); for tests.
-    pub fn check_invariants(&self) -> Result<(), String> {
-        let depth = self.net.depth;
-        let mut flits = 0u64;
-        for b in 0..self.net.buffers() {
-            let Buf {
-                cnt,
-                msg,
-                sent,
-                len,
-                ..
-            } = self.bufs[b];
-            flits += cnt as u64;
-            if cnt > depth {
-                return Err(format!("buffer {b} holds {cnt} flits > depth {depth}"));
-            }
-            if cnt > 0 && msg == NONE {
-                return Err(format!("buffer {b} holds flits but no message"));
-            }
-            if msg != NONE && sent + cnt > len {
-                return Err(format!("buffer {b} has more flits than its message"));
-            }
-            if cnt > 0 && self.b_state[b] == IDLE {
-                return Err(format!("buffer {b} holds flits but is not tracked"));
-            }
-            if (self.b_state[b] == ACTIVE) != self.active.contains(b as u32) {
-                return Err(format!("buffer {b}: active set and state disagree"));
-            }
-        }
-        if flits != self.flits_in_net {
-            return Err(format!(
-                "{flits} flits in buffers but {} counted",
-                self.flits_in_net
-            ));
-        }
-        Ok(())
     }
 
     /// True when no flit is in the network and no message waits at a source.
