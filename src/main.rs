@@ -310,6 +310,18 @@ fn validate(args: &RunArgs) -> Result<()> {
     flitsim::output::write_file(&dir, "model.csv", &model_csv(&rows, sat))?;
     flitsim::output::write_file(&dir, "validation.csv", &validation_csv(&results, &rows))?;
     validation_plot(&dir.join("validation.svg"), &results, &rows)?;
+    let rates: Option<Vec<Vec<f64>>> = flitsim::sweep::points(&s)
+        .iter()
+        .map(|(v, rate, seed)| flitsim::model::link_rates(v, *rate, *seed))
+        .collect();
+    if let Some(rates) = rates {
+        let topo = flitsim::engine::build_network(&s).topo;
+        flitsim::output::write_file(
+            &dir,
+            "validation_channels.csv",
+            &flitsim::output::validation::validation_channels_csv(&results, &topo, &rates),
+        )?;
+    }
     if !args.quiet {
         out!("model: {}", m.name());
         out!(

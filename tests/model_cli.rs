@@ -101,6 +101,32 @@ fn validate_writes_both_sides_and_a_plot() {
     let svg = std::fs::read_to_string(out.join("validation.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("model"));
     assert!(out.join("summary.csv").exists() && out.join("model.csv").exists());
+    // Channel rates side by side: Duato on a 3-cube under uniform traffic loads every link
+    // with λ d̄ / n = λ (12/7) / 3 (paper 000 eq. 7).
+    let ch = std::fs::read_to_string(out.join("validation_channels.csv")).unwrap();
+    let rates: Vec<f64> = column(&ch, "rate")
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let model: Vec<f64> = column(&ch, "model_messages_per_cycle")
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(rates.len(), 4 * 24, "4 loads x 24 links");
+    for (r, m) in rates.iter().zip(&model) {
+        assert!((m - r * 12.0 / 7.0 / 3.0).abs() < 1e-15, "{r} {m}");
+    }
+    let sim: Vec<f64> = column(&ch, "messages_per_cycle")
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    // At λ = 0.004 over 4000 cycles a link sees about 9 messages: the mean over the 24 links
+    // is within 5 sigma of λ d̄ / n.
+    let at = &sim[24..48];
+    let mean = at.iter().sum::<f64>() / 24.0;
+    let want: f64 = 0.004 * 12.0 / 7.0 / 3.0;
+    let sigma = (want / 4000.0 / 24.0).sqrt();
+    assert!((mean - want).abs() < 5.0 * sigma, "{mean} vs {want}");
 }
 
 #[test]

@@ -111,3 +111,40 @@ impl Model {
         saturation_load(|l| self.predict(l), max_rate)
     }
 }
+
+/// Expected messages per cycle on each network link (the papers' λ_c), where flitsim has an
+/// exact or closed form for the scenario's routing: dimension-order routing by enumeration of
+/// every source-destination pair (any pattern); p-cube under uniform traffic by paper 002's
+/// re-derived eqs. 20-21; Duato's routing under uniform traffic on a unidirectional torus or a
+/// hypercube, where every link carries λ d̄ / n (paper 000 eq. 7). None otherwise. `seed`
+/// fixes a random permutation pattern as the simulation's.
+pub fn link_rates(s: &Scenario, rate: f64, seed: u64) -> Option<Vec<f64>> {
+    use crate::scenario::{Algorithm, Pattern};
+    use crate::topology::Kind;
+    let net = crate::engine::build_network(s);
+    let traffic = crate::traffic::Traffic::new(&s.traffic, &net.topo, seed);
+    let uniform = s.traffic.pattern == Pattern::Uniform || s.traffic.pattern_fraction == 0.0;
+    let t = &net.topo;
+    match s.routing.algorithm {
+        Algorithm::Dor => Some(enumerate::dor_link_rates(&net, &traffic, rate)),
+        Algorithm::PCube if uniform => Some(
+            t.links
+                .iter()
+                .map(|l| {
+                    channel_traffic::pcube_link_rate(
+                        t.n() as u32,
+                        l.src.count_ones(),
+                        l.dst > l.src,
+                        rate,
+                    )
+                })
+                .collect(),
+        ),
+        Algorithm::Duato | Algorithm::DuatoTimeout
+            if uniform && (t.kind == Kind::Hypercube || (t.wraps() && !t.bidirectional)) =>
+        {
+            Some(vec![rate * t.mean_distance() / t.n() as f64; t.links.len()])
+        }
+        _ => None,
+    }
+}

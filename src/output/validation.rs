@@ -185,3 +185,43 @@ fn draw(
         },
     )
 }
+
+/// validation_channels.csv: per point and network link, the simulated messages per cycle and
+/// the exact or model rate from `flitsim::model::link_rates`.
+pub fn validation_channels_csv(
+    sim: &[PointResult],
+    topo: &crate::topology::KAryNCube,
+    model_rates: &[Vec<f64>],
+) -> String {
+    write(
+        &[
+            "rate",
+            "seed",
+            "channel",
+            "src",
+            "dst",
+            "dim",
+            "dir",
+            "messages_per_cycle",
+            "model_messages_per_cycle",
+        ],
+        sim.iter()
+            .zip(model_rates)
+            .flat_map(|(r, m)| {
+                topo.links.iter().enumerate().map(move |(c, l)| {
+                    vec![
+                        num(r.rate),
+                        r.seed.to_string(),
+                        c.to_string(),
+                        l.src.to_string(),
+                        l.dst.to_string(),
+                        l.dim.to_string(),
+                        l.dir.sign().to_string(),
+                        num(r.link_msgs[c]),
+                        num(m[c]),
+                    ]
+                })
+            })
+            .collect(),
+    )
+}
