@@ -473,24 +473,17 @@ pub struct Solution {
 impl Solution {
     /// Eq. 1, split as the simulator's columns (module doc).
     pub fn prediction(&self) -> Prediction {
-        let network_latency = self.s_bar * self.vbar;
-        let source_wait = self.w_s * self.vbar;
-        Prediction {
-            // Eq. 1.
-            latency: network_latency + source_wait,
-            network_latency,
-            source_wait,
-            vbar: Some(self.vbar),
-        }
+        Prediction::multiplexed(self.s_bar, self.w_s, self.vbar)
     }
 }
 
-/// Why a load has no stable solution.
+/// Why a load has no stable solution (this model's and paper 001's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Saturation {
-    /// A channel's utilisation λ_c S̄ reached 1 (eqs. 26, 29).
+    /// A channel's utilisation λ_c S̄ reached 1 (eqs. 26, 29; in paper 001's model also the
+    /// escape channel's P_t λ_c S̄).
     Channel,
-    /// The source queue's utilisation (λ/V) S̄ reached 1 (eq. 27).
+    /// The source queue's utilisation (λ/V) S̄ reached 1 (eq. 27; paper 001's eq. 17).
     Source,
     /// Not converged within [`MAX_ITERATIONS`] steps.
     NotConverged,

@@ -27,6 +27,21 @@ pub struct Prediction {
     pub vbar: Option<f64>,
 }
 
+impl Prediction {
+    /// Paper 000 eq. 1, Latency = (S̄ + W̄_s)·V̄, split as the simulator's columns: network
+    /// latency S̄·V̄ and source wait W̄_s·V̄ (the models of papers 000 and 001).
+    pub fn multiplexed(s_bar: f64, w_s: f64, vbar: f64) -> Prediction {
+        let network_latency = s_bar * vbar;
+        let source_wait = w_s * vbar;
+        Prediction {
+            latency: network_latency + source_wait,
+            network_latency,
+            source_wait,
+            vbar: Some(vbar),
+        }
+    }
+}
+
 /// What a model says about one load.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {

@@ -283,29 +283,11 @@ pub struct Solution {
 impl Solution {
     /// Latency (S̄ + W_s) V̄, split as the simulator's columns.
     pub fn prediction(&self) -> Prediction {
-        let network_latency = self.s_bar * self.vbar;
-        let source_wait = self.w_s * self.vbar;
-        Prediction {
-            latency: network_latency + source_wait,
-            network_latency,
-            source_wait,
-            vbar: Some(self.vbar),
-        }
+        Prediction::multiplexed(self.s_bar, self.w_s, self.vbar)
     }
 }
 
-/// Why a load has no stable solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Saturation {
-    /// ρ = λ_c S̄ reached 1 (occupancy chain), or the escape channel's P_t λ_c S̄ did.
-    Channel,
-    /// The source queue's (λ/V) S̄ reached 1 (eq. 17).
-    Source,
-    /// Not converged within [`MAX_ITERATIONS`] steps.
-    NotConverged,
-    /// The load is not a non-negative finite number.
-    BadLoad,
-}
+pub use super::duato_kary::Saturation;
 
 /// Paper 001's model of one n-cube with V virtual channels, M-flit messages and time-out τ.
 #[derive(Clone, Debug)]
