@@ -24,6 +24,13 @@ enum Command {
     Run(RunArgs),
     /// Validate a scenario and describe its network, without running it.
     Check { scenario: PathBuf },
+    /// The built network's properties (processors, routers, channels, degree, diameter,
+    /// mean distance), as a table or, with --csv, as property,value rows.
+    Info {
+        scenario: PathBuf,
+        #[arg(long)]
+        csv: bool,
+    },
     /// Draw latency.svg and throughput.svg from a results directory's summary.csv.
     Plot { results: PathBuf },
     /// The analytical model's latency at each load of the scenario, and its saturation load.
@@ -82,6 +89,21 @@ fn dispatch(cmd: Command) -> Result<()> {
     match cmd {
         Command::Run(args) => run(&args),
         Command::Check { scenario } => check(&scenario),
+        Command::Info { scenario, csv } => {
+            let s = Scenario::load(&scenario)?;
+            let props = flitsim::engine::build_network(&s).topo.properties();
+            if csv {
+                out!("property,value");
+            }
+            for (k, v) in props {
+                if csv {
+                    out!("{k},{v}");
+                } else {
+                    out!("{k:>14}  {v}");
+                }
+            }
+            Ok(())
+        }
         Command::Model { scenario, out } => model(&scenario, out),
         Command::Validate(args) => validate(&args),
         Command::Plot { results } => {

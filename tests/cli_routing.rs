@@ -147,3 +147,41 @@ fn timeout_keys() {
         &["duato-timeout"],
     );
 }
+
+#[test]
+fn info_prints_the_network_properties() {
+    let d = std::env::temp_dir().join(format!("flitsim-info-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("s.toml");
+    std::fs::write(
+        &f,
+        "name = \"i\"\n[topology]\nkind = \"torus\"\nk = 5\nn = 2\n[traffic]\nrates = [0.001]\n",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args(["info", "--csv", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows[0], "property,value");
+    // Unidirectional 5-ary 2-cube: 25 processors and routers, n·N = 50 channels, degree 2,
+    // diameter n(k−1) = 8, mean distance n·(k−1)/2·N/(N−1) = 4·25/24.
+    for want in [
+        "processors,25",
+        "routers,25",
+        "channels,50",
+        "degree,2",
+        "diameter,8",
+    ] {
+        assert!(rows.contains(&want), "{want} in {rows:?}");
+    }
+    let md: f64 = rows
+        .iter()
+        .find_map(|r| r.strip_prefix("mean_distance,"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((md - 4.0 * 25.0 / 24.0).abs() < 1e-12, "{md}");
+}

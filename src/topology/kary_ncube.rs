@@ -138,6 +138,45 @@ impl KAryNCube {
             .sum()
     }
 
+    /// The network's properties as (name, value) rows, in the terms of paper 004's Fig. 3:
+    /// processors, routers, channels (unidirectional network links), router degree (largest number of
+    /// network links leaving a router), diameter, mean distance under uniform traffic.
+    pub fn properties(&self) -> Vec<(&'static str, String)> {
+        let degree = (0..self.nodes as u32)
+            .map(|v| {
+                (0..self.n())
+                    .flat_map(|d| [Dir::Plus, Dir::Minus].map(|dir| self.out_link(v, d, dir)))
+                    .filter(|&l| l != NO_LINK)
+                    .count()
+            })
+            .max()
+            .unwrap_or(0);
+        let links = if self.kind == Kind::Torus && !self.bidirectional {
+            "unidirectional"
+        } else {
+            "bidirectional"
+        };
+        vec![
+            ("topology", self.kind.name().to_string()),
+            (
+                "radix",
+                self.radix
+                    .iter()
+                    .map(|k| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x"),
+            ),
+            ("dimensions", self.n().to_string()),
+            ("links", links.to_string()),
+            ("processors", self.nodes.to_string()),
+            ("routers", self.nodes.to_string()),
+            ("channels", self.links.len().to_string()),
+            ("degree", degree.to_string()),
+            ("diameter", self.diameter().to_string()),
+            ("mean_distance", format!("{}", self.mean_distance())),
+        ]
+    }
+
     /// Mean distance over ordered pairs of distinct nodes (uniform traffic), by enumeration of
     /// each dimension's offsets (dimensions are independent).
     pub fn mean_distance(&self) -> f64 {
@@ -176,6 +215,52 @@ mod tests {
         assert_eq!(h.links.len(), 5 * 32);
         for l in &h.links {
             assert_eq!(l.src ^ l.dst, 1 << l.dim);
+        }
+    }
+
+    #[test]
+    fn properties_count_the_network() {
+        // Unidirectional 5-ary 2-cube: 25 routers, n·N = 50 channels, degree n = 2, diameter
+        // n(k-1) = 8; bidirectional: 2nN = 100 channels, degree 4, diameter n⌊k/2⌋ = 4; 4x4 mesh:
+        // 2n(k-1)k^(n-1) = 48 channels, degree 4, diameter 6; 5-cube: n·2^n = 160 channels
+        // (each edge is two unidirectional channels), degree 5.
+        let get = |t: &KAryNCube, key: &str| {
+            t.properties()
+                .into_iter()
+                .find(|(k, _)| *k == key)
+                .unwrap()
+                .1
+        };
+        for (t, channels, degree, diameter) in [
+            (
+                KAryNCube::new(Kind::Torus, vec![5, 5], false),
+                "50",
+                "2",
+                "8",
+            ),
+            (
+                KAryNCube::new(Kind::Torus, vec![5, 5], true),
+                "100",
+                "4",
+                "4",
+            ),
+            (KAryNCube::new(Kind::Mesh, vec![4, 4], true), "48", "4", "6"),
+            (
+                KAryNCube::new(Kind::Hypercube, vec![2; 5], true),
+                "160",
+                "5",
+                "5",
+            ),
+        ] {
+            assert_eq!(get(&t, "channels"), channels);
+            assert_eq!(get(&t, "degree"), degree);
+            assert_eq!(get(&t, "diameter"), diameter);
+            let brute = (0..t.nodes as u32)
+                .flat_map(|a| (0..t.nodes as u32).map(move |b| (a, b)))
+                .map(|(a, b)| t.distance(a, b))
+                .max()
+                .unwrap();
+            assert_eq!(get(&t, "diameter"), brute.to_string());
         }
     }
 
