@@ -477,6 +477,28 @@ impl Solution {
     }
 }
 
+/// Iterates S̄ ← F(S̄) from `start` until two iterates agree to [`TOLERANCE`] (relative):
+/// the fixed point and the steps taken, or Channel when F has no value (a utilisation reached
+/// 1) or diverges, NotConverged after [`MAX_ITERATIONS`] steps. Shared with paper 001's model.
+pub fn fixed_point(
+    start: f64,
+    step: impl Fn(f64) -> Option<f64>,
+) -> Result<(f64, usize), Saturation> {
+    let mut s = start;
+    for iterations in 1..=MAX_ITERATIONS {
+        let next = step(s).ok_or(Saturation::Channel)?;
+        if !next.is_finite() {
+            return Err(Saturation::Channel);
+        }
+        let done = (next - s).abs() <= TOLERANCE * next;
+        s = next;
+        if done {
+            return Ok((s, iterations));
+        }
+    }
+    Err(Saturation::NotConverged)
+}
+
 /// Why a load has no stable solution (this model's and paper 001's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Saturation {
@@ -593,23 +615,7 @@ impl Model {
         // Eq. 7.
         let lambda_c = lambda * self.dbar / self.n as f64;
         // Eq. 8 without blocking, averaged by eq. 9: the zero-load S̄, below every fixed point.
-        let mut s = self.length + self.dbar;
-        let mut iterations = 0;
-        loop {
-            if iterations == MAX_ITERATIONS {
-                return Err(Saturation::NotConverged);
-            }
-            iterations += 1;
-            let next = self.step(lambda, s).ok_or(Saturation::Channel)?;
-            if !next.is_finite() {
-                return Err(Saturation::Channel);
-            }
-            let done = (next - s).abs() <= TOLERANCE * next;
-            s = next;
-            if done {
-                break;
-            }
-        }
+        let (s, iterations) = fixed_point(self.length + self.dbar, |s| self.step(lambda, s))?;
         let p_v = vc_occupancy(lambda_c * s, self.vcs).ok_or(Saturation::Channel)?;
         let (p_a, p_ad) = blocking_probabilities(&p_v, self.escape, self.options.eq13);
         let w = mg1_wait(lambda_c, s, self.length).ok_or(Saturation::Channel)?;

@@ -50,7 +50,7 @@
 //!
 //! The load is [`Outcome::Saturated`] when ρ = λ_c S̄ reaches 1 (the occupancy chain has no
 //! steady state), when the escape channel's P_t λ_c S̄ or the source's (λ/V) S̄ reaches 1,
-//! or when the fixed point has not converged within [`MAX_ITERATIONS`] steps.
+//! or when the fixed point has not converged within [`super::duato_kary::MAX_ITERATIONS`] steps.
 //!
 //! # M/M/1 with deterministic impatience (derivation)
 //!
@@ -131,15 +131,10 @@
 //! 10%, 17% and 20% low at the same loads. Like the simulator, the model varies little with τ
 //! at these loads (from τ = 0 to 64 its latency rises by about 1% at λ = 0.014).
 
-use super::duato_kary::{binom, multiplexing_degree, vc_occupancy};
+use super::duato_kary::{binom, fixed_point, multiplexing_degree, vc_occupancy};
 use super::{Outcome, Prediction};
 use crate::scenario::{Algorithm, Locality, Pattern, Scenario, Selection};
 use crate::topology::Kind;
-
-/// Fixed-point steps before a load is called saturated.
-pub const MAX_ITERATIONS: usize = 200_000;
-/// Relative change of S̄ at which the iteration stops.
-pub const TOLERANCE: f64 = 1e-11;
 
 /// The M/M/1 queue with deterministic impatience τ (module doc): arrival rate λ, mean service
 /// time S, patience τ.
@@ -387,23 +382,7 @@ impl Model {
         }
         // Eq. 11.
         let lambda_c = lambda * self.dbar / self.n as f64;
-        let mut s = self.length + self.dbar;
-        let mut iterations = 0;
-        loop {
-            if iterations == MAX_ITERATIONS {
-                return Err(Saturation::NotConverged);
-            }
-            iterations += 1;
-            let next = self.step(lambda, s).ok_or(Saturation::Channel)?;
-            if !next.is_finite() {
-                return Err(Saturation::Channel);
-            }
-            let done = (next - s).abs() <= TOLERANCE * next;
-            s = next;
-            if done {
-                break;
-            }
-        }
+        let (s, iterations) = fixed_point(self.length + self.dbar, |s| self.step(lambda, s))?;
         let (p_v, p_a, adaptive, w_d, w) =
             self.hop_state(lambda_c, s).ok_or(Saturation::Channel)?;
         // Eq. 17.

@@ -3,7 +3,7 @@
 use super::{num, opt};
 use crate::engine::PointResult;
 use crate::scenario::Pattern;
-use crate::topology::{KAryNCube, Kind};
+use crate::topology::{KAryNCube, Kind, Link};
 
 /// A CSV table; every table ends with the traffic variant's columns `pattern_fraction` and
 /// `hotspot_fraction` (see `variant`).
@@ -91,6 +91,19 @@ pub fn summary_csv(results: &[PointResult]) -> String {
     )
 }
 
+/// The cells that name a point and one of its links: rate, seed, channel, src, dst, dim, dir.
+pub(super) fn link_cells(r: &PointResult, c: usize, l: &Link) -> Vec<String> {
+    vec![
+        num(r.rate),
+        r.seed.to_string(),
+        c.to_string(),
+        l.src.to_string(),
+        l.dst.to_string(),
+        l.dim.to_string(),
+        l.dir.sign().to_string(),
+    ]
+}
+
 /// The hot node of a hotspot pattern, if any.
 fn hot_node(pattern: &Pattern) -> Option<u32> {
     match *pattern {
@@ -136,24 +149,16 @@ pub fn channels_csv(results: &[PointResult], topo: &KAryNCube, pattern: &Pattern
                     }
                     None => (String::new(), String::new()),
                 };
-                variant(
-                    r,
-                    vec![
-                        num(r.rate),
-                        r.seed.to_string(),
-                        c.to_string(),
-                        l.src.to_string(),
-                        l.dst.to_string(),
-                        l.dim.to_string(),
-                        l.dir.sign().to_string(),
-                        num(r.link_flits[c]),
-                        num(r.link_msgs[c]),
-                        weight,
-                        bit_dir,
-                        hd,
-                        toward,
-                    ],
-                )
+                let mut row = link_cells(r, c, l);
+                row.extend([
+                    num(r.link_flits[c]),
+                    num(r.link_msgs[c]),
+                    weight,
+                    bit_dir,
+                    hd,
+                    toward,
+                ]);
+                variant(r, row)
             })
         }),
     )

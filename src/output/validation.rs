@@ -209,17 +209,9 @@ pub fn validation_channels_csv(
             .zip(model_rates)
             .flat_map(|(r, m)| {
                 topo.links.iter().enumerate().map(move |(c, l)| {
-                    vec![
-                        num(r.rate),
-                        r.seed.to_string(),
-                        c.to_string(),
-                        l.src.to_string(),
-                        l.dst.to_string(),
-                        l.dim.to_string(),
-                        l.dir.sign().to_string(),
-                        num(r.link_msgs[c]),
-                        num(m[c]),
-                    ]
+                    let mut row = super::csv_tables::link_cells(r, c, l);
+                    row.extend([num(r.link_msgs[c]), num(m[c])]);
+                    row
                 })
             })
             .collect(),
