@@ -91,7 +91,11 @@ fn dispatch(cmd: Command) -> Result<()> {
         Command::Check { scenario } => check(&scenario),
         Command::Info { scenario, csv } => {
             let s = Scenario::load(&scenario)?;
-            let props = flitsim::engine::build_network(&s).topo.properties();
+            let net = flitsim::engine::build_network(&s);
+            let props = match &net.mway {
+                Some(mw) => mw.properties(&net.topo),
+                None => net.topo.properties(),
+            };
             if csv {
                 out!("property,value");
             }
@@ -170,8 +174,13 @@ fn run(args: &RunArgs) -> Result<()> {
             );
         }
         out!(
-            "results written to {}/ (summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv)",
-            dir.display()
+            "results written to {}/ (summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv{})",
+            dir.display(),
+            if s.topology.mway.is_some() {
+                ", mway_channels.csv"
+            } else {
+                ""
+            }
         );
     }
     Ok(())
@@ -182,6 +191,30 @@ fn check(path: &Path) -> Result<()> {
     let net = flitsim::engine::build_network(&s);
     let t = &net.topo;
     out!("{}: ok", path.display());
+    if let Some(mw) = &net.mway {
+        let props = mw.properties(t);
+        let get = |k: &str| props.iter().find(|p| p.0 == k).map_or("", |p| p.1.as_str());
+        out!(
+            "  network: {} {}, {} processors on {}, {} routers, {} channels of m = {} ways, diameter {}, mean distance {:.4} (channel crossings)",
+            get("topology"),
+            get("radix"),
+            get("processors"),
+            get("processors_on"),
+            get("routers"),
+            get("channels"),
+            get("m"),
+            get("diameter"),
+            get("mean_distance").parse::<f64>().unwrap_or(f64::NAN)
+        );
+        out!(
+            "  router: buffer sets of {} buffers of {} flits, selection {}",
+            s.router.vcs,
+            s.router.buffer_depth,
+            s.routing.selection.name()
+        );
+        out!("  routing: {}", s.routing.algorithm.name());
+        return check_traffic(&s);
+    }
     out!(
         "  network: {} {:?}{}, {} nodes, {} links, diameter {}, mean distance {:.4}",
         t.kind.name(),
@@ -225,6 +258,11 @@ fn check(path: &Path) -> Result<()> {
         "  routing: {}{classes}{timeout}",
         s.routing.algorithm.name()
     );
+    check_traffic(&s)
+}
+
+/// `check`'s account of the traffic and run control.
+fn check_traffic(s: &Scenario) -> Result<()> {
     let t = &s.traffic;
     let lengths = if t.lengths.len() == 1 {
         format!("{} flits/message", t.lengths[0])

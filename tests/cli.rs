@@ -606,7 +606,7 @@ fn unknown_topology_kind() {
         Some(&text),
         &[
             "[topology] kind: unknown topology \"ring\"",
-            "\"mesh\", \"torus\" or \"hypercube\"",
+            "\"mesh\", \"torus\", \"hypercube\" or \"mway\"",
         ],
     );
 }

@@ -140,7 +140,7 @@ fn timeout_keys() {
         &["least-multiplexed"],
     );
     refused(
-        "algorithm = \"adaptive\"",
+        "algorithm = \"west-first\"",
         MESH,
         2,
         "[routing] algorithm",

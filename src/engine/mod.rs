@@ -76,7 +76,7 @@ struct Buf {
     slot: u16,
 }
 
-/// Round-robin arbitration state of one channel.
+/// Round-robin arbitration state of one arbiter (a channel, or a shared m-way channel).
 #[derive(Clone, Copy, Debug)]
 struct Arb {
     /// The best request this cycle, `key << 32 | buffer`, where key is the requester's
@@ -134,12 +134,16 @@ pub struct Engine {
     /// Buffers that may hold flits and may move (those with none are dropped lazily).
     active: ActiveSet,
 
-    // Channel state, indexed by channel id.
+    // Arbiter state, indexed by arbiter id (`Network::arb_of`).
     arbs: Vec<Arb>,
+    /// Buffer granted last in each buffer set (second level of shared-channel round-robin).
+    set_rr: Vec<u8>,
+
+    // Channel state, indexed by channel id.
     /// Flits and headers (messages) that crossed each channel, since the start.
     pub c_flits: Vec<u64>,
     pub c_msgs: Vec<u64>,
-    /// Channels with a request this cycle.
+    /// Arbiters with a request this cycle.
     requested: ActiveSet,
     /// Messages whose tail was ejected this cycle.
     delivered: Vec<u32>,
@@ -205,7 +209,7 @@ impl Engine {
             routing,
             cand: Candidates::default(),
             selection: Selection::Random,
-            rngs: (0..nodes as u64)
+            rngs: (0..net.routers() as u64)
                 .map(|r| {
                     Pcg64::new(
                         crate::traffic::mix_seed(seed ^ 0x5E1E_C710, r) as u128,
@@ -237,7 +241,7 @@ impl Engine {
             b_wait_chan: vec![NONE; nbuf],
             active: ActiveSet::new(nbuf + 1),
             arbs: net
-                .chan_drivers
+                .arb_drivers
                 .iter()
                 .map(|&d| Arb {
                     best: NO_REQUEST,
@@ -245,9 +249,10 @@ impl Engine {
                     drivers: d,
                 })
                 .collect(),
+            set_rr: vec![0; nbuf / net.vcs as usize],
             c_flits: vec![0; nchan],
             c_msgs: vec![0; nchan],
-            requested: ActiveSet::new(nchan),
+            requested: ActiveSet::new(net.arb_drivers.len()),
             delivered: Vec::new(),
             c_wait: vec![NONE; nchan],
             sleep_headers,
@@ -356,7 +361,7 @@ impl Engine {
             self.arrivals.pop();
             let src = &mut self.sources[s as usize];
             let rng = src.arrive(&exp);
-            let sent = self.traffic.message(&self.net.topo, s, rng);
+            let sent = self.traffic.message(self.net.traffic_topo(), s, rng);
             self.arrivals.push(Reverse((src.next_cycle(), s)));
             if let Some((dst, len)) = sent {
                 let m = self.msgs.alloc(s, dst, len, self.cycle);
@@ -380,6 +385,7 @@ impl Engine {
             b_wait_chan,
             active,
             arbs,
+            set_rr,
             requested,
             c_wait,
             msgs,
@@ -388,6 +394,7 @@ impl Engine {
             ..
         } = self;
         let depth = net.depth;
+        let vcs = net.vcs;
         let now = *cycle as u32;
         active.for_each(|active, b32| {
             let b = b32 as usize;
@@ -410,6 +417,7 @@ impl Engine {
                 match selection::select(net, bufs, cand, *selection, &mut rngs[at as usize]) {
                     Some((ch, t)) => {
                         bufs[b].want = t;
+                        bufs[b].out_chan = ch;
                         ch
                     }
                     None => {
@@ -428,12 +436,19 @@ impl Engine {
                     }
                 }
             };
-            let arb = &mut arbs[ch as usize];
+            let a = net.arb_of[ch as usize];
+            let arb = &mut arbs[a as usize];
             // Round-robin: the first slot after the last grant wins.
             let k = buf.slot + arb.drivers - arb.rr - 1;
-            let key = if k >= arb.drivers { k - arb.drivers } else { k };
-            arb.best = arb.best.min((key as u64) << 32 | b as u64);
-            requested.insert(ch);
+            let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
+            if net.shared {
+                // Then, within the driver's buffer set, the first buffer after its last grant.
+                let (set, vc) = (b32 / vcs, b32 % vcs);
+                key =
+                    key * vcs as u64 + ((vc + vcs - set_rr[set as usize] as u32 - 1) % vcs) as u64;
+            }
+            arb.best = arb.best.min(key << 32 | b as u64);
+            requested.insert(a);
         });
     }
 
@@ -443,6 +458,7 @@ impl Engine {
         let net = &self.net;
         let depth = net.depth;
         let vcs = net.vcs;
+        let inj_vcs = net.inj_vcs;
         let mut injected = 0;
         let mut i = 0;
         while i < self.active_src.len() {
@@ -454,8 +470,9 @@ impl Engine {
             }
             let mut t = self.s_buf[s];
             if t == NONE {
-                let base = net.injection_channel(s as u32) * vcs;
-                match (base..base + vcs).find(|&b| self.bufs[b as usize].msg == NONE) {
+                let dst = self.msgs.dst[m as usize];
+                let base = net.injection_link(s as u32, dst) * vcs;
+                match (base..base + inj_vcs).find(|&b| self.bufs[b as usize].msg == NONE) {
                     Some(b) => t = b,
                     None => {
                         i += 1;
@@ -477,9 +494,9 @@ impl Engine {
                 tb.last = self.cycle as u32;
                 self.msgs.inject[m as usize] = self.cycle;
                 self.s_buf[s] = t;
-                self.c_msgs[net.injection_channel(s as u32) as usize] += 1;
+                self.c_msgs[(t / vcs) as usize] += 1;
             }
-            self.c_flits[net.injection_channel(s as u32) as usize] += 1;
+            self.c_flits[(t / vcs) as usize] += 1;
             self.bufs[tu].cnt += 1;
             if self.b_state[tu] == IDLE {
                 self.b_state[tu] = ACTIVE;
@@ -514,6 +531,7 @@ impl Engine {
             b_wait_chan,
             active,
             arbs,
+            set_rr,
             c_flits,
             c_msgs,
             requested,
@@ -536,18 +554,23 @@ impl Engine {
         let no_up = bufs.len() as u32;
         let mut ejected = 0;
         let mut moved = 0;
-        requested.drain(|ch| {
+        let vcs = net.vcs;
+        let shared = net.shared;
+        requested.drain(|a| {
             moved += 1;
-            let c = ch as usize;
-            let arb = &mut arbs[c];
+            let arb = &mut arbs[a as usize];
             let b = arb.best as u32 as usize;
             arb.best = NO_REQUEST;
             let buf = &mut bufs[b];
             arb.rr = buf.slot;
+            if shared {
+                set_rr[b / vcs as usize] = (b % vcs as usize) as u8;
+            }
+            let ch = buf.out_chan;
+            let c = ch as usize;
             let m = buf.msg;
             let header = buf.sent == 0;
             let t = if header {
-                buf.out_chan = ch;
                 buf.out_buf = buf.want;
                 buf.want
             } else {

@@ -1,91 +1,216 @@
 //! The network as the engine sees it: channels (arbitration points) and buffers (virtual
 //! channels), numbered densely (ARCHITECTURE.md, after paper 004 section 2.3).
 //!
-//! Channel ids: network links `0..L`, then the injection channel of each node `L..L+N`, then
-//! the ejection channel of each node `L+N..L+2N`. Each link and injection channel feeds V
-//! buffers at its receiving router, buffer id `channel * V + vc`; ejection channels feed the
-//! processing element directly and never block. Every buffer of a router is a driver of each
-//! of that router's output channels, with one slot number per router used for round-robin.
+//! Channel ids: network links `0..L`, then the injection channels `L..L+I`, then the ejection
+//! channels `L+I..L+2I`, `attach` of each per processor (I = attach · N). Each link and
+//! injection channel feeds V buffers, buffer id `channel * V + vc`, held at the router the
+//! link enters (its "router"). Ejection channels feed the processing element and never block.
+//!
+//! A k-ary n-cube's routers have a crossbar: each link is its own arbiter, and every buffer of a
+//! router drives each of its output links, with slot `port * V + vc` (one-level round-robin).
+//! In a k-ary m-way network (paper 004) the "routers" of the engine are the m-way channels and
+//! the links are the m-way routers' buffer sets, so every link and ejection channel leaving
+//! one m-way channel shares that channel's single arbiter. Its drivers are buffer sets (and
+//! processor injection buffers), slot = the driver's port, and a driver's buffers take turns
+//! behind it (two-level round-robin, fair per driver: paper 004 section 3.4).
 
-use crate::topology::KAryNCube;
+use crate::topology::{KAryNCube, Kind, MWay, Placement};
 
 pub const NONE: u32 = u32::MAX;
 
 #[derive(Clone)]
 pub struct Network {
+    /// The router graph of a k-ary n-cube, or the channel graph of an m-way network.
     pub topo: KAryNCube,
-    /// Virtual channels per physical channel (V).
+    /// The m-way network's processors, when this is one.
+    pub mway: Option<MWay>,
+    /// The processors' address space for traffic patterns when processors are not the
+    /// routers one to one: a line of N processors (uniform, hotspot and permutation only).
+    ptopo: Option<KAryNCube>,
+    /// Virtual channels per physical channel (V); buffers per buffer set (B) in m-way.
     pub vcs: u32,
     /// Flits per buffer.
     pub depth: u16,
     /// Number of network links (L).
     pub links: u32,
+    /// Processors (message sources and sinks).
     pub nodes: u32,
+    /// Injection (and ejection) channels per processor.
+    pub attach: u32,
+    /// `proc_at[p * attach + j]`: router of processor p's j-th injection channel.
+    pub proc_at: Vec<u32>,
+    /// Injection buffers a source may use: V, or 1 in m-way (paper 004 Fig. 7).
+    pub inj_vcs: u32,
     /// Router that holds each buffer.
     pub buf_router: Vec<u32>,
-    /// The buffer's driver slot at its router: `port * V + vc`.
+    /// The buffer's driver slot at its arbiter: `port * V + vc`, or the port when `shared`.
     pub buf_slot: Vec<u16>,
-    /// Number of driver slots of each channel's arbiter.
-    pub chan_drivers: Vec<u16>,
+    /// Arbiter of each channel.
+    pub arb_of: Vec<u32>,
+    /// Number of driver slots of each arbiter.
+    pub arb_drivers: Vec<u16>,
+    /// Shared m-way channels: two-level round-robin (drivers, then their buffers).
+    pub shared: bool,
 }
 
 impl Network {
+    /// A k-ary n-cube with crossbar routers: one processor per router.
     pub fn new(topo: KAryNCube, vcs: u32, depth: u32) -> Network {
-        let links = topo.links.len() as u32;
         let nodes = topo.nodes as u32;
-        let nbuf = (links + nodes) as usize * vcs as usize;
+        Self::build(topo, None, (0..nodes).collect(), 1, vcs, depth, vcs)
+    }
+
+    /// A k-ary m-way network on the channel graph `topo`.
+    pub fn mway(topo: KAryNCube, placement: Placement, vcs: u32, depth: u32) -> Network {
+        let mw = MWay::new(&topo, placement);
+        let at = mw.chans.clone();
+        let attach = mw.attach;
+        Self::build(topo, Some(mw), at, attach, vcs, depth, 1)
+    }
+
+    fn build(
+        topo: KAryNCube,
+        mway: Option<MWay>,
+        proc_at: Vec<u32>,
+        attach: u32,
+        vcs: u32,
+        depth: u32,
+        inj_vcs: u32,
+    ) -> Network {
+        let links = topo.links.len() as u32;
+        let routers = topo.nodes;
+        let ptopo = (proc_at.len() != routers * attach as usize)
+            .then(|| KAryNCube::new(Kind::Mesh, vec![proc_at.len() as u32 / attach], true));
+        let inj = proc_at.len() as u32;
+        let nodes = inj / attach;
+        let shared = mway.is_some();
+        let nbuf = (links + inj) as usize * vcs as usize;
         let mut buf_router = vec![0u32; nbuf];
         let mut buf_slot = vec![0u16; nbuf];
-        // Ports of each router: its incoming links in link order, then its injection channel.
-        let mut ports = vec![0u16; nodes as usize];
-        let mut set_port = |chan: u32, router: u32, ports: &mut Vec<u16>| {
+        // Ports of each router: its incoming links in link order, then its injection channels.
+        let mut ports = vec![0u16; routers];
+        let mut set_port = |chan: u32, router: u32| {
             let p = ports[router as usize];
             ports[router as usize] += 1;
             for v in 0..vcs {
                 let b = (chan * vcs + v) as usize;
                 buf_router[b] = router;
-                buf_slot[b] = (p as u32 * vcs + v) as u16;
+                buf_slot[b] = if shared {
+                    p
+                } else {
+                    (p as u32 * vcs + v) as u16
+                };
             }
         };
         for (c, l) in topo.links.iter().enumerate() {
-            set_port(c as u32, l.dst, &mut ports);
+            set_port(c as u32, l.dst);
         }
-        for node in 0..nodes {
-            set_port(links + node, node, &mut ports);
+        for (i, &r) in proc_at.iter().enumerate() {
+            set_port(links + i as u32, r);
         }
-        let drivers_of = |r: u32| (ports[r as usize] as u32 * vcs) as u16;
-        let mut chan_drivers = Vec::with_capacity((links + 2 * nodes) as usize);
-        chan_drivers.extend(topo.links.iter().map(|l| drivers_of(l.src)));
-        chan_drivers.extend((0..nodes).map(|_| 1u16));
-        chan_drivers.extend((0..nodes).map(drivers_of));
+        let slots = |r: u32| ports[r as usize] * if shared { 1 } else { vcs as u16 };
+        let (arb_of, arb_drivers) = if shared {
+            // Arbiter c is m-way channel c; injection channels get private arbiters after them.
+            let mut of: Vec<u32> = topo.links.iter().map(|l| l.src).collect();
+            of.extend((0..inj).map(|i| routers as u32 + i));
+            of.extend(proc_at.iter().copied());
+            let mut drivers: Vec<u16> = (0..routers as u32).map(slots).collect();
+            drivers.extend((0..inj).map(|_| 1u16));
+            (of, drivers)
+        } else {
+            let of = (0..links + 2 * inj).collect();
+            let mut drivers: Vec<u16> = topo.links.iter().map(|l| slots(l.src)).collect();
+            drivers.extend((0..inj).map(|_| 1u16));
+            drivers.extend(proc_at.iter().map(|&r| slots(r)));
+            (of, drivers)
+        };
         Network {
             topo,
+            mway,
+            ptopo,
             vcs,
             depth: depth as u16,
             links,
             nodes,
+            attach,
+            proc_at,
+            inj_vcs,
             buf_router,
             buf_slot,
-            chan_drivers,
+            arb_of,
+            arb_drivers,
+            shared,
         }
+    }
+
+    /// The address space traffic patterns draw processors from.
+    pub fn traffic_topo(&self) -> &KAryNCube {
+        self.ptopo.as_ref().unwrap_or(&self.topo)
     }
 
     pub fn buffers(&self) -> usize {
         self.buf_router.len()
     }
 
+    /// Channels: links, injection and ejection channels.
     pub fn channels(&self) -> usize {
-        self.chan_drivers.len()
+        self.arb_of.len()
     }
 
+    /// Routers of the engine: k-ary n-cube routers, or m-way channels.
+    pub fn routers(&self) -> usize {
+        self.topo.nodes
+    }
+
+    /// The first injection channel of a processor (its only one unless inside an m-way router).
     #[inline]
     pub fn injection_channel(&self, node: u32) -> u32 {
-        self.links + node
+        self.links + node * self.attach
     }
 
+    /// The first ejection channel of a processor.
     #[inline]
     pub fn ejection_channel(&self, node: u32) -> u32 {
-        self.links + self.nodes + node
+        self.links + (self.nodes + node) * self.attach
+    }
+
+    /// The router a message for processor `dst` heads for from router `at`: the processor's
+    /// router, or inside an m-way router the nearer of its two channels (ties: the first).
+    #[inline]
+    pub fn target(&self, at: u32, dst: u32) -> u32 {
+        let i = (dst * self.attach) as usize;
+        let a = self.proc_at[i];
+        if self.attach == 1 {
+            return a;
+        }
+        let b = self.proc_at[i + 1];
+        if self.topo.distance(at, b) < self.topo.distance(at, a) {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// The ejection channel into `dst` from router `at`, one of `dst`'s routers.
+    #[inline]
+    pub fn ejection_link(&self, at: u32, dst: u32) -> u32 {
+        let j = (self.attach == 2 && self.proc_at[(dst * 2 + 1) as usize] == at) as u32;
+        self.ejection_channel(dst) + j
+    }
+
+    /// The injection channel a message from `src` to `dst` enters: inside an m-way router,
+    /// the one on the channel nearer the destination (ties: the first).
+    #[inline]
+    pub fn injection_link(&self, src: u32, dst: u32) -> u32 {
+        let first = self.injection_channel(src);
+        if self.attach == 1 {
+            return first;
+        }
+        let dist = |j: u32| {
+            let at = self.proc_at[(src * 2 + j) as usize];
+            self.topo.distance(at, self.target(at, dst))
+        };
+        first + (dist(1) < dist(0)) as u32
     }
 
     /// The channel a buffer receives from.
@@ -105,16 +230,36 @@ impl Network {
         let vc = self.buf_vc(b);
         if c < self.links {
             let l = &self.topo.links[c as usize];
-            format!(
-                "router {} input from {} (dim {} {}) vc {}",
-                l.dst,
-                l.src,
-                l.dim,
-                l.dir.sign(),
-                vc
-            )
+            if self.shared {
+                format!(
+                    "m-way router buffer set (channel {} -> channel {}, dim {} {}) buffer {}",
+                    l.src,
+                    l.dst,
+                    l.dim,
+                    l.dir.sign(),
+                    vc
+                )
+            } else {
+                format!(
+                    "router {} input from {} (dim {} {}) vc {}",
+                    l.dst,
+                    l.src,
+                    l.dim,
+                    l.dir.sign(),
+                    vc
+                )
+            }
         } else {
-            format!("router {} injection vc {}", c - self.links, vc)
+            let i = c - self.links;
+            let (p, j) = (i / self.attach, i % self.attach);
+            if self.shared {
+                format!(
+                    "processor {p} injection buffer {vc} on channel {}",
+                    self.proc_at[(p * self.attach + j) as usize]
+                )
+            } else {
+                format!("router {p} injection vc {vc}")
+            }
         }
     }
 }

@@ -93,6 +93,9 @@ pub struct PointResult {
     pub node_ej_msgs: Vec<f64>,
     /// P_v: fraction of link-cycles in the window with v busy virtual channels, v = 0..V.
     pub vc_occupancy: Vec<f64>,
+    /// Per m-way channel (empty for k-ary n-cubes): flits it carried per cycle in the window,
+    /// from router buffers and injection buffers into router buffers and ejection buffers.
+    pub mway_channel_flits: Vec<f64>,
 }
 
 impl PointResult {
@@ -110,6 +113,16 @@ impl PointResult {
         self.stop != StopReason::Drained || deficit > 3.0 * g.sqrt() + self.nodes as f64
     }
 
+    /// Flits per cycle on each network channel: the links of a k-ary n-cube, the shared
+    /// channels of an m-way network (paper 004's "traffic" when times 100).
+    pub fn channel_use(&self) -> &[f64] {
+        if self.mway_channel_flits.is_empty() {
+            &self.link_flits
+        } else {
+            &self.mway_channel_flits
+        }
+    }
+
     pub fn offered_flits(&self) -> f64 {
         self.rate * self.mean_length * self.offered_fraction
     }
@@ -122,14 +135,17 @@ pub fn build_network(s: &Scenario) -> Network {
         s.topology.radix.clone(),
         s.topology.bidirectional,
     );
-    Network::new(topo, s.router.vcs, s.router.buffer_depth)
+    match s.topology.mway {
+        Some(placement) => Network::mway(topo, placement, s.router.vcs, s.router.buffer_depth),
+        None => Network::new(topo, s.router.vcs, s.router.buffer_depth),
+    }
 }
 
 /// An engine for one load point of a scenario (`rate` in messages/node/cycle).
 pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
     let net = build_network(s);
     let routing = Routing::new(s, &net);
-    let traffic = Traffic::new(&s.traffic, &net.topo, seed);
+    let traffic = Traffic::new(&s.traffic, net.traffic_topo(), seed);
     Engine::new(net, routing, traffic, rate, seed).with_selection(s.routing.selection)
 }
 
@@ -227,15 +243,26 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     let wc = window_cycles as f64;
     let links = e.net.links as usize;
     let n = e.net.nodes as usize;
+    let att = e.net.attach as usize;
     let inj = e.net.injection_channel(0) as usize;
     let ej = e.net.ejection_channel(0) as usize;
+    // A processor's channels of one kind, summed, per cycle of the window.
+    let per_node = |first: usize, now: &[u64], then: &[u64]| -> Vec<f64> {
+        (0..n)
+            .map(|p| {
+                let c = first + p * att;
+                let sum = |v: &[u64]| v[c..c + att].iter().sum::<u64>();
+                per(sum(now), sum(then), wc)
+            })
+            .collect()
+    };
     Ok(PointResult {
         rate,
         seed,
         pattern_fraction: 1.0,
         hotspot_fraction: None,
         mean_length: e.traffic.mean_length(),
-        offered_fraction: e.traffic.offered_fraction(&e.net.topo),
+        offered_fraction: e.traffic.offered_fraction(e.net.traffic_topo()),
         nodes: e.net.nodes,
         window_cycles,
         accepted_flits: per(snap_end.2, ef0, wc * nodes as f64),
@@ -248,18 +275,22 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
         cycles: e.cycle,
         link_flits: (0..links).map(|c| per(snap_end.0[c], f0[c], wc)).collect(),
         link_msgs: (0..links).map(|c| per(snap_end.1[c], m0[c], wc)).collect(),
-        node_inj_flits: (inj..inj + n)
-            .map(|c| per(snap_end.0[c], f0[c], wc))
-            .collect(),
-        node_inj_msgs: (inj..inj + n)
-            .map(|c| per(snap_end.1[c], m0[c], wc))
-            .collect(),
-        node_ej_flits: (ej..ej + n)
-            .map(|c| per(snap_end.0[c], f0[c], wc))
-            .collect(),
-        node_ej_msgs: (ej..ej + n)
-            .map(|c| per(snap_end.1[c], m0[c], wc))
-            .collect(),
+        node_inj_flits: per_node(inj, &snap_end.0, &f0),
+        node_inj_msgs: per_node(inj, &snap_end.1, &m0),
+        node_ej_flits: per_node(ej, &snap_end.0, &f0),
+        node_ej_msgs: per_node(ej, &snap_end.1, &m0),
+        mway_channel_flits: match e.net.mway {
+            None => Vec::new(),
+            Some(_) => {
+                // Each link and ejection channel is read from the m-way channel it leaves.
+                let mut v = vec![0u64; e.net.routers()];
+                let chans = (0..links).chain(ej..ej + n * att);
+                for c in chans {
+                    v[e.net.arb_of[c] as usize] += snap_end.0[c] - f0[c];
+                }
+                v.into_iter().map(|x| per(x, 0, wc)).collect()
+            }
+        },
         vc_occupancy: match occupancy {
             Some(p) => p,
             None if window_cycles > 0 => e.vc_occupancy(),

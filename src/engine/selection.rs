@@ -56,6 +56,13 @@ pub(super) fn select(
                         .map(|b| (net.depth - b.cnt) as u32)
                         .sum()
                 }),
+                Selection::Avail => best_channel(net, bufs, group, rng, |c| {
+                    let base = (c.chan * net.vcs) as usize;
+                    bufs[base + c.vc_lo as usize..base + c.vc_hi as usize]
+                        .iter()
+                        .filter(|b| b.msg == NONE)
+                        .count() as u32
+                }),
             }
         };
         if pick.is_some() {

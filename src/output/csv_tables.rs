@@ -26,7 +26,7 @@ fn variant(r: &PointResult, mut row: Vec<String>) -> Vec<String> {
     row
 }
 
-pub const SUMMARY_COLUMNS: [&str; 24] = [
+pub const SUMMARY_COLUMNS: [&str; 29] = [
     "rate",
     "seed",
     "offered_flits",
@@ -46,12 +46,22 @@ pub const SUMMARY_COLUMNS: [&str; 24] = [
     "adaptive_hop_fraction",
     "timeouts_per_message",
     "vbar",
+    "traffic_pct",
+    "traffic_min_pct",
+    "traffic_max_pct",
+    "injection_pct",
+    "ejection_pct",
     "messages",
     "undelivered",
     "saturated",
     "stop",
     "cycles",
 ];
+
+/// The mean of a list (NaN when empty or undefined).
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
 
 pub fn summary_csv(results: &[PointResult]) -> String {
     table(
@@ -80,6 +90,11 @@ pub fn summary_csv(results: &[PointResult]) -> String {
                     num(s.adaptive_hop_fraction()),
                     num(s.timeouts_per_message()),
                     num(r.vbar()),
+                    num(100.0 * mean(r.channel_use())),
+                    num(100.0 * r.channel_use().iter().copied().fold(f64::NAN, f64::min)),
+                    num(100.0 * r.channel_use().iter().copied().fold(f64::NAN, f64::max)),
+                    num(100.0 * mean(&r.node_inj_flits)),
+                    num(100.0 * mean(&r.node_ej_flits)),
                     s.count.to_string(),
                     r.undelivered.to_string(),
                     r.saturated().to_string(),
@@ -159,6 +174,54 @@ pub fn channels_csv(results: &[PointResult], topo: &KAryNCube, pattern: &Pattern
                     toward,
                 ]);
                 variant(r, row)
+            })
+        }),
+    )
+}
+
+/// Per m-way channel of a k-ary m-way network: its address (digits a_{n-1}…a_0 of paper 004
+/// section 2.1, joined by '.'), its ways (routers and processors linked to it) and how busy it
+/// was (paper 004 section 4's traffic).
+pub fn mway_channels_csv(results: &[PointResult], net: &crate::engine::network::Network) -> String {
+    let t = &net.topo;
+    let mut ways = vec![0u32; t.nodes];
+    for l in &t.links {
+        ways[l.src as usize] += 1;
+    }
+    for &c in &net.proc_at {
+        ways[c as usize] += 1;
+    }
+    let address = |c: u32| {
+        (0..t.n())
+            .rev()
+            .map(|d| t.coord(c, d).to_string())
+            .collect::<Vec<_>>()
+            .join(".")
+    };
+    table(
+        &[
+            "rate",
+            "seed",
+            "channel",
+            "address",
+            "ways",
+            "flits_per_cycle",
+            "traffic_pct",
+        ],
+        results.iter().flat_map(|r| {
+            r.mway_channel_flits.iter().enumerate().map(|(c, &f)| {
+                variant(
+                    r,
+                    vec![
+                        num(r.rate),
+                        r.seed.to_string(),
+                        c.to_string(),
+                        address(c as u32),
+                        ways[c].to_string(),
+                        num(f),
+                        num(100.0 * f),
+                    ],
+                )
             })
         }),
     )

@@ -5,7 +5,8 @@ pub mod plot;
 pub mod validation;
 
 pub use csv_tables::{
-    channels_csv, histogram_csv, hops_csv, nodes_csv, summary_csv, vc_occupancy_csv,
+    channels_csv, histogram_csv, hops_csv, mway_channels_csv, nodes_csv, summary_csv,
+    vc_occupancy_csv,
 };
 
 use crate::engine::PointResult;
@@ -13,21 +14,22 @@ use crate::error::{Error, Result};
 use crate::scenario::Scenario;
 use std::path::Path;
 
-/// Writes summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv and
-/// a copy of the scenario into
-/// `dir`. Each file is written to a temporary name and renamed into place.
+/// Writes summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv,
+/// mway_channels.csv for an m-way network, and a copy of the scenario into `dir`. Each file is
+/// written to a temporary name and renamed into place.
 pub fn write_results(
     dir: &Path,
     s: &Scenario,
     scenario_text: &str,
     results: &[PointResult],
 ) -> Result<()> {
-    let topo = crate::engine::build_network(s).topo;
-    let files = [
+    let net = crate::engine::build_network(s);
+    let topo = &net.topo;
+    let mut files = vec![
         ("summary.csv", summary_csv(results)),
         (
             "channels.csv",
-            channels_csv(results, &topo, &s.traffic.pattern),
+            channels_csv(results, topo, &s.traffic.pattern),
         ),
         ("nodes.csv", nodes_csv(results)),
         ("histogram.csv", histogram_csv(results, s.run.histogram_bin)),
@@ -35,6 +37,9 @@ pub fn write_results(
         ("vc_occupancy.csv", vc_occupancy_csv(results)),
         ("scenario.toml", scenario_text.to_string()),
     ];
+    if net.mway.is_some() {
+        files.push(("mway_channels.csv", mway_channels_csv(results, &net)));
+    }
     for (name, text) in files {
         write_file(dir, name, &text)?;
     }

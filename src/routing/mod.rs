@@ -2,13 +2,17 @@
 //! (output channel, buffer class) pairs. The engine's selection then picks a free buffer among
 //! them (ARCHITECTURE.md). Enum dispatch keeps the per-flit path free of dynamic calls.
 
+mod adaptive;
 mod dor;
 mod duato;
 mod pcube;
+mod ring;
 
+pub use adaptive::Adaptive;
 pub use dor::Dor;
 pub use duato::Duato;
 pub use pcube::PCube;
+pub use ring::{AdaptiveRing, DorRing};
 
 use crate::engine::network::Network;
 use crate::scenario::{Algorithm, Scenario};
@@ -65,6 +69,9 @@ pub enum Routing {
     Dor(Dor),
     PCube(PCube),
     Duato(Duato),
+    DorRing(DorRing),
+    Adaptive(Adaptive),
+    AdaptiveRing(AdaptiveRing),
 }
 
 impl Routing {
@@ -74,6 +81,9 @@ impl Routing {
             Algorithm::PCube => Routing::PCube(PCube::new(net)),
             Algorithm::Duato => Routing::Duato(Duato::new(net, None)),
             Algorithm::DuatoTimeout => Routing::Duato(Duato::new(net, Some(s.routing.timeout))),
+            Algorithm::DorRing => Routing::DorRing(DorRing::new(net)),
+            Algorithm::Adaptive => Routing::Adaptive(Adaptive::new(net)),
+            Algorithm::AdaptiveRing => Routing::AdaptiveRing(AdaptiveRing::new(net)),
         }
     }
 
@@ -96,6 +106,8 @@ impl Routing {
     pub fn adaptive_vcs(&self) -> u32 {
         match self {
             Routing::Duato(d) => d.adaptive as u32,
+            Routing::Adaptive(r) => r.vcs as u32 - 1,
+            Routing::AdaptiveRing(r) => r.vcs as u32 - 2,
             _ => 0,
         }
     }
@@ -105,9 +117,9 @@ impl Routing {
         matches!(self, Routing::Duato(d) if d.timeout.is_some())
     }
 
-    /// Candidates for the header in buffer `in_buf` at router `at`, bound for `dst`, that has
-    /// waited `waited` cycles at this router. When `at == dst` the only candidate is the
-    /// ejection channel.
+    /// Candidates for the header in buffer `in_buf` at router `at`, bound for processor `dst`,
+    /// that has waited `waited` cycles at this router. At the destination's router the only
+    /// candidate is its ejection channel.
     #[inline]
     pub fn route(
         &self,
@@ -119,9 +131,10 @@ impl Routing {
         out: &mut Candidates,
     ) {
         out.clear();
-        if at == dst {
+        let tgt = net.target(at, dst);
+        if at == tgt {
             out.push(Candidate {
-                chan: net.ejection_channel(at),
+                chan: net.ejection_link(at, dst),
                 vc_lo: 0,
                 vc_hi: 1,
                 tier: 0,
@@ -129,9 +142,12 @@ impl Routing {
             return;
         }
         match self {
-            Routing::Dor(r) => r.route(net, at, dst, in_buf, out),
-            Routing::PCube(r) => r.route(net, at, dst, out),
-            Routing::Duato(r) => r.route(net, at, dst, waited, out),
+            Routing::Dor(r) => r.route(net, at, tgt, in_buf, out),
+            Routing::PCube(r) => r.route(net, at, tgt, out),
+            Routing::Duato(r) => r.route(net, at, tgt, waited, out),
+            Routing::DorRing(r) => r.route(net, at, tgt, out),
+            Routing::Adaptive(r) => r.route(net, at, tgt, out),
+            Routing::AdaptiveRing(r) => r.route(net, at, tgt, out),
         }
     }
 }

@@ -6,7 +6,7 @@ mod schema;
 mod validate;
 
 use crate::error::{Error, Result};
-use crate::topology::Kind;
+use crate::topology::{Kind, Placement};
 use std::path::Path;
 
 pub use schema::RawScenario;
@@ -29,6 +29,30 @@ pub struct TopologySpec {
     pub radix: Vec<u32>,
     /// Torus links in both directions (always true for mesh and hypercube).
     pub bidirectional: bool,
+    /// A k-ary m-way network (paper 004) whose channel graph is the `kind` above, with its
+    /// processors placed so.
+    pub mway: Option<Placement>,
+}
+
+impl TopologySpec {
+    /// Number of processors (message sources and sinks).
+    pub fn processors(&self) -> u64 {
+        let routers: u64 = self.radix.iter().map(|&k| k as u64).product();
+        match self.mway {
+            None => routers,
+            Some(Placement::Channels(p)) => routers * p as u64,
+            Some(Placement::Routers) => {
+                let r = crate::topology::KAryNCube::new(self.kind, self.radix.clone(), true);
+                crate::topology::MWay::routers(&r) as u64
+            }
+        }
+    }
+
+    /// True when processor i is router (or m-way channel) i, so that patterns defined on
+    /// coordinates apply.
+    pub fn processors_are_routers(&self) -> bool {
+        matches!(self.mway, None | Some(Placement::Channels(1)))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -49,6 +73,12 @@ pub enum Algorithm {
     Duato,
     /// Duato's routing with the time-out selection of paper 001 (Duato 1994).
     DuatoTimeout,
+    /// Dimension order with the ring algorithm's low/high classes (paper 004, DOR_RING).
+    DorRing,
+    /// Fully adaptive with deterministic and adaptive classes (paper 004, ADAPTIVE).
+    Adaptive,
+    /// Fully adaptive with low, high and adaptive classes (paper 004, ADAPTIVE_RING).
+    AdaptiveRing,
 }
 
 impl Algorithm {
@@ -58,6 +88,9 @@ impl Algorithm {
             Algorithm::PCube => "pcube",
             Algorithm::Duato => "duato",
             Algorithm::DuatoTimeout => "duato-timeout",
+            Algorithm::DorRing => "dor-ring",
+            Algorithm::Adaptive => "adaptive",
+            Algorithm::AdaptiveRing => "adaptive-ring",
         }
     }
 }
@@ -72,6 +105,9 @@ pub enum Selection {
     /// The physical channel whose eligible virtual channels have the most free flit slots;
     /// ties at random.
     MostFree,
+    /// The (way, class) with the most free buffers (paper 004 Definition 4's avail); ties at
+    /// random.
+    Avail,
 }
 
 impl Selection {
@@ -80,6 +116,7 @@ impl Selection {
             Selection::Random => "random",
             Selection::LeastMultiplexed => "least-multiplexed",
             Selection::MostFree => "most-free",
+            Selection::Avail => "avail",
         }
     }
 }

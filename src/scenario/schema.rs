@@ -60,6 +60,12 @@ pub struct RawTopology {
     pub k: Option<Radix>,
     pub n: Option<i64>,
     pub links: Option<String>,
+    /// k-ary m-way networks: "torus" or "mesh".
+    pub wrap: Option<String>,
+    /// k-ary m-way networks: processors linked to "channels" or inside "routers".
+    pub processors: Option<String>,
+    /// k-ary m-way networks: processors per channel (p).
+    pub processor_factor: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Clone)]

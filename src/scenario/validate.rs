@@ -123,6 +123,22 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
 }
 
 fn topology(c: &Checker, t: &super::schema::RawTopology) -> Result<TopologySpec> {
+    if t.kind == "mway" {
+        return mway_topology(c, t);
+    }
+    for (key, given) in [
+        ("wrap", t.wrap.is_some()),
+        ("processors", t.processors.is_some()),
+        ("processor_factor", t.processor_factor.is_some()),
+    ] {
+        if given {
+            return Err(c.err(
+                &format!("[topology] {key}"),
+                format!("only k-ary m-way networks have {key}, not a {}", t.kind),
+                format!("remove {key}, or use kind = \"mway\""),
+            ));
+        }
+    }
     let kind = match t.kind.as_str() {
         "mesh" => Kind::Mesh,
         "torus" => Kind::Torus,
@@ -131,7 +147,7 @@ fn topology(c: &Checker, t: &super::schema::RawTopology) -> Result<TopologySpec>
             return Err(c.err(
                 "[topology] kind",
                 format!("unknown topology {other:?}"),
-                "use \"mesh\", \"torus\" or \"hypercube\"",
+                "use \"mesh\", \"torus\", \"hypercube\" or \"mway\"",
             ));
         }
     };
@@ -152,49 +168,7 @@ fn topology(c: &Checker, t: &super::schema::RawTopology) -> Result<TopologySpec>
         };
         vec![2; c.int("[topology] n", n, 1, 22)? as usize]
     } else {
-        let Some(k) = &t.k else {
-            return Err(c.err(
-                "[topology] k",
-                "missing",
-                "give the radix, e.g. k = 8, or one per dimension, e.g. k = [8, 4]",
-            ));
-        };
-        match k {
-            Radix::One(k) => {
-                let k = c.int("[topology] k", *k, 2, 65535)? as u32;
-                let Some(n) = t.n else {
-                    return Err(c.err(
-                        "[topology] n",
-                        "missing",
-                        "give the number of dimensions, e.g. n = 2",
-                    ));
-                };
-                vec![k; c.int("[topology] n", n, 1, 22)? as usize]
-            }
-            Radix::PerDim(ks) => {
-                if ks.is_empty() {
-                    return Err(c.err(
-                        "[topology] k",
-                        "the list is empty",
-                        "give one radix per dimension",
-                    ));
-                }
-                let ks: Vec<u32> = ks
-                    .iter()
-                    .map(|&k| c.int("[topology] k", k, 2, 65535).map(|k| k as u32))
-                    .collect::<Result<_>>()?;
-                if let Some(n) = t.n
-                    && n != ks.len() as i64
-                {
-                    return Err(c.err(
-                        "[topology] n",
-                        format!("n = {n} but k lists {} radices", ks.len()),
-                        "make n equal the length of k, or remove n",
-                    ));
-                }
-                ks
-            }
-        }
+        radix_of(c, t)?
     };
     let bidirectional = match (kind, t.links.as_deref()) {
         (Kind::Torus, None | Some("unidirectional")) => false,
@@ -222,9 +196,67 @@ fn topology(c: &Checker, t: &super::schema::RawTopology) -> Result<TopologySpec>
             "use kind = \"hypercube\" (or a unidirectional torus) for k = 2",
         ));
     }
+    check_size(c, &radix, 1)?;
+    Ok(TopologySpec {
+        kind,
+        radix,
+        bidirectional,
+        mway: None,
+    })
+}
+
+/// The radices of `k` (one for all `n` dimensions, or a list).
+fn radix_of(c: &Checker, t: &super::schema::RawTopology) -> Result<Vec<u32>> {
+    let Some(k) = &t.k else {
+        return Err(c.err(
+            "[topology] k",
+            "missing",
+            "give the radix, e.g. k = 8, or one per dimension, e.g. k = [8, 4]",
+        ));
+    };
+    Ok(match k {
+        Radix::One(k) => {
+            let k = c.int("[topology] k", *k, 2, 65535)? as u32;
+            let Some(n) = t.n else {
+                return Err(c.err(
+                    "[topology] n",
+                    "missing",
+                    "give the number of dimensions, e.g. n = 2",
+                ));
+            };
+            vec![k; c.int("[topology] n", n, 1, 22)? as usize]
+        }
+        Radix::PerDim(ks) => {
+            if ks.is_empty() {
+                return Err(c.err(
+                    "[topology] k",
+                    "the list is empty",
+                    "give one radix per dimension",
+                ));
+            }
+            let ks: Vec<u32> = ks
+                .iter()
+                .map(|&k| c.int("[topology] k", k, 2, 65535).map(|k| k as u32))
+                .collect::<Result<_>>()?;
+            if let Some(n) = t.n
+                && n != ks.len() as i64
+            {
+                return Err(c.err(
+                    "[topology] n",
+                    format!("n = {n} but k lists {} radices", ks.len()),
+                    "make n equal the length of k, or remove n",
+                ));
+            }
+            ks
+        }
+    })
+}
+
+/// Refuses networks with more than MAX_NODES routers or processors.
+fn check_size(c: &Checker, radix: &[u32], per: usize) -> Result<()> {
     let nodes = radix
         .iter()
-        .try_fold(1usize, |a, &k| a.checked_mul(k as usize));
+        .try_fold(per, |a, &k| a.checked_mul(k as usize));
     if nodes.is_none_or(|n| n > MAX_NODES) {
         return Err(c.err(
             "[topology] k",
@@ -232,10 +264,72 @@ fn topology(c: &Checker, t: &super::schema::RawTopology) -> Result<TopologySpec>
             "use a smaller radix or fewer dimensions",
         ));
     }
+    Ok(())
+}
+
+/// A k-ary m-way network (paper 004): `wrap`, `k`, `n`, `processors`, `processor_factor`.
+fn mway_topology(c: &Checker, t: &super::schema::RawTopology) -> Result<TopologySpec> {
+    if t.links.is_some() {
+        return Err(c.err(
+            "[topology] links",
+            "an m-way network has no point-to-point links: its channels are shared by all their routers",
+            "remove links",
+        ));
+    }
+    let radix = radix_of(c, t)?;
+    let wrap = match t.wrap.as_deref() {
+        None | Some("torus") => true,
+        Some("mesh") => false,
+        Some(other) => {
+            return Err(c.err(
+                "[topology] wrap",
+                format!("unknown wrap {other:?}"),
+                "use \"torus\" or \"mesh\" (the m-way hypercube is the mesh with k = 2)",
+            ));
+        }
+    };
+    if wrap && radix.contains(&2) {
+        return Err(c.err(
+            "[topology] k",
+            "an m-way torus with k = 2 would join each pair of channels by two routers",
+            "use k = 3 or more, or wrap = \"mesh\" with k = 2 for the m-way hypercube",
+        ));
+    }
+    let placement = match (t.processors.as_deref(), t.processor_factor) {
+        (None | Some("channels"), p) => {
+            Placement::Channels(c.int("[topology] processor_factor", p.unwrap_or(1), 1, 64)? as u32)
+        }
+        (Some("routers"), None) => Placement::Routers,
+        (Some("routers"), Some(_)) => {
+            return Err(c.err(
+                "[topology] processor_factor",
+                "processors inside routers are one per router",
+                "remove processor_factor, or use processors = \"channels\"",
+            ));
+        }
+        (Some(other), _) => {
+            return Err(c.err(
+                "[topology] processors",
+                format!("unknown placement {other:?}"),
+                "use \"channels\" (m = 2n + p) or \"routers\" (m = 2n)",
+            ));
+        }
+    };
+    let per = match placement {
+        Placement::Channels(p) => p as usize,
+        Placement::Routers => radix.len(),
+    };
+    check_size(c, &radix, per)?;
+    let kind = match (wrap, radix.iter().all(|&k| k == 2)) {
+        (true, _) => Kind::Torus,
+        (false, true) => Kind::Hypercube,
+        (false, false) => Kind::Mesh,
+    };
     Ok(TopologySpec {
         kind,
         radix,
-        bidirectional,
+        bidirectional: true,
+        mway: Some(placement),
     })
 }
 
@@ -250,11 +344,14 @@ fn routing(
         "pcube" | "p-cube" => Algorithm::PCube,
         "duato" => Algorithm::Duato,
         "duato-timeout" => Algorithm::DuatoTimeout,
+        "dor-ring" => Algorithm::DorRing,
+        "adaptive" => Algorithm::Adaptive,
+        "adaptive-ring" => Algorithm::AdaptiveRing,
         other => {
             return Err(c.err(
                 "[routing] algorithm",
                 format!("unknown routing {other:?}"),
-                "use \"dor\" (dimension-order / e-cube), \"pcube\", \"duato\" or \"duato-timeout\"",
+                "use \"dor\" (dimension-order / e-cube), \"pcube\", \"duato\", \"duato-timeout\", \"dor-ring\", \"adaptive\" or \"adaptive-ring\"",
             ));
         }
     };
@@ -280,14 +377,17 @@ fn routing(
         (_, None) => 0,
     };
     let selection = match r.selection.as_deref() {
+        // Paper 004's routers select by the availability of buffers.
+        None if t.mway.is_some() => Selection::Avail,
         None | Some("random") => Selection::Random,
+        Some("avail") => Selection::Avail,
         Some("least-multiplexed") => Selection::LeastMultiplexed,
         Some("most-free") => Selection::MostFree,
         Some(other) => {
             return Err(c.err(
                 "[routing] selection",
                 format!("unknown selection {other:?}"),
-                "use \"random\", \"least-multiplexed\" or \"most-free\"",
+                "use \"random\", \"least-multiplexed\", \"most-free\" or \"avail\"",
             ));
         }
     };
@@ -317,6 +417,46 @@ fn routing(
                 "[router] vcs",
                 format!("{} on a torus with {} virtual channels deadlocks: the escape class b needs two virtual channels (dateline) besides class a", algorithm.name(), router.vcs),
                 "set vcs = 3 or more (class a = vcs - 2, class b = 2)",
+            ));
+        }
+        Algorithm::DorRing | Algorithm::AdaptiveRing if !torus || !t.bidirectional => {
+            return Err(c.err(
+                "[routing] algorithm",
+                format!(
+                    "{} routes on bidirectional tori (its ring groups need minimal paths of at most k/2 hops), not on a {}{}",
+                    algorithm.name(),
+                    if torus { "unidirectional " } else { "" },
+                    t.kind.name()
+                ),
+                if torus {
+                    "use links = \"bidirectional\", or algorithm = \"dor\""
+                } else {
+                    "use algorithm = \"dor\" or \"adaptive\" on meshes and hypercubes"
+                },
+            ));
+        }
+        Algorithm::Adaptive if torus => {
+            return Err(c.err(
+                "[routing] algorithm",
+                "adaptive deadlocks on a torus: its deterministic class is dimension-order routing, whose rings are cycles",
+                "use algorithm = \"adaptive-ring\" on tori",
+            ));
+        }
+        Algorithm::DorRing | Algorithm::Adaptive if router.vcs < 2 => {
+            return Err(c.err(
+                "[router] vcs",
+                format!(
+                    "{} needs two buffer classes: at least 2 buffers per set",
+                    algorithm.name()
+                ),
+                "set vcs = 2 or more",
+            ));
+        }
+        Algorithm::AdaptiveRing if router.vcs < 3 => {
+            return Err(c.err(
+                "[router] vcs",
+                "adaptive-ring needs three buffer classes (adaptive, low, high): at least 3 buffers per set",
+                "set vcs = 3 or more",
             ));
         }
         Algorithm::Dor if r.deadlock_check && torus && router.vcs < 2 => {
@@ -463,8 +603,15 @@ fn lengths(c: &Checker, t: &super::schema::RawTraffic) -> Result<(Vec<u32>, Vec<
 }
 
 fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> Result<Pattern> {
-    let nodes: u64 = topo.radix.iter().map(|&k| k as u64).product();
+    let nodes = topo.processors();
     let name = t.pattern.as_str();
+    if !topo.processors_are_routers() && !matches!(name, "uniform" | "hotspot" | "permutation") {
+        return Err(c.err(
+            "[traffic] pattern",
+            format!("{name:?} is defined on router coordinates, and this m-way network's processors are not one per channel"),
+            "use pattern = \"uniform\", \"hotspot\" or \"permutation\", or processors = \"channels\" with processor_factor = 1",
+        ));
+    }
     let unused = |key: &str, given: bool, needs: &str| -> Result<()> {
         if given {
             return Err(c.err(

@@ -1,13 +1,15 @@
 //! Network topologies: k-ary n-cubes (torus, mesh) and the hypercube, as a list of
-//! point-to-point links between routers.
+//! point-to-point links between routers; k-ary m-way networks as the dual of one (`mway`).
 //!
 //! Addresses follow the papers: node `a = (a_0, ..., a_{n-1})` has index
 //! `Σ a_d · Π_{e<d} k_e`, dimension 0 being the least significant digit. On a hypercube the
 //! index is the n-bit address and dimension d is bit d (paper 002 counts dimensions from 1).
 
 mod kary_ncube;
+mod mway;
 
 pub use kary_ncube::KAryNCube;
+pub use mway::{MWay, Placement};
 
 /// Direction of a link along its dimension: `Plus` increases the coordinate (mod k on a torus).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
