@@ -31,8 +31,15 @@ enum Command {
         #[arg(long)]
         csv: bool,
     },
-    /// Draw latency.svg and throughput.svg from a results directory's summary.csv.
-    Plot { results: PathBuf },
+    /// Draw latency, throughput, latency std dev and traffic plots (SVG) from summary.csv files.
+    Plot {
+        /// One results directory, or several to overlay (then give --out).
+        #[arg(required = true)]
+        results: Vec<PathBuf>,
+        /// Where to write the plots (default: the one results directory).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// The analytical model's latency at each load of the scenario, and its saturation load.
     Model {
         scenario: PathBuf,
@@ -110,8 +117,17 @@ fn dispatch(cmd: Command) -> Result<()> {
         }
         Command::Model { scenario, out } => model(&scenario, out),
         Command::Validate(args) => validate(&args),
-        Command::Plot { results } => {
-            for f in flitsim::output::plot::plot_dir(&results)? {
+        Command::Plot { results, out } => {
+            let files = match (&results[..], out) {
+                ([one], None) => flitsim::output::plot::plot_dir(one)?,
+                (_, Some(out)) => flitsim::output::plot::plot_dirs(&results, &out)?,
+                (_, None) => {
+                    return Err(Error::Input(
+                        "plot: several results directories need one place for the combined plots; fix: add --out DIR".into(),
+                    ));
+                }
+            };
+            for f in files {
                 out!("wrote {f}");
             }
             Ok(())

@@ -1,5 +1,5 @@
-//! `flitsim plot DIR` draws SVG plots from a results directory, and refuses a directory
-//! without summary.csv with exit code 2.
+//! `flitsim plot DIR` draws SVG plots from a results directory, `flitsim plot DIR... --out D`
+//! overlays several, and a directory without summary.csv is refused with exit code 2.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -42,7 +42,12 @@ fn plots_a_run() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{o:?}");
-    for f in ["latency.svg", "throughput.svg"] {
+    for f in [
+        "latency.svg",
+        "throughput.svg",
+        "latency_std.svg",
+        "traffic.svg",
+    ] {
         let svg = std::fs::read_to_string(out.join(f)).unwrap();
         assert!(
             svg.starts_with("<svg") && svg.contains("offered load"),
@@ -51,6 +56,39 @@ fn plots_a_run() {
         // one polyline per series plus the diagonal of the throughput plot
         assert!(svg.contains("<polyline"), "{f}");
     }
+    // Two directories overlaid: one series each, named after its directory.
+    let other = d.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(out.join("summary.csv"), other.join("summary.csv")).unwrap();
+    let both = d.join("both");
+    let o = bin()
+        .args(["plot", out.to_str().unwrap(), other.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "several directories need --out");
+    let o = bin()
+        .args([
+            "plot",
+            out.to_str().unwrap(),
+            other.to_str().unwrap(),
+            "--out",
+            both.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let svg = std::fs::read_to_string(both.join("traffic.svg")).unwrap();
+    assert!(
+        svg.contains("\nout\n</text>") && svg.contains("\nother\n</text>"),
+        "legend names"
+    );
+    // Series lines join the three load points (axis ticks have two points).
+    let lines = svg
+        .lines()
+        .filter(|l| l.starts_with("<polyline"))
+        .filter(|l| l.split("points=\"").nth(1).unwrap().split(' ').count() > 3)
+        .count();
+    assert_eq!(lines, 2, "one line per directory");
 }
 
 #[test]

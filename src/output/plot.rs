@@ -1,6 +1,8 @@
 //! SVG plots of a results directory, from its summary.csv: latency against offered load (with
-//! the 95% confidence interval as error bars) and accepted against offered load, one series per
-//! traffic variant and seed. Saturated points are left out of the latency plot.
+//! the 95% confidence interval as error bars), accepted against offered load, latency standard
+//! deviation and channel traffic (paper 004 Figs. 8-11) against offered load, one series per
+//! traffic variant and seed; or the same plots over several directories, one series each.
+//! Saturated points are left out of the latency and standard-deviation plots.
 
 use crate::error::{Error, Result};
 use plotters::coord::types::RangedCoordf64;
@@ -14,25 +16,85 @@ struct Row {
     accepted: f64,
     latency: f64,
     ci95: f64,
+    std: f64,
+    /// Mean channel traffic, % of cycles (NaN in results written before the column existed).
+    traffic: f64,
     saturated: bool,
 }
 
-/// Writes latency.svg and throughput.svg into `dir` from `dir/summary.csv`. Returns the files.
+type Series = BTreeMap<String, Vec<Row>>;
+
+/// Writes latency.svg, throughput.svg, latency_std.svg and traffic.svg into `dir` from
+/// `dir/summary.csv`. Returns the files.
 pub fn plot_dir(dir: &Path) -> Result<Vec<String>> {
     let series = read_summary(&dir.join("summary.csv"))?;
+    write_plots(dir, &series)
+}
+
+/// The same plots over several results directories, one series per directory (and per
+/// variant within it), written into `out`.
+pub fn plot_dirs(dirs: &[std::path::PathBuf], out: &Path) -> Result<Vec<String>> {
+    let mut all = Series::new();
+    for dir in dirs {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| dir.display().to_string());
+        let series = read_summary(&dir.join("summary.csv"))?;
+        let several = series.len() > 1;
+        for (label, rows) in series {
+            let key = if several {
+                format!("{name} {label}")
+            } else {
+                name.clone()
+            };
+            all.insert(key, rows);
+        }
+    }
+    write_plots(out, &all)
+}
+
+fn write_plots(dir: &Path, series: &Series) -> Result<Vec<String>> {
     let io = |e: String| Error::Io(format!("{}: {e}", dir.display()));
-    let latency = dir.join("latency.svg");
-    latency_plot(&latency, &series).map_err(|e| io(e.to_string()))?;
-    let throughput = dir.join("throughput.svg");
-    throughput_plot(&throughput, &series).map_err(|e| io(e.to_string()))?;
-    Ok(vec![
-        latency.display().to_string(),
-        throughput.display().to_string(),
-    ])
+    std::fs::create_dir_all(dir).map_err(|e| io(e.to_string()))?;
+    let mut files = Vec::new();
+    let mut emit = |name: &str,
+                    draw: &dyn Fn(&Path) -> std::result::Result<(), Box<dyn std::error::Error>>|
+     -> Result<()> {
+        let path = dir.join(name);
+        draw(&path).map_err(|e| io(e.to_string()))?;
+        files.push(path.display().to_string());
+        Ok(())
+    };
+    emit("latency.svg", &|p| latency_plot(p, series))?;
+    emit("throughput.svg", &|p| throughput_plot(p, series))?;
+    emit("latency_std.svg", &|p| {
+        value_plot(
+            p,
+            series,
+            "Latency standard deviation against offered load",
+            "latency std dev (cycles)",
+            |r| (!r.saturated).then_some(r.std),
+        )
+    })?;
+    if !series.values().flatten().any(|r| r.traffic.is_finite()) {
+        // Results written before summary.csv had the column.
+        return Ok(files);
+    }
+    emit("traffic.svg", &|p| {
+        value_plot(
+            p,
+            series,
+            "Mean channel traffic against offered load",
+            "traffic (% of cycles a channel carries a flit)",
+            |r| Some(r.traffic),
+        )
+    })?;
+    Ok(files)
 }
 
 /// Rows grouped by series label (seed and traffic variant), in file order.
-fn read_summary(path: &Path) -> Result<BTreeMap<String, Vec<Row>>> {
+fn read_summary(path: &Path) -> Result<Series> {
     let bad = |m: String| {
         Error::Input(format!(
             "{}: {m}; fix: give a directory written by `flitsim run`",
@@ -54,6 +116,8 @@ fn read_summary(path: &Path) -> Result<BTreeMap<String, Vec<Row>>> {
         col("latency_ci95")?,
         col("saturated")?,
     );
+    let optional = |name: &str| header.iter().position(|h| h == name).unwrap_or(usize::MAX);
+    let (std, traffic) = (optional("latency_std"), optional("traffic_pct"));
     let labels: Vec<usize> = ["seed", "pattern_fraction", "hotspot_fraction"]
         .iter()
         .filter_map(|n| header.iter().position(|h| h == *n))
@@ -73,6 +137,8 @@ fn read_summary(path: &Path) -> Result<BTreeMap<String, Vec<Row>>> {
             accepted: f(acc),
             latency: f(lat),
             ci95: f(ci),
+            std: f(std),
+            traffic: f(traffic),
             saturated: rec.get(sat) == Some("true"),
         });
     }
@@ -88,7 +154,7 @@ fn finite_max(v: impl Iterator<Item = f64>) -> f64 {
 
 fn latency_plot(
     path: &Path,
-    series: &BTreeMap<String, Vec<Row>>,
+    series: &Series,
 ) -> std::result::Result<(), Box<dyn std::error::Error>> {
     let stable = |rows: &[Row]| -> Vec<(f64, f64, f64)> {
         rows.iter()
@@ -135,9 +201,50 @@ fn latency_plot(
     )
 }
 
+/// One value of each row against offered load, as lines with dots (rows where `value` gives
+/// None or NaN are left out).
+fn value_plot(
+    path: &Path,
+    series: &Series,
+    caption: &str,
+    y_desc: &str,
+    value: impl Fn(&Row) -> Option<f64>,
+) -> std::result::Result<(), Box<dyn std::error::Error>> {
+    let pts = |rows: &[Row]| -> Vec<(f64, f64)> {
+        rows.iter()
+            .filter_map(|r| value(r).map(|v| (r.offered, v)))
+            .filter(|p| p.1.is_finite())
+            .collect()
+    };
+    let xmax = finite_max(series.values().flatten().map(|r| r.offered)) * 1.05;
+    let ymax = finite_max(series.values().flat_map(|rows| pts(rows)).map(|p| p.1)) * 1.1;
+    svg_chart(
+        path,
+        caption,
+        ("offered load (flits/node/cycle)", y_desc),
+        (xmax, ymax.max(1.0)),
+        |chart| {
+            for (i, (label, rows)) in series.iter().enumerate() {
+                let color = Palette99::pick(i).to_rgba();
+                let p = pts(rows);
+                chart
+                    .draw_series(LineSeries::new(p.iter().copied(), color))?
+                    .label(if label.is_empty() {
+                        "simulation"
+                    } else {
+                        label
+                    })
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
+                chart.draw_series(p.iter().map(|&q| Circle::new(q, 3, color.filled())))?;
+            }
+            Ok(())
+        },
+    )
+}
+
 fn throughput_plot(
     path: &Path,
-    series: &BTreeMap<String, Vec<Row>>,
+    series: &Series,
 ) -> std::result::Result<(), Box<dyn std::error::Error>> {
     let xmax = finite_max(series.values().flatten().map(|r| r.offered)) * 1.05;
     svg_chart(
