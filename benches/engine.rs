@@ -1,5 +1,7 @@
 //! Engine speed: simulated cycles per second and flit-hops per second on the two reference
-//! workloads of issue 2, and the cost of an idle cycle (load 0.02 vs 0.2).
+//! workloads of issue 2, the cost of an idle cycle (load 0.02 vs 0.2), and (c) the k-ary m-way
+//! torus of paper 004 Figs. 8-11 (8x8x8, p = 1, B = 4 buffers of 2 flits, DOR_RING, 5-flit
+//! messages) at half its saturation load; its flit-hops are flits entering router buffers.
 //!
 //! Run: `cargo bench --bench engine`. Each benchmark id ends in `/cycles` (throughput in
 //! simulated cycles) or `/flit_hops` (throughput in flits moved across network links).
@@ -12,9 +14,13 @@ use std::hint::black_box;
 const CYCLES: u64 = 1000;
 
 fn scenario(topology: &str, vcs: u32, depth: u32) -> Scenario {
+    scenario_m(topology, vcs, depth, 16)
+}
+
+fn scenario_m(topology: &str, vcs: u32, depth: u32, length: u32) -> Scenario {
     let text = format!(
         "name = \"bench\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\nbuffer_depth = {depth}\n\
-         [traffic]\nmessage_length = 16\nflit_rates = [0.1]\n"
+         [traffic]\nmessage_length = {length}\nflit_rates = [0.1]\n"
     );
     Scenario::from_toml(&text, "bench").expect("valid bench scenario")
 }
@@ -25,7 +31,7 @@ fn link_flits(e: &Engine) -> u64 {
 
 /// A warmed-up engine and its flit-hops per `CYCLES` cycles.
 fn warmed(s: &Scenario, flit_rate: f64) -> (Engine, u64) {
-    let mut e = build_engine(s, flit_rate / 16.0, 1);
+    let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 1);
     for _ in 0..20_000 {
         e.step();
     }
@@ -72,6 +78,8 @@ fn engine(c: &mut Criterion) {
         8,
     );
     bench_workload(c, "b_torus8x8x8_bi_dor_load0.05", &torus, 0.05);
+    let mway = scenario_m("kind = \"mway\"\nk = 8\nn = 3\nwrap = \"torus\"", 4, 2, 5);
+    bench_workload(c, "c_mway_torus8x8x8_dor_ring_load0.07", &mway, 0.07);
 }
 
 criterion_group!(benches, engine);

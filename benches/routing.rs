@@ -10,6 +10,12 @@
 //! `duato-random`, `duato-least-multiplexed`, `duato-most-free`, `duato-timeout8` (τ = 8,
 //! random selection). Throughput is in simulated cycles (1000 per iteration).
 //!
+//! Paper 004's k-ary m-way networks (p = 1, B = 4 buffers of 4 flits, M = 16), at about half of
+//! their deterministic routing's saturation:
+//! - `mway_torus8x8x8_load0.06`: `dor-ring`, `adaptive-ring` (avail selection) and
+//!   `adaptive-ring-random`;
+//! - `mway_mesh8x8x8_load0.03`: `dor`, `adaptive` (avail selection) and `adaptive-random`.
+//!
 //! Run: `cargo bench --bench routing`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -60,16 +66,48 @@ fn warmed(s: &Scenario, flit_rate: f64) -> Engine {
     e
 }
 
+/// The m-way routings compared on the torus and on the mesh.
+const MWAY_TORUS: [(&str, &str); 3] = [
+    ("dor-ring", "algorithm = \"dor-ring\""),
+    ("adaptive-ring", "algorithm = \"adaptive-ring\""),
+    (
+        "adaptive-ring-random",
+        "algorithm = \"adaptive-ring\"\nselection = \"random\"",
+    ),
+];
+const MWAY_MESH: [(&str, &str); 3] = [
+    ("dor", "algorithm = \"dor\""),
+    ("adaptive", "algorithm = \"adaptive\""),
+    (
+        "adaptive-random",
+        "algorithm = \"adaptive\"\nselection = \"random\"",
+    ),
+];
+
 fn bench_network(c: &mut Criterion, name: &str, topology: &str, vcs: u32, flit_rate: f64) {
     let hypercube = topology.contains("hypercube");
+    bench_routings(c, name, topology, vcs, flit_rate, &ROUTINGS, |id| {
+        id != "pcube" || hypercube // p-cube routes on hypercubes only
+    });
+}
+
+fn bench_routings(
+    c: &mut Criterion,
+    name: &str,
+    topology: &str,
+    vcs: u32,
+    flit_rate: f64,
+    routings: &[(&str, &str)],
+    fits: impl Fn(&str) -> bool,
+) {
     let mut g = c.benchmark_group(name);
     g.sample_size(10);
     g.warm_up_time(Duration::from_secs(1));
     g.measurement_time(Duration::from_secs(4));
     g.throughput(Throughput::Elements(CYCLES));
-    for (id, routing) in ROUTINGS {
-        if id == "pcube" && !hypercube {
-            continue; // p-cube routes on hypercubes only
+    for &(id, routing) in routings {
+        if !fits(id) {
+            continue;
         }
         let s = scenario(topology, vcs, routing);
         let mut e = warmed(&s, flit_rate);
@@ -99,6 +137,24 @@ fn routing(c: &mut Criterion) {
         "kind = \"torus\"\nk = 8\nn = 2\nlinks = \"bidirectional\"",
         4,
         0.2,
+    );
+    bench_routings(
+        c,
+        "mway_torus8x8x8_load0.06",
+        "kind = \"mway\"\nk = 8\nn = 3",
+        4,
+        0.06,
+        &MWAY_TORUS,
+        |_| true,
+    );
+    bench_routings(
+        c,
+        "mway_mesh8x8x8_load0.03",
+        "kind = \"mway\"\nk = 8\nn = 3\nwrap = \"mesh\"",
+        4,
+        0.03,
+        &MWAY_MESH,
+        |_| true,
     );
 }
 
