@@ -5,6 +5,18 @@ use super::network::NONE;
 use super::{ACTIVE, Buf, Engine, IDLE};
 
 impl Engine {
+    /// Flits buffer `b` holds now. Read-only, for tests that watch arbitration from outside.
+    pub fn buffer_flits(&self, b: u32) -> u16 {
+        self.bufs[b as usize].cnt
+    }
+
+    /// Flits of buffer `b`'s current (or last) message that have left it. Read-only, for tests:
+    /// without early free it grows by exactly one in a cycle in which the buffer won its
+    /// channel (a new message resets it to 0, and never arrives in a cycle in which one leaves).
+    pub fn buffer_sent(&self, b: u32) -> u16 {
+        self.bufs[b as usize].sent
+    }
+
     /// Buffers holding flits whose front flit has not moved for `cycles` cycles.
     pub fn stuck_buffers(&self, cycles: u64) -> Vec<u32> {
         let mut v: Vec<u32> = (0..self.net.buffers() as u32)
@@ -92,8 +104,17 @@ impl Engine {
             if cnt > 0 && msg == NONE {
                 return Err(format!("buffer {b} holds flits but no message"));
             }
-            if msg != NONE && sent + cnt > len {
+            let queued = self.queued.get(b).is_some_and(|&q| q != NONE);
+            if msg != NONE && !queued && sent + cnt > len {
                 return Err(format!("buffer {b} has more flits than its message"));
+            }
+            if queued && (self.bufs[b].up != self.bufs.len() as u32 || cnt <= len - sent) {
+                return Err(format!(
+                    "buffer {b} queues a message before its own tail arrived, or without its header"
+                ));
+            }
+            if queued && cnt - (len - sent) > self.q_len[b] {
+                return Err(format!("buffer {b} holds more flits than its two messages"));
             }
             if cnt > 0 && self.b_state[b] == IDLE {
                 return Err(format!("buffer {b} holds flits but is not tracked"));

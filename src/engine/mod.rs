@@ -88,6 +88,32 @@ struct Arb {
     drivers: u16,
 }
 
+/// Wakes buffer `b` if it is asleep.
+#[inline]
+fn wake(b: u32, b_state: &mut [u8], active: &mut ActiveSet) {
+    let asleep = b_state[b as usize] == ASLEEP;
+    b_state[b as usize] = if asleep { ACTIVE } else { b_state[b as usize] };
+    active.insert_if(b, asleep);
+}
+
+/// Wakes every header on a channel's wait list (head, links) and empties the list.
+fn wake_waiters(
+    (head, next): (&mut u32, &mut [u32]),
+    b_wait_chan: &mut [u32],
+    b_state: &mut [u8],
+    active: &mut ActiveSet,
+) {
+    let mut w = std::mem::replace(head, NONE);
+    while w != NONE {
+        let wu = w as usize;
+        let n = next[wu];
+        next[wu] = NONE;
+        b_wait_chan[wu] = NONE;
+        wake(w, b_state, active);
+        w = n;
+    }
+}
+
 /// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delivery {
@@ -151,6 +177,15 @@ pub struct Engine {
     c_wait: Vec<u32>,
     /// Headers may sleep while blocked: the routing's candidates never change while waiting.
     sleep_headers: bool,
+
+    // Early free (paper 004 section 3.5), indexed by buffer; empty when off. A buffer whose
+    // message's tail has arrived may take the next message's header, which queues behind it.
+    /// The message queued behind the buffer's message, or NONE.
+    queued: Vec<u32>,
+    /// Its length in flits.
+    q_len: Vec<u16>,
+    /// Its upstream buffer, or the sentinel `nbuf` once its tail has arrived.
+    q_up: Vec<u32>,
 
     msgs: Messages,
     sources: Vec<Source>,
@@ -256,6 +291,9 @@ impl Engine {
             delivered: Vec::new(),
             c_wait: vec![NONE; nchan],
             sleep_headers,
+            queued: Vec::new(),
+            q_len: Vec::new(),
+            q_up: Vec::new(),
             msgs: Messages::default(),
             sources,
             q_head: vec![NONE; nodes],
@@ -284,6 +322,18 @@ impl Engine {
             drain_only: false,
             net,
         }
+    }
+
+    /// Lets a buffer take a new header once its message's tail has arrived (early free);
+    /// deadlock-free with dimension-order routing, the only routing the scenario allows it with.
+    pub fn with_early_free(mut self, on: bool) -> Engine {
+        let nbuf = self.bufs.len();
+        if on {
+            self.queued = vec![NONE; nbuf];
+            self.q_len = vec![0; nbuf];
+            self.q_up = vec![nbuf as u32; nbuf];
+        }
+        self
     }
 
     /// Sets how headers choose among free candidates (default: random).
@@ -390,6 +440,7 @@ impl Engine {
             c_wait,
             msgs,
             sleep_headers,
+            queued,
             cycle,
             ..
         } = self;
@@ -414,7 +465,14 @@ impl Engine {
                 // The header arrived (stamp `last`) and was first routed the next cycle.
                 let waited = now.wrapping_sub(buf.last).wrapping_sub(1) as u64;
                 routing.route(net, at, dst, b32, waited, cand);
-                match selection::select(net, bufs, cand, *selection, &mut rngs[at as usize]) {
+                match selection::select(
+                    net,
+                    bufs,
+                    queued,
+                    cand,
+                    *selection,
+                    &mut rngs[at as usize],
+                ) {
                     Some((ch, t)) => {
                         bufs[b].want = t;
                         bufs[b].out_chan = ch;
@@ -542,15 +600,14 @@ impl Engine {
             occupancy,
             adaptive_vcs,
             counts_timeouts,
+            queued,
+            q_len,
+            q_up,
             ..
         } = self;
         let now = *cycle as u32;
         let after = *cycle + 1;
-        let wake = |b: u32, b_state: &mut [u8], active: &mut ActiveSet| {
-            let asleep = b_state[b as usize] == ASLEEP;
-            b_state[b as usize] = if asleep { ACTIVE } else { b_state[b as usize] };
-            active.insert_if(b, asleep);
-        };
+        let early = !queued.is_empty();
         let no_up = bufs.len() as u32;
         let mut ejected = 0;
         let mut moved = 0;
@@ -578,11 +635,21 @@ impl Engine {
             };
             let len = buf.len;
             let up = buf.up;
+            let up_queued = if early { q_up[b] } else { no_up };
             buf.cnt -= 1;
             buf.sent += 1;
             let tail = buf.sent == len;
+            let mut promoted = false;
             if tail {
                 buf.msg = NONE;
+                if early && queued[b] != NONE {
+                    // Early free: the queued message's header is now at the front.
+                    buf.msg = std::mem::replace(&mut queued[b], NONE);
+                    buf.len = q_len[b];
+                    buf.sent = 0;
+                    buf.up = std::mem::replace(&mut q_up[b], no_up);
+                    promoted = true;
+                }
             }
             buf.last = now;
             // A sender is active; it leaves the active set when it empties.
@@ -595,41 +662,55 @@ impl Engine {
             }
             // The upstream buffer of this message may send again: there is space here now.
             wake(up, b_state, active);
+            if early {
+                // So may the upstream buffer of the message queued here.
+                wake(up_queued, b_state, active);
+            }
             if tail {
                 let freed = net.buf_channel(b as u32);
-                if freed < net.links {
+                if freed < net.links && !promoted {
                     occupancy.change(freed as usize, false, after);
                 }
                 // A buffer of this channel is free: wake the headers waiting for one.
-                let mut w = std::mem::replace(&mut c_wait[freed as usize], NONE);
-                while w != NONE {
-                    let wu = w as usize;
-                    let next = b_wait_next[wu];
-                    b_wait_next[wu] = NONE;
-                    b_wait_chan[wu] = NONE;
-                    wake(w, b_state, active);
-                    w = next;
-                }
+                let waiters = (&mut c_wait[freed as usize], &mut b_wait_next[..]);
+                wake_waiters(waiters, b_wait_chan, b_state, active);
             }
             if t != NONE {
                 let tu = t as usize;
                 let tb = &mut bufs[tu];
-                if header {
+                let behind = early && header && tb.msg != NONE;
+                if behind {
+                    // Early free: the header queues behind the tail of the buffer's message.
+                    queued[tu] = m;
+                    q_len[tu] = len;
+                    q_up[tu] = b as u32;
+                } else if header {
                     tb.msg = m;
                     tb.len = len;
                     tb.sent = 0;
                     tb.up = b as u32;
                     tb.last = now;
+                }
+                if header {
                     let mi = m as usize;
                     msgs.hops[mi] += 1;
                     let adaptive = net.buf_vc(t) < *adaptive_vcs;
                     msgs.adaptive[mi] += adaptive as u16;
                     msgs.timeouts[mi] += (*counts_timeouts && !adaptive) as u16;
-                    occupancy.change(c, true, after);
+                    if !behind {
+                        occupancy.change(c, true, after);
+                    }
                 }
                 tb.cnt += 1;
-                if tail {
+                if tail && early && queued[tu] == m {
+                    q_up[tu] = no_up;
+                } else if tail {
                     tb.up = no_up;
+                }
+                if tail && early {
+                    // Early free: this buffer can take a new header now; wake those waiting.
+                    let waiters = (&mut c_wait[c], &mut b_wait_next[..]);
+                    wake_waiters(waiters, b_wait_chan, b_state, active);
                 }
                 let idle = b_state[tu] == IDLE;
                 b_state[tu] |= idle as u8 * ACTIVE;
@@ -683,6 +764,11 @@ impl Engine {
             });
         }
         self.msgs.release(m);
+    }
+
+    /// Messages queued in a buffer behind another message's tail (early free).
+    pub fn early_queued(&self) -> usize {
+        self.queued.iter().filter(|&&m| m != NONE).count()
     }
 
     /// Messages allocated (queued at sources or in the network).

@@ -146,7 +146,9 @@ pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
     let net = build_network(s);
     let routing = Routing::new(s, &net);
     let traffic = Traffic::new(&s.traffic, net.traffic_topo(), seed);
-    Engine::new(net, routing, traffic, rate, seed).with_selection(s.routing.selection)
+    Engine::new(net, routing, traffic, rate, seed)
+        .with_selection(s.routing.selection)
+        .with_early_free(s.router.early_free)
 }
 
 /// Simulates one load point of a scenario. A deadlock is an error naming the stuck buffers.

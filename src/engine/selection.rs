@@ -11,11 +11,13 @@ use rand::Rng;
 use rand_pcg::Pcg64;
 
 /// Picks (channel, buffer) for a header, or None when every candidate's class is busy. The
-/// buffer is NONE for the ejection channel, which never blocks.
+/// buffer is NONE for the ejection channel, which never blocks. `queued` is the early-free
+/// queue (empty when buffers free only once empty); only single-candidate routings use it.
 #[inline]
 pub(super) fn select(
     net: &Network,
     bufs: &[Buf],
+    queued: &[u32],
     cand: &Candidates,
     policy: Selection,
     rng: &mut Pcg64,
@@ -24,8 +26,10 @@ pub(super) fn select(
     if let [only] = all {
         return if only.chan >= net.links {
             Some((only.chan, NONE))
-        } else {
+        } else if queued.is_empty() {
             first_free(net, bufs, only)
+        } else {
+            first_free_early(net, bufs, queued, only)
         };
     }
     let mut start = 0;
@@ -71,6 +75,25 @@ pub(super) fn select(
         start = end;
     }
     None
+}
+
+/// Early free (paper 004 section 3.5): the lowest virtual channel of a candidate's class that
+/// is empty, or whose message's tail has arrived, with room behind it and no message queued.
+fn first_free_early(
+    net: &Network,
+    bufs: &[Buf],
+    queued: &[u32],
+    c: &Candidate,
+) -> Option<(u32, u32)> {
+    let tail_in = bufs.len() as u32;
+    let base = c.chan * net.vcs;
+    (base + c.vc_lo as u32..base + c.vc_hi as u32)
+        .find(|&t| {
+            let b = &bufs[t as usize];
+            b.msg == NONE
+                || (b.up == tail_in && queued[t as usize] == NONE && b.cnt < net.depth)
+        })
+        .map(|t| (c.chan, t))
 }
 
 /// The lowest free virtual channel of a candidate's class.

@@ -23,6 +23,7 @@ struct Row {
 }
 
 type Series = BTreeMap<String, Vec<Row>>;
+type Drawn = std::result::Result<(), Box<dyn std::error::Error>>;
 
 /// Writes latency.svg, throughput.svg, latency_std.svg and traffic.svg into `dir` from
 /// `dir/summary.csv`. Returns the files.
@@ -58,9 +59,7 @@ fn write_plots(dir: &Path, series: &Series) -> Result<Vec<String>> {
     let io = |e: String| Error::Io(format!("{}: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(|e| io(e.to_string()))?;
     let mut files = Vec::new();
-    let mut emit = |name: &str,
-                    draw: &dyn Fn(&Path) -> std::result::Result<(), Box<dyn std::error::Error>>|
-     -> Result<()> {
+    let mut emit = |name: &str, draw: &dyn Fn(&Path) -> Drawn| -> Result<()> {
         let path = dir.join(name);
         draw(&path).map_err(|e| io(e.to_string()))?;
         files.push(path.display().to_string());

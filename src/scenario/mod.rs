@@ -61,6 +61,8 @@ pub struct RouterSpec {
     pub vcs: u32,
     /// Flits per virtual channel.
     pub buffer_depth: u32,
+    /// Buffers free once the tail has arrived (paper 004 section 3.5; dimension-order only).
+    pub early_free: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

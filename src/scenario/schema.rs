@@ -75,6 +75,10 @@ pub struct RawRouter {
     pub vcs: i64,
     #[serde(default = "default_depth")]
     pub buffer_depth: i64,
+    /// Early free (paper 004 section 3.5): a buffer takes the next header once the tail of its
+    /// message has arrived.
+    #[serde(default)]
+    pub early_free: bool,
 }
 
 impl Default for RawRouter {
@@ -82,6 +86,7 @@ impl Default for RawRouter {
         RawRouter {
             vcs: default_vcs(),
             buffer_depth: default_depth(),
+            early_free: false,
         }
     }
 }

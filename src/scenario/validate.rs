@@ -84,6 +84,7 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
     let router = RouterSpec {
         vcs: c.int("[router] vcs", raw.router.vcs, 1, 32)? as u32,
         buffer_depth: c.int("[router] buffer_depth", raw.router.buffer_depth, 1, 4096)? as u32,
+        early_free: raw.router.early_free,
     };
     let routing = routing(&c, &raw.routing, &topology, &router)?;
     let traffic = traffic(&c, &raw.traffic, &topology)?;
@@ -457,6 +458,17 @@ fn routing(
                 "[router] vcs",
                 "adaptive-ring needs three buffer classes (adaptive, low, high): at least 3 buffers per set",
                 "set vcs = 3 or more",
+            ));
+        }
+        _ if router.early_free && (algorithm != Algorithm::Dor || torus) => {
+            return Err(c.err(
+                "[router] early_free",
+                format!(
+                    "early free is deadlock-free with dimension-order routing on meshes and hypercubes (paper 004 section 3.5), not with {} on a {}",
+                    algorithm.name(),
+                    t.kind.name()
+                ),
+                "remove early_free, or use algorithm = \"dor\" on a mesh or hypercube",
             ));
         }
         Algorithm::Dor if r.deadlock_check && torus && router.vcs < 2 => {
