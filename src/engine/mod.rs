@@ -162,8 +162,8 @@ pub struct Engine {
 
     // Arbiter state, indexed by arbiter id (`Network::arb_of`).
     arbs: Vec<Arb>,
-    /// Buffer granted last in each buffer set (second level of shared-channel round-robin).
-    set_rr: Vec<u8>,
+    /// Turn granted last in each driver (second level of shared-channel round-robin).
+    drv_rr: Vec<u8>,
 
     // Channel state, indexed by channel id.
     /// Flits and headers (messages) that crossed each channel, since the start.
@@ -284,7 +284,7 @@ impl Engine {
                     drivers: d,
                 })
                 .collect(),
-            set_rr: vec![0; nbuf / net.vcs as usize],
+            drv_rr: vec![0; net.driver_size.len()],
             c_flits: vec![0; nchan],
             c_msgs: vec![0; nchan],
             requested: ActiveSet::new(net.arb_drivers.len()),
@@ -435,7 +435,7 @@ impl Engine {
             b_wait_chan,
             active,
             arbs,
-            set_rr,
+            drv_rr,
             requested,
             c_wait,
             msgs,
@@ -445,7 +445,6 @@ impl Engine {
             ..
         } = self;
         let depth = net.depth;
-        let vcs = net.vcs;
         let now = *cycle as u32;
         active.for_each(|active, b32| {
             let b = b32 as usize;
@@ -465,14 +464,8 @@ impl Engine {
                 // The header arrived (stamp `last`) and was first routed the next cycle.
                 let waited = now.wrapping_sub(buf.last).wrapping_sub(1) as u64;
                 routing.route(net, at, dst, b32, waited, cand);
-                match selection::select(
-                    net,
-                    bufs,
-                    queued,
-                    cand,
-                    *selection,
-                    &mut rngs[at as usize],
-                ) {
+                match selection::select(net, bufs, queued, cand, *selection, &mut rngs[at as usize])
+                {
                     Some((ch, t)) => {
                         bufs[b].want = t;
                         bufs[b].out_chan = ch;
@@ -500,10 +493,11 @@ impl Engine {
             let k = buf.slot + arb.drivers - arb.rr - 1;
             let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
             if net.shared {
-                // Then, within the driver's buffer set, the first buffer after its last grant.
-                let (set, vc) = (b32 / vcs, b32 % vcs);
-                key =
-                    key * vcs as u64 + ((vc + vcs - set_rr[set as usize] as u32 - 1) % vcs) as u64;
+                // Then, within the driver, the first turn after its last grant.
+                let d = net.buf_driver[b] as usize;
+                let size = net.driver_size[d] as u32;
+                let sub = net.buf_sub[b] as u32;
+                key = key * 256 + ((sub + size - drv_rr[d] as u32 - 1) % size) as u64;
             }
             arb.best = arb.best.min(key << 32 | b as u64);
             requested.insert(a);
@@ -589,7 +583,7 @@ impl Engine {
             b_wait_chan,
             active,
             arbs,
-            set_rr,
+            drv_rr,
             c_flits,
             c_msgs,
             requested,
@@ -611,7 +605,6 @@ impl Engine {
         let no_up = bufs.len() as u32;
         let mut ejected = 0;
         let mut moved = 0;
-        let vcs = net.vcs;
         let shared = net.shared;
         requested.drain(|a| {
             moved += 1;
@@ -621,7 +614,7 @@ impl Engine {
             let buf = &mut bufs[b];
             arb.rr = buf.slot;
             if shared {
-                set_rr[b / vcs as usize] = (b % vcs as usize) as u8;
+                drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
             }
             let ch = buf.out_chan;
             let c = ch as usize;

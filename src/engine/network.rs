@@ -10,9 +10,10 @@
 //! router drives each of its output links, with slot `port * V + vc` (one-level round-robin).
 //! In a k-ary m-way network (paper 004) the "routers" of the engine are the m-way channels and
 //! the links are the m-way routers' buffer sets, so every link and ejection channel leaving
-//! one m-way channel shares that channel's single arbiter. Its drivers are buffer sets (and
-//! processor injection buffers), slot = the driver's port, and a driver's buffers take turns
-//! behind it (two-level round-robin, fair per driver: paper 004 section 3.4).
+//! one m-way channel shares that channel's single arbiter. Its drivers are router interfaces
+//! (a buffer set, plus the injection buffer of a processor inside that router) and processors
+//! on the channel, slot = the driver's port, and a driver's buffers take turns behind it
+//! (two-level round-robin, fair per driver: paper 004 section 3.4).
 
 use crate::topology::{KAryNCube, Kind, MWay, Placement};
 
@@ -51,6 +52,11 @@ pub struct Network {
     pub arb_drivers: Vec<u16>,
     /// Shared m-way channels: two-level round-robin (drivers, then their buffers).
     pub shared: bool,
+    /// Shared channels: each buffer's driver (a channel interface), its turn within that
+    /// driver, and each driver's number of turns.
+    pub buf_driver: Vec<u32>,
+    pub buf_sub: Vec<u8>,
+    pub driver_size: Vec<u8>,
 }
 
 impl Network {
@@ -87,11 +93,26 @@ impl Network {
         let nbuf = (links + inj) as usize * vcs as usize;
         let mut buf_router = vec![0u32; nbuf];
         let mut buf_slot = vec![0u16; nbuf];
-        // Ports of each router: its incoming links in link order, then its injection channels.
+        // Ports of each router: its incoming links in link order, then its injection channels;
+        // a processor inside an m-way router injects through its router's port.
+        let shares: &[u32] = mway.as_ref().map_or(&[], |m| &m.shares);
         let mut ports = vec![0u16; routers];
-        let mut set_port = |chan: u32, router: u32| {
-            let p = ports[router as usize];
-            ports[router as usize] += 1;
+        let mut chan_port = vec![0u16; (links + inj) as usize];
+        let owners = topo
+            .links
+            .iter()
+            .map(|l| l.dst)
+            .chain(proc_at.iter().copied());
+        for (chan, router) in (0..links + inj).zip(owners) {
+            let shared_with = shares.get(chan.wrapping_sub(links) as usize);
+            let p = match shared_with {
+                Some(&l) if chan >= links => chan_port[l as usize],
+                _ => {
+                    ports[router as usize] += 1;
+                    ports[router as usize] - 1
+                }
+            };
+            chan_port[chan as usize] = p;
             for v in 0..vcs {
                 let b = (chan * vcs + v) as usize;
                 buf_router[b] = router;
@@ -101,12 +122,26 @@ impl Network {
                     (p as u32 * vcs + v) as u16
                 };
             }
-        };
-        for (c, l) in topo.links.iter().enumerate() {
-            set_port(c as u32, l.dst);
         }
-        for (i, &r) in proc_at.iter().enumerate() {
-            set_port(links + i as u32, r);
+        // Drivers of shared channels: a link's buffers, joined by a processor's injection
+        // buffer when it shares the link's router interface.
+        let (mut buf_driver, mut buf_sub, mut driver_size) = (Vec::new(), Vec::new(), Vec::new());
+        if shared {
+            driver_size = vec![vcs as u8; links as usize];
+            driver_size.extend((0..inj).map(|_| inj_vcs as u8));
+            for c in 0..links + inj {
+                for v in 0..vcs {
+                    let (d, sub) = match shares.get(c.wrapping_sub(links) as usize) {
+                        Some(&l) if c >= links => (l, vcs + v),
+                        _ => (c, v),
+                    };
+                    buf_driver.push(d);
+                    buf_sub.push(sub as u8);
+                }
+            }
+            for &l in shares {
+                driver_size[l as usize] += inj_vcs as u8;
+            }
         }
         let slots = |r: u32| ports[r as usize] * if shared { 1 } else { vcs as u16 };
         let (arb_of, arb_drivers) = if shared {
@@ -140,6 +175,9 @@ impl Network {
             arb_of,
             arb_drivers,
             shared,
+            buf_driver,
+            buf_sub,
+            driver_size,
         }
     }
 

@@ -7,20 +7,15 @@ use crate::topology::{KAryNCube, Kind, Link};
 
 /// A CSV table; every table ends with the traffic variant's columns `pattern_fraction` and
 /// `hotspot_fraction` (see `variant`).
-fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
+pub(super) fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
     let mut header = header.to_vec();
     header.extend(["pattern_fraction", "hotspot_fraction"]);
-    w.write_record(&header).expect("in-memory write");
-    for r in rows {
-        w.write_record(&r).expect("in-memory write");
-    }
-    String::from_utf8(w.into_inner().expect("in-memory flush")).expect("utf-8")
+    super::csv_text(&header, rows)
 }
 
 /// The traffic variant of a point: pattern fraction x, hotspot fraction h (empty unless
 /// hotspot), appended to each row.
-fn variant(r: &PointResult, mut row: Vec<String>) -> Vec<String> {
+pub(super) fn variant(r: &PointResult, mut row: Vec<String>) -> Vec<String> {
     row.push(num(r.pattern_fraction));
     row.push(r.hotspot_fraction.map(num).unwrap_or_default());
     row
@@ -184,13 +179,7 @@ pub fn channels_csv(results: &[PointResult], topo: &KAryNCube, pattern: &Pattern
 /// was (paper 004 section 4's traffic).
 pub fn mway_channels_csv(results: &[PointResult], net: &crate::engine::network::Network) -> String {
     let t = &net.topo;
-    let mut ways = vec![0u32; t.nodes];
-    for l in &t.links {
-        ways[l.src as usize] += 1;
-    }
-    for &c in &net.proc_at {
-        ways[c as usize] += 1;
-    }
+    let ways = net.mway.as_ref().map(|m| m.ways(t)).unwrap_or_default();
     let address = |c: u32| {
         (0..t.n())
             .rev()

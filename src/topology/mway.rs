@@ -29,6 +29,10 @@ pub struct MWay {
     pub attach: u32,
     /// `chans[p * attach + j]`: the j-th channel processor p is linked to.
     pub chans: Vec<u32>,
+    /// Processors inside routers: `shares[p * 2 + j]` is the link (buffer set) of p's router
+    /// that drives channel `chans[p * 2 + j]`; p's injection buffer there uses the same channel
+    /// interface. Empty for processors on channels.
+    pub shares: Vec<u32>,
 }
 
 impl MWay {
@@ -40,20 +44,27 @@ impl MWay {
                 processors: topo.nodes as u32 * p,
                 attach: 1,
                 chans: (0..topo.nodes as u32 * p).map(|x| x / p).collect(),
+                shares: Vec::new(),
             },
             Placement::Routers => {
-                // Router i is the i-th Plus link of the channel graph, between its two ends.
-                let chans: Vec<u32> = topo
+                // Router i is the i-th Plus link of the channel graph, between its two ends; its
+                // buffer set driving the first end is the opposite link.
+                let plus = topo
                     .links
                     .iter()
-                    .filter(|l| l.dir == Dir::Plus)
-                    .flat_map(|l| [l.src, l.dst])
-                    .collect();
+                    .enumerate()
+                    .filter(|(_, l)| l.dir == Dir::Plus);
+                let (mut chans, mut shares) = (Vec::new(), Vec::new());
+                for (i, l) in plus {
+                    chans.extend([l.src, l.dst]);
+                    shares.extend([topo.out_link(l.dst, l.dim as usize, Dir::Minus), i as u32]);
+                }
                 MWay {
                     placement,
                     processors: chans.len() as u32 / 2,
                     attach: 2,
                     chans,
+                    shares,
                 }
             }
         }
@@ -83,16 +94,24 @@ impl MWay {
         best
     }
 
-    /// The sharing factor m: the most drivers (routers and processors) of one channel.
-    pub fn sharing_factor(&self, topo: &KAryNCube) -> u32 {
+    /// Each channel's ways: the routers and the processors linked to it (a processor inside a
+    /// router uses its router's interface).
+    pub fn ways(&self, topo: &KAryNCube) -> Vec<u32> {
         let mut ways = vec![0u32; topo.nodes];
         for l in &topo.links {
             ways[l.src as usize] += 1;
         }
-        for &c in &self.chans {
-            ways[c as usize] += 1;
+        if self.shares.is_empty() {
+            for &c in &self.chans {
+                ways[c as usize] += 1;
+            }
         }
-        ways.into_iter().max().unwrap_or(0)
+        ways
+    }
+
+    /// The sharing factor m: the most ways of one channel.
+    pub fn sharing_factor(&self, topo: &KAryNCube) -> u32 {
+        self.ways(topo).into_iter().max().unwrap_or(0)
     }
 
     /// Paper 004 Fig. 3's properties of the built network. Distances count channel crossings
