@@ -173,14 +173,9 @@ fn run(args: &RunArgs) -> Result<()> {
             "ci95"
         );
         for r in &results {
-            let h = r
-                .hotspot_fraction
-                .map(|h| format!("{h}"))
-                .unwrap_or("-".into());
             out!(
-                "{:>6} {:>6} {:>10.6} {:>10.4} {:>10.4} {:>10.2} {:>8.2}  {}",
-                r.pattern_fraction,
-                h,
+                "{} {:>10.6} {:>10.4} {:>10.4} {:>10.2} {:>8.2}  {}",
+                variant_cells(r),
                 r.rate,
                 r.offered_flits(),
                 r.accepted_flits,
@@ -200,6 +195,15 @@ fn run(args: &RunArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A point's traffic variant in the printed tables: x and h (`-` unless hotspot), 6 wide each.
+fn variant_cells(r: &flitsim::engine::PointResult) -> String {
+    let h = r
+        .hotspot_fraction
+        .map(|h| format!("{h}"))
+        .unwrap_or("-".into());
+    format!("{:>6} {h:>6}", r.pattern_fraction)
 }
 
 fn check(path: &Path) -> Result<()> {
@@ -378,24 +382,127 @@ fn model(path: &Path, out: Option<PathBuf>) -> Result<()> {
 
 fn validate(args: &RunArgs) -> Result<()> {
     let (text, s, dir) = load_run(args)?;
-    let m = model_of(&args.scenario, &s)?;
-    let results = sweep(args, &s)?;
-    let rows = model_rows(&m, &s);
-    let sat = m.saturation(1.0 / s.traffic.mean_length());
-    flitsim::output::write_results(&dir, &s, &text, &results)?;
-    flitsim::output::write_file(&dir, "model.csv", &model_csv(&rows, sat))?;
-    flitsim::output::write_file(&dir, "validation.csv", &validation_csv(&results, &rows))?;
-    validation_plot(&dir.join("validation.svg"), &results, &rows)?;
-    let rates: Option<Vec<Vec<f64>>> = flitsim::sweep::points(&s)
+    let points = flitsim::sweep::points(&s);
+    // Channel rates and mean distances side by side wherever every point has them; a latency
+    // model is needed only when they are missing.
+    let channels = points
         .iter()
-        .map(|(v, rate, seed)| flitsim::model::link_rates(v, *rate, *seed))
-        .collect();
-    if let Some(rates) = rates {
+        .map(|(v, _, _)| flitsim::model::LinkRates::for_scenario(v))
+        .collect::<Option<Vec<_>>>();
+    let m = match (model_of(&args.scenario, &s), &channels) {
+        (Ok(m), _) => Some(m),
+        (Err(_), Some(_)) => None,
+        (Err(e), None) => return Err(e),
+    };
+    let results = sweep(args, &s)?;
+    flitsim::output::write_results(&dir, &s, &text, &results)?;
+    let mut written = vec![];
+    if let Some(m) = &m {
+        validate_latency(args, &s, &dir, m, &results)?;
+        written.extend(["validation.csv", "validation.svg", "model.csv"]);
+        if m.gives_vc_occupancy() {
+            written.push("validation_vc.csv");
+        }
+    }
+    if let Some(channels) = channels {
+        let rates: Vec<Vec<f64>> = points
+            .iter()
+            .zip(&channels)
+            .map(|((v, rate, seed), c)| c.rates(v, *rate, *seed))
+            .collect();
+        let distance: Vec<f64> = points
+            .iter()
+            .map(|(v, _, seed)| flitsim::model::mean_distance(v, *seed).unwrap_or(f64::NAN))
+            .collect();
         let topo = flitsim::engine::build_network(&s).topo;
         flitsim::output::write_file(
             &dir,
             "validation_channels.csv",
             &flitsim::output::validation::validation_channels_csv(&results, &topo, &rates),
+        )?;
+        flitsim::output::write_file(
+            &dir,
+            "validation_distance.csv",
+            &flitsim::output::validation::validation_distance_csv(&results, &distance),
+        )?;
+        written.extend(["validation_channels.csv", "validation_distance.csv"]);
+        if !args.quiet {
+            validate_channels_table(&channels, &results, &rates, &distance);
+        }
+    }
+    if !args.quiet {
+        out!(
+            "written to {}/ ({} and the run's CSVs)",
+            dir.display(),
+            written.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The channel-rate and mean-distance comparison of `validate`, one line per point: the
+/// model's name, the mean distance both ways, the mean and largest |relative error| of the
+/// link rates (over links the model loads).
+fn validate_channels_table(
+    channels: &[flitsim::model::LinkRates],
+    results: &[flitsim::engine::PointResult],
+    rates: &[Vec<f64>],
+    distance: &[f64],
+) {
+    let mut names: Vec<&str> = channels.iter().map(|c| c.name()).collect();
+    names.dedup();
+    out!("channel rates: {}", names.join("; "));
+    out!(
+        "{:>6} {:>6} {:>10} {:>9} {:>9} {:>11} {:>11}",
+        "x",
+        "h",
+        "rate",
+        "hops",
+        "model",
+        "mean|err|",
+        "max|err|"
+    );
+    for ((r, m), d) in results.iter().zip(rates).zip(distance) {
+        let errs: Vec<f64> = r
+            .link_msgs
+            .iter()
+            .zip(m)
+            .filter(|(_, m)| **m > 0.0)
+            .map(|(s, m)| ((s - m) / m).abs())
+            .collect();
+        let mean = errs.iter().sum::<f64>() / errs.len() as f64;
+        let max = errs.iter().copied().fold(f64::NAN, f64::max);
+        out!(
+            "{} {:>10.6} {:>9.4} {:>9.4} {:>10.1}% {:>10.1}%",
+            variant_cells(r),
+            r.rate,
+            r.stats.hops_mean(),
+            d,
+            100.0 * mean,
+            100.0 * max
+        );
+    }
+}
+
+/// `validate` with a latency model: model.csv, validation.csv, validation.svg and, where the
+/// model gives P_v, validation_vc.csv; the latency table unless `--quiet`.
+fn validate_latency(
+    args: &RunArgs,
+    s: &Scenario,
+    dir: &Path,
+    m: &flitsim::model::Model,
+    results: &[flitsim::engine::PointResult],
+) -> Result<()> {
+    let rows = model_rows(m, s);
+    let sat = m.saturation(1.0 / s.traffic.mean_length());
+    flitsim::output::write_file(dir, "model.csv", &model_csv(&rows, sat))?;
+    flitsim::output::write_file(dir, "validation.csv", &validation_csv(results, &rows))?;
+    validation_plot(&dir.join("validation.svg"), results, &rows)?;
+    if m.gives_vc_occupancy() {
+        flitsim::output::write_file(
+            dir,
+            "validation_vc.csv",
+            &flitsim::output::validation::validation_vc_csv(results, &rows),
         )?;
     }
     if !args.quiet {
@@ -437,10 +544,6 @@ fn validate(args: &RunArgs) -> Result<()> {
             );
         }
         out!("model saturation: {sat:.6} messages/node/cycle");
-        out!(
-            "written to {}/ (validation.csv, validation.svg, model.csv and the run's CSVs)",
-            dir.display()
-        );
     }
     Ok(())
 }

@@ -1,18 +1,38 @@
 //! `flitsim model` and `flitsim validate`: the model's table and CSV, validation.csv and its
-//! plot, and a clear refusal (exit 2) when no model covers a scenario.
+//! plot, the occupancy distribution side by side (validation_vc.csv), channel rates and mean
+//! distances side by side where there is no latency model (validation_channels.csv,
+//! validation_distance.csv), and a clear refusal (exit 2) when no model covers a scenario.
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_flitsim"))
 }
 
-fn tmp(name: &str) -> PathBuf {
+/// A fresh directory holding the scenario `text` as s.toml.
+fn tmp(name: &str, text: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("flitsim-model-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("s.toml"), text).unwrap();
     d
+}
+
+/// `flitsim CMD DIR/s.toml --out DIR/OUT` (`validate` with `--quiet`): what it did, and OUT.
+fn flitsim(cmd: &str, d: &Path, out: &str) -> (Output, PathBuf) {
+    let out = d.join(out);
+    let scenario = d.join("s.toml");
+    let mut args = vec![
+        cmd,
+        scenario.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if cmd == "validate" {
+        args.push("--quiet");
+    }
+    (bin().args(args).output().unwrap(), out)
 }
 
 const CUBE: &str = "name = \"m\"\n[topology]\nkind = \"hypercube\"\nn = 3\n[router]\nvcs = 3\n\
@@ -33,18 +53,7 @@ fn column(csv: &str, name: &str) -> Vec<String> {
 
 #[test]
 fn model_writes_its_table_and_zero_load_is_m_plus_dbar() {
-    let d = tmp("cube");
-    std::fs::write(d.join("s.toml"), CUBE).unwrap();
-    let out = d.join("out");
-    let o = bin()
-        .args([
-            "model",
-            d.join("s.toml").to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let (o, out) = flitsim("model", &tmp("cube", CUBE), "out");
     assert!(o.status.success(), "{o:?}");
     let csv = std::fs::read_to_string(out.join("model.csv")).unwrap();
     let lat: Vec<f64> = column(&csv, "model_latency")
@@ -65,20 +74,7 @@ fn model_writes_its_table_and_zero_load_is_m_plus_dbar() {
 
 #[test]
 fn validate_writes_both_sides_and_a_plot() {
-    let d = tmp("validate");
-    std::fs::write(d.join("s.toml"), CUBE).unwrap();
-    let out = d.join("out");
-    let o = bin()
-        .args([
-            "validate",
-            d.join("s.toml").to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{o:?}");
+    let out = validate("validate", CUBE);
     let csv = std::fs::read_to_string(out.join("validation.csv")).unwrap();
     for c in [
         "rate",
@@ -131,21 +127,13 @@ fn validate_writes_both_sides_and_a_plot() {
 
 #[test]
 fn no_model_is_bad_input() {
-    let d = tmp("mesh");
-    let text =
-        "name = \"x\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n[traffic]\nrates = [0.001]\n";
-    std::fs::write(d.join("s.toml"), text).unwrap();
+    // Duato's routing on a mesh: no latency model, and no channel-rate model (its adaptive
+    // choices depend on the load).
+    let text = "name = \"x\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n[routing]\n\
+        algorithm = \"duato\"\n[traffic]\nrates = [0.001]\n";
+    let d = tmp("mesh", text);
     for cmd in ["model", "validate"] {
-        let out = d.join(cmd);
-        let o = bin()
-            .args([
-                cmd,
-                d.join("s.toml").to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap();
+        let (o, out) = flitsim(cmd, &d, cmd);
         assert_eq!(o.status.code(), Some(2), "{cmd}: {o:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
@@ -156,4 +144,152 @@ fn no_model_is_bad_input() {
         assert!(err.contains("fix: models exist for"), "{err}");
         assert!(!out.exists(), "{cmd}: nothing written");
     }
+}
+
+/// Runs `flitsim validate` on a scenario text; the output directory.
+fn validate(name: &str, text: &str) -> PathBuf {
+    let (o, out) = flitsim("validate", &tmp(name, text), "out");
+    assert!(o.status.success(), "{o:?}");
+    out
+}
+
+fn numbers(csv: &str, name: &str) -> Vec<f64> {
+    column(csv, name)
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect()
+}
+
+/// validation_vc.csv: V + 1 rows per load, both distributions sum to 1, the model's P_v is the
+/// library's (paper 000 eqs. 28-29 at the fixed point) and the simulated one is
+/// vc_occupancy.csv's.
+#[test]
+fn validate_writes_the_occupancy_distribution_side_by_side() {
+    let out = validate("vc", CUBE);
+    let s = flitsim::Scenario::from_toml(CUBE, "cube").unwrap();
+    let model = flitsim::model::Model::for_scenario(&s).unwrap();
+    let vcs = s.router.vcs as usize;
+    let csv = std::fs::read_to_string(out.join("validation_vc.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert_eq!(
+        header,
+        "rate,seed,busy_vcs,sim_probability,model_probability,pattern_fraction,hotspot_fraction"
+    );
+    let occupancy = std::fs::read_to_string(out.join("vc_occupancy.csv")).unwrap();
+    let (rates, busy) = (numbers(&csv, "rate"), column(&csv, "busy_vcs"));
+    let (sim, model_p) = (
+        numbers(&csv, "sim_probability"),
+        numbers(&csv, "model_probability"),
+    );
+    assert_eq!(rates.len(), s.traffic.rates.len() * (vcs + 1));
+    // Simulated: vc_occupancy.csv's probability, the same text in the same order.
+    assert_eq!(
+        column(&csv, "sim_probability"),
+        column(&occupancy, "probability")
+    );
+    assert_eq!(column(&csv, "rate"), column(&occupancy, "rate"));
+    let mut stable = 0;
+    for (i, &rate) in s.traffic.rates.iter().enumerate() {
+        let rows = i * (vcs + 1)..(i + 1) * (vcs + 1);
+        assert!(rows.clone().all(|j| rates[j] == rate), "{rate}");
+        let v: Vec<String> = (0..=vcs).map(|v| v.to_string()).collect();
+        assert_eq!(busy[rows.clone()], v[..], "busy_vcs 0..=V at {rate}");
+        assert!(
+            (sim[rows.clone()].iter().sum::<f64>() - 1.0).abs() < 1e-9,
+            "{rate}"
+        );
+        match model.predict(rate) {
+            flitsim::model::Outcome::Stable(p) => {
+                stable += 1;
+                let want = p.vc_occupancy.expect("paper 000 gives P_v");
+                assert_eq!(model_p[rows.clone()], want[..], "model P_v at {rate}");
+                assert!((want.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{rate}");
+            }
+            flitsim::model::Outcome::Saturated => {
+                assert!(model_p[rows].iter().all(|p| p.is_nan()), "{rate}");
+            }
+        }
+    }
+    assert_eq!(stable, 3, "the last load is past the model's saturation");
+    // Paper 003's model gives no P_v: no validation_vc.csv for it.
+    let mesh = "name = \"m\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n[router]\nvcs = 1\n\
+        [traffic]\nmessage_length = 8\nrates = [0.004]\n[run]\nwarmup_cycles = 200\n\
+        measure_cycles = 2000\n";
+    let out = validate("vc-mesh", mesh);
+    assert!(out.join("validation.csv").exists() && !out.join("validation_vc.csv").exists());
+}
+
+/// A scenario with channel-rate models but no latency model (e-cube on a 4-cube under
+/// bit-reversal mixed with uniform): `model` refuses it, `validate` writes the exact link
+/// rates and mean distances beside the simulated ones, and no latency comparison.
+#[test]
+fn validate_without_latency_model_compares_channels_and_distance() {
+    let text = "name = \"b\"\n[topology]\nkind = \"hypercube\"\nn = 4\n[router]\nvcs = 1\n\
+        [traffic]\npattern = \"bit-reversal\"\npattern_fraction = [0.0, 0.5, 1.0]\n\
+        message_length = 2\nrates = [0.01, 0.02]\n[run]\nwarmup_cycles = 500\n\
+        measure_cycles = 5000\n";
+    let (o, _) = flitsim("model", &tmp("dor-model", text), "out");
+    assert_eq!(o.status.code(), Some(2), "no latency model: {o:?}");
+    let out = validate("dor", text);
+    for f in [
+        "model.csv",
+        "validation.csv",
+        "validation.svg",
+        "validation_vc.csv",
+    ] {
+        assert!(!out.join(f).exists(), "{f} without a latency model");
+    }
+    let s = flitsim::Scenario::from_toml(text, "b").unwrap();
+    let points = flitsim::sweep::points(&s);
+    assert_eq!(points.len(), 6, "3 variants x 2 rates");
+    let net = flitsim::engine::build_network(&s);
+    let links = net.topo.links.len();
+    let ch = std::fs::read_to_string(out.join("validation_channels.csv")).unwrap();
+    let dist = std::fs::read_to_string(out.join("validation_distance.csv")).unwrap();
+    let channels = std::fs::read_to_string(out.join("channels.csv")).unwrap();
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let model_rate = numbers(&ch, "model_messages_per_cycle");
+    let (x_ch, x_dist) = (
+        numbers(&ch, "pattern_fraction"),
+        numbers(&dist, "pattern_fraction"),
+    );
+    assert_eq!(model_rate.len(), points.len() * links);
+    assert_eq!(x_dist.len(), points.len());
+    // The simulated side is the run's: channels.csv's headers per cycle, summary's hops.
+    assert_eq!(
+        column(&ch, "messages_per_cycle"),
+        column(&channels, "messages_per_cycle")
+    );
+    assert_eq!(column(&dist, "hops_mean"), column(&summary, "hops_mean"));
+    let (model_d, rel) = (
+        numbers(&dist, "model_hops_mean"),
+        numbers(&dist, "rel_error"),
+    );
+    let (sim_d, se) = (
+        numbers(&dist, "hops_mean"),
+        numbers(&dist, "hops_std_error"),
+    );
+    for (i, (v, rate, seed)) in points.iter().enumerate() {
+        // Exact enumeration, through the library.
+        let traffic = flitsim::traffic::Traffic::new(&v.traffic, &net.topo, *seed);
+        let exact = flitsim::model::enumerate::dor_link_rates(&net, &traffic, *rate);
+        let rows = i * links..(i + 1) * links;
+        assert_eq!(model_rate[rows.clone()], exact[..], "point {i}");
+        assert!(x_ch[rows].iter().all(|&x| x == v.traffic.pattern_fraction));
+        let dbar = flitsim::model::enumerate::mean_distance(&net.topo, &traffic);
+        assert!(
+            (model_d[i] - dbar).abs() < 1e-12,
+            "{} vs {dbar}",
+            model_d[i]
+        );
+        assert_eq!(x_dist[i], v.traffic.pattern_fraction);
+        assert!((rel[i] - (model_d[i] - sim_d[i]) / sim_d[i]).abs() < 1e-12);
+        // Simulated hops within 5 standard errors of the exact mean distance.
+        assert!(
+            se[i] > 0.0 && (sim_d[i] - dbar).abs() < 5.0 * se[i],
+            "point {i}"
+        );
+    }
+    // The pure pattern: 8 sources 2 hops away, 4 sources 4 hops away (paper 002 eq. 7).
+    assert!((model_d[4] - 8.0 / 3.0).abs() < 1e-12);
 }

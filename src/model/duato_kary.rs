@@ -473,7 +473,7 @@ pub struct Solution {
 impl Solution {
     /// Eq. 1, split as the simulator's columns (module doc).
     pub fn prediction(&self) -> Prediction {
-        Prediction::multiplexed(self.s_bar, self.w_s, self.vbar)
+        Prediction::multiplexed(self.s_bar, self.w_s, &self.p_v)
     }
 }
 

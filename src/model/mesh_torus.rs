@@ -406,6 +406,7 @@ impl Solution {
             network_latency: self.network_latency,
             source_wait: self.source_wait,
             vbar: None,
+            vc_occupancy: None,
         }
     }
 }

@@ -25,12 +25,17 @@ pub struct Prediction {
     pub source_wait: f64,
     /// Multiplexing degree V̄, for models that compute it (paper 000 eq. 30).
     pub vbar: Option<f64>,
+    /// Virtual-channel occupancy P_0..=P_V of a network link, for models that compute it
+    /// (paper 000 eqs. 28-29; the simulator's `vc_occupancy`).
+    pub vc_occupancy: Option<Vec<f64>>,
 }
 
 impl Prediction {
     /// Paper 000 eq. 1, Latency = (S̄ + W̄_s)·V̄, split as the simulator's columns: network
-    /// latency S̄·V̄ and source wait W̄_s·V̄ (the models of papers 000 and 001).
-    pub fn multiplexed(s_bar: f64, w_s: f64, vbar: f64) -> Prediction {
+    /// latency S̄·V̄ and source wait W̄_s·V̄ (the models of papers 000 and 001), with V̄ from the
+    /// occupancy `p_v` (eq. 30).
+    pub fn multiplexed(s_bar: f64, w_s: f64, p_v: &[f64]) -> Prediction {
+        let vbar = duato_kary::multiplexing_degree(p_v);
         let network_latency = s_bar * vbar;
         let source_wait = w_s * vbar;
         Prediction {
@@ -38,6 +43,7 @@ impl Prediction {
             network_latency,
             source_wait,
             vbar: Some(vbar),
+            vc_occupancy: Some(p_v.to_vec()),
         }
     }
 }
@@ -125,25 +131,78 @@ impl Model {
     pub fn saturation(&self, max_rate: f64) -> f64 {
         saturation_load(|l| self.predict(l), max_rate)
     }
+
+    /// Whether its stable predictions carry the occupancy distribution P_v
+    /// ([`Prediction::vc_occupancy`]): papers 000 and 001, not paper 003.
+    pub fn gives_vc_occupancy(&self) -> bool {
+        matches!(self, Model::DuatoKary(_) | Model::Timeout(_))
+    }
 }
 
-/// Expected messages per cycle on each network link (the papers' λ_c), where flitsim has an
-/// exact or closed form for the scenario's routing: dimension-order routing by enumeration of
-/// every source-destination pair (any pattern); p-cube under uniform traffic by paper 002's
-/// re-derived eqs. 20-21; Duato's routing under uniform traffic on a unidirectional torus or a
-/// hypercube, where every link carries λ d̄ / n (paper 000 eq. 7). None otherwise. `seed`
-/// fixes a random permutation pattern as the simulation's.
-pub fn link_rates(s: &Scenario, rate: f64, seed: u64) -> Option<Vec<f64>> {
-    use crate::scenario::{Algorithm, Pattern};
-    use crate::topology::Kind;
-    let net = crate::engine::build_network(s);
-    let traffic = crate::traffic::Traffic::new(&s.traffic, &net.topo, seed);
-    let uniform = s.traffic.pattern == Pattern::Uniform || s.traffic.pattern_fraction == 0.0;
-    let t = &net.topo;
-    match s.routing.algorithm {
-        Algorithm::Dor => Some(enumerate::dor_link_rates(&net, &traffic, rate)),
-        Algorithm::PCube if uniform => Some(
-            t.links
+/// The largest network whose channel rates or mean distance flitsim computes by enumerating
+/// every source-destination pair (the work grows as N²).
+pub const ENUMERATION_MAX_NODES: usize = 4096;
+
+/// Where flitsim has a scenario's expected messages per cycle on each network link (the
+/// papers' λ_c) exactly or in closed form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkRates {
+    /// Dimension-order routing, any pattern: enumeration of every source-destination pair
+    /// ([`enumerate::dor_link_rates`]), on networks of at most [`ENUMERATION_MAX_NODES`] nodes.
+    DorEnumeration,
+    /// p-cube under uniform traffic: paper 002's eqs. 20-21 as re-derived
+    /// ([`channel_traffic::pcube_link_rate`]).
+    PCube,
+    /// Duato's routing under uniform traffic on a unidirectional torus or a hypercube: every
+    /// link carries λ d̄ / n (paper 000 eq. 7).
+    Even,
+}
+
+impl LinkRates {
+    /// The channel-rate model of a scenario (one traffic variant), or None. Never for k-ary
+    /// m-way networks (their processors are not the nodes of the channel graph).
+    pub fn for_scenario(s: &Scenario) -> Option<LinkRates> {
+        use crate::scenario::{Algorithm, Pattern};
+        use crate::topology::Kind;
+        let t = &s.topology;
+        if t.mway.is_some() {
+            return None;
+        }
+        let uniform = s.traffic.pattern == Pattern::Uniform || s.traffic.pattern_fraction == 0.0;
+        let uni_torus = t.kind == Kind::Torus && !t.bidirectional;
+        match s.routing.algorithm {
+            Algorithm::Dor if s.nodes() <= ENUMERATION_MAX_NODES => Some(LinkRates::DorEnumeration),
+            Algorithm::PCube if uniform => Some(LinkRates::PCube),
+            Algorithm::Duato | Algorithm::DuatoTimeout
+                if uniform && (t.kind == Kind::Hypercube || uni_torus) =>
+            {
+                Some(LinkRates::Even)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LinkRates::DorEnumeration => "exact enumeration of the dimension-order routes",
+            LinkRates::PCube => "paper 002 eqs. 20-21 (p-cube, re-derived)",
+            LinkRates::Even => "paper 000 eq. 7 (λ d̄ / n on every link)",
+        }
+    }
+
+    /// The rate of every network link at λ = `rate` messages/node/cycle, for a scenario
+    /// [`LinkRates::for_scenario`] gave this model; `seed` fixes a random permutation pattern
+    /// as the simulation's.
+    pub fn rates(self, s: &Scenario, rate: f64, seed: u64) -> Vec<f64> {
+        let net = crate::engine::build_network(s);
+        let t = &net.topo;
+        match self {
+            LinkRates::DorEnumeration => {
+                let traffic = crate::traffic::Traffic::new(&s.traffic, t, seed);
+                enumerate::dor_link_rates(&net, &traffic, rate)
+            }
+            LinkRates::PCube => t
+                .links
                 .iter()
                 .map(|l| {
                     channel_traffic::pcube_link_rate(
@@ -154,12 +213,60 @@ pub fn link_rates(s: &Scenario, rate: f64, seed: u64) -> Option<Vec<f64>> {
                     )
                 })
                 .collect(),
-        ),
-        Algorithm::Duato | Algorithm::DuatoTimeout
-            if uniform && (t.kind == Kind::Hypercube || (t.wraps() && !t.bidirectional)) =>
-        {
-            Some(vec![rate * t.mean_distance() / t.n() as f64; t.links.len()])
+            LinkRates::Even => vec![rate * t.mean_distance() / t.n() as f64; t.links.len()],
         }
-        _ => None,
     }
+}
+
+/// Expected messages per cycle on each network link (the papers' λ_c), where flitsim has an
+/// exact or closed form for the scenario's routing ([`LinkRates`]); None otherwise. `seed`
+/// fixes a random permutation pattern as the simulation's.
+pub fn link_rates(s: &Scenario, rate: f64, seed: u64) -> Option<Vec<f64>> {
+    LinkRates::for_scenario(s).map(|m| m.rates(s, rate, seed))
+}
+
+/// The mean distance (hops) of a sent message under a scenario's traffic (one variant), for
+/// minimal routing: on a hypercube under uniform, hotspot, bit-reversal or matrix-transpose
+/// traffic (mixed with uniform by `pattern_fraction`), paper 002's closed forms (eqs. 2, 4,
+/// 10-11 and 16-17, with the corrections of [`channel_traffic`], which are tested equal to
+/// enumeration); otherwise the exact enumeration of every source-destination pair
+/// ([`enumerate::mean_distance`]) on networks of at most [`ENUMERATION_MAX_NODES`] nodes. None
+/// beyond that and for k-ary m-way networks. `seed` fixes a random permutation pattern.
+pub fn mean_distance(s: &Scenario, seed: u64) -> Option<f64> {
+    use crate::scenario::Pattern;
+    use channel_traffic::Permutation;
+    let t = &s.topology;
+    if t.mway.is_some() {
+        return None;
+    }
+    if t.kind == crate::topology::Kind::Hypercube {
+        let n = t.radix.len() as u32;
+        let x = s.traffic.pattern_fraction;
+        match s.traffic.pattern {
+            Pattern::Uniform | Pattern::Hotspot { .. } => {
+                return Some(channel_traffic::uniform_mean_distance(n));
+            }
+            Pattern::BitReversal => {
+                return Some(channel_traffic::mixture_mean_distance(
+                    n,
+                    Permutation::BitReversal,
+                    x,
+                ));
+            }
+            Pattern::MatrixTranspose => {
+                return Some(channel_traffic::mixture_mean_distance(
+                    n,
+                    Permutation::MatrixTranspose,
+                    x,
+                ));
+            }
+            _ => {}
+        }
+    }
+    if s.nodes() > ENUMERATION_MAX_NODES {
+        return None;
+    }
+    let topo = crate::engine::build_network(s).topo;
+    let traffic = crate::traffic::Traffic::new(&s.traffic, &topo, seed);
+    Some(enumerate::mean_distance(&topo, &traffic))
 }

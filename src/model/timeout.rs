@@ -278,7 +278,7 @@ pub struct Solution {
 impl Solution {
     /// Latency (S̄ + W_s) V̄, split as the simulator's columns.
     pub fn prediction(&self) -> Prediction {
-        Prediction::multiplexed(self.s_bar, self.w_s, self.vbar)
+        Prediction::multiplexed(self.s_bar, self.w_s, &self.p_v)
     }
 }
 

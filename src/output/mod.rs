@@ -55,6 +55,16 @@ pub fn write_file(dir: &Path, name: &str, text: &str) -> Result<()> {
     std::fs::rename(&tmp, dir.join(name)).map_err(io)
 }
 
+/// A CSV file's text: the header, then the rows.
+fn csv_text(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).expect("in-memory write");
+    for r in rows {
+        w.write_record(&r).expect("in-memory write");
+    }
+    String::from_utf8(w.into_inner().expect("in-memory flush")).expect("utf-8")
+}
+
 /// A number as written in the CSVs: shortest round-trip form, `NaN` when undefined.
 pub fn num(x: f64) -> String {
     if x.is_nan() {

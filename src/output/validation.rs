@@ -1,5 +1,7 @@
-//! Model and simulation side by side: model.csv, validation.csv and validation.svg.
+//! Model and simulation side by side: model.csv, validation.csv, validation.svg,
+//! validation_vc.csv, validation_channels.csv and validation_distance.csv.
 
+use super::csv_tables::{link_cells, table, variant};
 use super::num;
 use crate::engine::PointResult;
 use crate::error::{Error, Result};
@@ -11,15 +13,6 @@ use std::path::Path;
 pub struct ModelRow {
     pub rate: f64,
     pub outcome: Outcome,
-}
-
-fn write(header: &[&str], rows: Vec<Vec<String>>) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(header).expect("in-memory write");
-    for r in rows {
-        w.write_record(&r).expect("in-memory write");
-    }
-    String::from_utf8(w.into_inner().expect("in-memory flush")).expect("utf-8")
 }
 
 /// The model's figures of a row: latency, network latency, source wait, V̄ (NaN if saturated).
@@ -38,7 +31,7 @@ fn figures(o: &Outcome) -> [f64; 4] {
 /// model.csv: `rate`, `model_latency`, `model_network_latency`, `model_source_wait`,
 /// `model_vbar`, `saturated`, `model_saturation_rate`.
 pub fn model_csv(rows: &[ModelRow], saturation: f64) -> String {
-    write(
+    super::csv_text(
         &[
             "rate",
             "model_latency",
@@ -48,20 +41,18 @@ pub fn model_csv(rows: &[ModelRow], saturation: f64) -> String {
             "saturated",
             "model_saturation_rate",
         ],
-        rows.iter()
-            .map(|r| {
-                let f = figures(&r.outcome);
-                vec![
-                    num(r.rate),
-                    num(f[0]),
-                    num(f[1]),
-                    num(f[2]),
-                    num(f[3]),
-                    matches!(r.outcome, Outcome::Saturated).to_string(),
-                    num(saturation),
-                ]
-            })
-            .collect(),
+        rows.iter().map(|r| {
+            let f = figures(&r.outcome);
+            vec![
+                num(r.rate),
+                num(f[0]),
+                num(f[1]),
+                num(f[2]),
+                num(f[3]),
+                matches!(r.outcome, Outcome::Saturated).to_string(),
+                num(saturation),
+            ]
+        }),
     )
 }
 
@@ -75,7 +66,7 @@ pub fn shown(r: &PointResult) -> bool {
 /// validation.csv: simulation and model at each point; `rel_error` = (model − simulation) /
 /// simulation, NaN where the simulated point is not shown or the model is saturated.
 pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
-    write(
+    super::csv_text(
         &[
             "rate",
             "seed",
@@ -90,32 +81,29 @@ pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
             "vbar",
             "model_vbar",
         ],
-        sim.iter()
-            .zip(model)
-            .map(|(s, m)| {
-                let f = figures(&m.outcome);
-                let sim_lat = s.stats.mean();
-                let rel = if shown(s) {
-                    (f[0] - sim_lat) / sim_lat
-                } else {
-                    f64::NAN
-                };
-                vec![
-                    num(s.rate),
-                    s.seed.to_string(),
-                    num(sim_lat),
-                    num(s.stats.ci95()),
-                    num(s.stats.std_error()),
-                    s.saturated().to_string(),
-                    shown(s).to_string(),
-                    num(f[0]),
-                    matches!(m.outcome, Outcome::Saturated).to_string(),
-                    num(rel),
-                    num(s.vbar()),
-                    num(f[3]),
-                ]
-            })
-            .collect(),
+        sim.iter().zip(model).map(|(s, m)| {
+            let f = figures(&m.outcome);
+            let sim_lat = s.stats.mean();
+            let rel = if shown(s) {
+                (f[0] - sim_lat) / sim_lat
+            } else {
+                f64::NAN
+            };
+            vec![
+                num(s.rate),
+                s.seed.to_string(),
+                num(sim_lat),
+                num(s.stats.ci95()),
+                num(s.stats.std_error()),
+                s.saturated().to_string(),
+                shown(s).to_string(),
+                num(f[0]),
+                matches!(m.outcome, Outcome::Saturated).to_string(),
+                num(rel),
+                num(s.vbar()),
+                num(f[3]),
+            ]
+        }),
     )
 }
 
@@ -187,13 +175,13 @@ fn draw(
 }
 
 /// validation_channels.csv: per point and network link, the simulated messages per cycle and
-/// the exact or model rate from `flitsim::model::link_rates`.
+/// the exact or model rate from `flitsim::model::link_rates`, then the traffic variant.
 pub fn validation_channels_csv(
     sim: &[PointResult],
     topo: &crate::topology::KAryNCube,
     model_rates: &[Vec<f64>],
 ) -> String {
-    write(
+    table(
         &[
             "rate",
             "seed",
@@ -205,15 +193,76 @@ pub fn validation_channels_csv(
             "messages_per_cycle",
             "model_messages_per_cycle",
         ],
-        sim.iter()
-            .zip(model_rates)
-            .flat_map(|(r, m)| {
-                topo.links.iter().enumerate().map(move |(c, l)| {
-                    let mut row = super::csv_tables::link_cells(r, c, l);
-                    row.extend([num(r.link_msgs[c]), num(m[c])]);
-                    row
-                })
+        sim.iter().zip(model_rates).flat_map(|(r, m)| {
+            topo.links.iter().enumerate().map(move |(c, l)| {
+                let mut row = link_cells(r, c, l);
+                row.extend([num(r.link_msgs[c]), num(m[c])]);
+                variant(r, row)
             })
-            .collect(),
+        }),
+    )
+}
+
+/// validation_vc.csv: per point, V + 1 rows (v = 0..=V busy virtual channels of a network
+/// link): the simulated P_v (`vc_occupancy.csv`'s `probability`) and the model's (paper 000
+/// eqs. 28-29; NaN where the model is saturated or gives no P_v), then the traffic variant.
+pub fn validation_vc_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
+    table(
+        &[
+            "rate",
+            "seed",
+            "busy_vcs",
+            "sim_probability",
+            "model_probability",
+        ],
+        sim.iter().zip(model).flat_map(|(r, m)| {
+            let p_v = match &m.outcome {
+                Outcome::Stable(p) => p.vc_occupancy.as_deref(),
+                Outcome::Saturated => None,
+            };
+            r.vc_occupancy.iter().enumerate().map(move |(v, &p)| {
+                let model = p_v.and_then(|q| q.get(v)).copied().unwrap_or(f64::NAN);
+                variant(
+                    r,
+                    vec![
+                        num(r.rate),
+                        r.seed.to_string(),
+                        v.to_string(),
+                        num(p),
+                        num(model),
+                    ],
+                )
+            })
+        }),
+    )
+}
+
+/// validation_distance.csv: per point, the simulated mean hops with its standard error, the
+/// model's mean distance (`flitsim::model::mean_distance`) and `rel_error` = (model −
+/// simulation) / simulation, then the traffic variant.
+pub fn validation_distance_csv(sim: &[PointResult], model_distance: &[f64]) -> String {
+    table(
+        &[
+            "rate",
+            "seed",
+            "hops_mean",
+            "hops_std_error",
+            "model_hops_mean",
+            "rel_error",
+        ],
+        sim.iter().zip(model_distance).map(|(r, &d)| {
+            let h = r.stats.hops_mean();
+            variant(
+                r,
+                vec![
+                    num(r.rate),
+                    r.seed.to_string(),
+                    num(h),
+                    num(r.stats.hops_std_error()),
+                    num(d),
+                    num((d - h) / h),
+                ],
+            )
+        }),
     )
 }

@@ -161,6 +161,24 @@ impl LatencyStats {
         self.mean_of(h as f64)
     }
 
+    /// Standard error of `hops_mean`: the sample standard deviation of the hop counts over the
+    /// square root of their number (each message's hops depend only on its own source and
+    /// destination, drawn independently of the others'). NaN for fewer than two messages.
+    pub fn hops_std_error(&self) -> f64 {
+        if self.count < 2 {
+            return f64::NAN;
+        }
+        let n = self.count as f64;
+        let mean = self.hops_mean();
+        let ss: f64 = self
+            .hop_hist
+            .iter()
+            .enumerate()
+            .map(|(h, &c)| c as f64 * (h as f64 - mean) * (h as f64 - mean))
+            .sum();
+        (ss / (n - 1.0) / n).sqrt()
+    }
+
     /// Means of the non-empty batches (the window cut into equal batches by generation time).
     fn batch_means(&self) -> Vec<f64> {
         self.batch_sum
@@ -208,7 +226,20 @@ mod tests {
         assert!((s.std() - (500.0f64 / 3.0).sqrt()).abs() < 1e-9);
         assert_eq!(s.wait_mean(), 1.0);
         assert_eq!(s.hops_mean(), 3.0);
+        assert_eq!(s.hops_std_error(), 0.0);
         // batch means 20 and 30: half-width 12.706 * 5
         assert!((s.ci95() - 12.706 * 5.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn hops_standard_error() {
+        let mut s = LatencyStats::new(2);
+        for (i, h) in [1u32, 2, 3, 6].iter().enumerate() {
+            s.record(10, 10, *h, i % 2);
+        }
+        // Mean 3, sample variance (4 + 1 + 0 + 9) / 3 = 14/3, standard error √(14/3 / 4).
+        assert_eq!(s.hops_mean(), 3.0);
+        assert!((s.hops_std_error() - (14.0f64 / 12.0).sqrt()).abs() < 1e-12);
+        assert!(LatencyStats::new(2).hops_std_error().is_nan());
     }
 }
