@@ -1,0 +1,224 @@
+//! k-ary m-way scenarios that cannot work are refused at `check` time: exit code 2, one line on
+//! stderr "flitsim: error: <file>: <key>: <problem>; fix: <fix>", naming the key and saying
+//! what to do. Each refusal has a positive control: the fixed scenario is accepted, so a
+//! refusal broader than its reason would fail here too.
+
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// `flitsim check` on a scenario made of the given tables' lines.
+fn check(topology: &str, vcs: u32, routing: &str, traffic: &str) -> (Option<i32>, String) {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "flitsim-cli-mway-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("s.toml");
+    std::fs::write(
+        &f,
+        format!(
+            "name = \"m\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\n[routing]\n{routing}\n\
+             [traffic]\n{traffic}\nrates = [0.001]\n"
+        ),
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args(["check", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+const TORUS: &str = "kind = \"mway\"\nk = 4\nn = 2\nwrap = \"torus\"";
+const MESH: &str = "kind = \"mway\"\nk = 4\nn = 2\nwrap = \"mesh\"";
+const CUBE: &str = "kind = \"mway\"\nk = 2\nn = 4\nwrap = \"mesh\"";
+const ROUTERS_TORUS: &str =
+    "kind = \"mway\"\nk = 4\nn = 2\nwrap = \"torus\"\nprocessors = \"routers\"";
+
+fn refused(topology: &str, vcs: u32, routing: &str, traffic: &str, key: &str, words: &[&str]) {
+    let (code, err) = check(topology, vcs, routing, traffic);
+    let ctx = format!("[{topology}] V={vcs} [{routing}] [{traffic}]");
+    assert_eq!(code, Some(2), "{ctx}: {err}");
+    assert!(
+        err.starts_with("flitsim: error: ") && err.lines().count() == 1,
+        "{ctx}: {err}"
+    );
+    assert!(err.contains(key), "{ctx}: key {key:?} missing in {err}");
+    assert!(err.contains("; fix: "), "{ctx}: {err}");
+    // The key comes before the fix, which says something.
+    let fix = err.split("; fix: ").nth(1).unwrap().trim();
+    assert!(
+        err.find(key).unwrap() < err.find("; fix: ").unwrap(),
+        "{err}"
+    );
+    assert!(fix.len() > 5, "{ctx}: empty fix in {err}");
+    for w in words {
+        assert!(err.contains(w), "{ctx}: {w:?} missing in {err}");
+    }
+}
+
+fn accepted(topology: &str, vcs: u32, routing: &str, traffic: &str) {
+    let (code, err) = check(topology, vcs, routing, traffic);
+    assert_eq!(code, Some(0), "[{topology}] V={vcs} [{routing}]: {err}");
+}
+
+const DOR_RING: &str = "algorithm = \"dor-ring\"";
+const ADAPTIVE: &str = "algorithm = \"adaptive\"";
+const ADAPTIVE_RING: &str = "algorithm = \"adaptive-ring\"";
+
+#[test]
+fn ring_routings_only_on_tori() {
+    for topo in [MESH, CUBE] {
+        for r in [DOR_RING, ADAPTIVE_RING] {
+            refused(topo, 3, r, "", "[routing] algorithm", &["adaptive"]);
+        }
+        accepted(topo, 2, ADAPTIVE, "");
+    }
+    accepted(TORUS, 2, DOR_RING, "");
+    accepted(TORUS, 3, ADAPTIVE_RING, "");
+}
+
+#[test]
+fn adaptive_not_on_a_torus() {
+    for topo in [TORUS, ROUTERS_TORUS] {
+        refused(
+            topo,
+            2,
+            ADAPTIVE,
+            "",
+            "[routing] algorithm",
+            &["deadlocks", "adaptive-ring"],
+        );
+    }
+    accepted(MESH, 2, ADAPTIVE, "");
+}
+
+#[test]
+fn buffer_classes_need_buffers() {
+    refused(TORUS, 2, ADAPTIVE_RING, "", "[router] vcs", &["vcs = 3"]);
+    accepted(TORUS, 3, ADAPTIVE_RING, "");
+    refused(TORUS, 1, DOR_RING, "", "[router] vcs", &["vcs = 2"]);
+    accepted(TORUS, 2, DOR_RING, "");
+    refused(MESH, 1, ADAPTIVE, "", "[router] vcs", &["vcs = 2"]);
+    // DOR with one buffer per set deadlocks on the rings of an m-way torus, not on a mesh.
+    refused(
+        TORUS,
+        1,
+        "algorithm = \"dor\"",
+        "",
+        "[router] vcs",
+        &["deadlocks"],
+    );
+    accepted(MESH, 1, "algorithm = \"dor\"", "");
+    accepted(CUBE, 1, "algorithm = \"dor\"", "");
+}
+
+#[test]
+fn topology_keys() {
+    let base = "kind = \"mway\"\nk = 4\nn = 2";
+    let r = "algorithm = \"dor\"";
+    refused(
+        &format!("{base}\nwrap = \"ring\""),
+        2,
+        r,
+        "",
+        "[topology] wrap",
+        &["\"ring\"", "mesh"],
+    );
+    refused(
+        &format!("{base}\nprocessors = \"nodes\""),
+        2,
+        r,
+        "",
+        "[topology] processors",
+        &["\"nodes\"", "routers"],
+    );
+    refused(
+        &format!("{base}\nprocessor_factor = 0"),
+        2,
+        r,
+        "",
+        "[topology] processor_factor",
+        &["out of range"],
+    );
+    accepted(&format!("{base}\nprocessor_factor = 3"), 2, r, "");
+    refused(
+        &format!("{base}\nprocessors = \"routers\"\nprocessor_factor = 1"),
+        2,
+        r,
+        "",
+        "[topology] processor_factor",
+        &["remove processor_factor"],
+    );
+    accepted(&format!("{base}\nprocessors = \"routers\""), 2, r, "");
+    refused(
+        "kind = \"mway\"\nk = 2\nn = 3\nwrap = \"torus\"",
+        2,
+        r,
+        "",
+        "[topology] k",
+        &["wrap = \"mesh\""],
+    );
+    refused(
+        "kind = \"mway\"\nk = 2\nn = 3",
+        2,
+        r,
+        "",
+        "[topology] k",
+        &["k = 3"],
+    );
+    accepted("kind = \"mway\"\nk = 2\nn = 3\nwrap = \"mesh\"", 2, r, "");
+    refused(
+        &format!("{base}\nlinks = \"bidirectional\""),
+        2,
+        r,
+        "",
+        "[topology] links",
+        &["remove links"],
+    );
+    for key in [
+        "wrap = \"mesh\"",
+        "processors = \"routers\"",
+        "processor_factor = 2",
+    ] {
+        let name = key.split(' ').next().unwrap();
+        refused(
+            &format!("kind = \"mesh\"\nk = 4\nn = 2\n{key}"),
+            2,
+            r,
+            "",
+            &format!("[topology] {name}"),
+            &["kind = \"mway\""],
+        );
+    }
+}
+
+#[test]
+fn coordinate_patterns_need_one_processor_per_channel() {
+    let r = "algorithm = \"dor\"";
+    for topo in [
+        ROUTERS_TORUS.to_string(),
+        format!("{TORUS}\nprocessor_factor = 2"),
+    ] {
+        for pattern in ["matrix-transpose", "tornado", "bit-complement", "neighbor"] {
+            refused(
+                &topo,
+                2,
+                r,
+                &format!("pattern = \"{pattern}\""),
+                "[traffic] pattern",
+                &[pattern, "uniform"],
+            );
+        }
+        for ok in ["uniform", "permutation"] {
+            accepted(&topo, 2, r, &format!("pattern = \"{ok}\""));
+        }
+    }
+    accepted(TORUS, 2, r, "pattern = \"matrix-transpose\"");
+    accepted(TORUS, 2, r, "pattern = \"tornado\"");
+}
