@@ -338,7 +338,7 @@ fn unknown_key_in_table() {
         Some(&text),
         &[
             "bad.toml:12:1: [router] vc_count: unknown key",
-            "`vcs` or `buffer_depth`",
+            "`vcs`, `buffer_depth`, `early_free`",
         ],
     );
     let text = edit(

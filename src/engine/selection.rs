@@ -90,8 +90,7 @@ fn first_free_early(
     (base + c.vc_lo as u32..base + c.vc_hi as u32)
         .find(|&t| {
             let b = &bufs[t as usize];
-            b.msg == NONE
-                || (b.up == tail_in && queued[t as usize] == NONE && b.cnt < net.depth)
+            b.msg == NONE || (b.up == tail_in && queued[t as usize] == NONE && b.cnt < net.depth)
         })
         .map(|t| (c.chan, t))
 }
