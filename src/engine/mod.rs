@@ -97,6 +97,7 @@ fn wake(b: u32, b_state: &mut [u8], active: &mut ActiveSet) {
 }
 
 /// Wakes every header on a channel's wait list (head, links) and empties the list.
+#[inline]
 fn wake_waiters(
     (head, next): (&mut u32, &mut [u32]),
     b_wait_chan: &mut [u32],
@@ -192,6 +193,8 @@ pub struct Engine {
     q_head: Vec<u32>,
     q_tail: Vec<u32>,
     s_buf: Vec<u32>,
+    /// Injection channel of the message being injected.
+    s_link: Vec<u32>,
     s_sent: Vec<u16>,
     s_listed: Vec<bool>,
     active_src: Vec<u32>,
@@ -299,6 +302,7 @@ impl Engine {
             q_head: vec![NONE; nodes],
             q_tail: vec![NONE; nodes],
             s_buf: vec![NONE; nodes],
+            s_link: vec![NONE; nodes],
             s_sent: vec![0; nodes],
             s_listed: vec![false; nodes],
             active_src: Vec::new(),
@@ -391,9 +395,18 @@ impl Engine {
     /// Runs one cycle.
     pub fn step(&mut self) {
         self.generate();
-        self.request();
+        // Monomorphised so that k-ary n-cubes pay nothing for shared channels or early free.
+        match self.net.shared {
+            true => self.request::<true>(),
+            false => self.request::<false>(),
+        }
         let injected = self.inject();
-        let granted = self.traverse();
+        let granted = match (self.net.shared, !self.queued.is_empty()) {
+            (false, false) => self.traverse::<false, false>(),
+            (false, true) => self.traverse::<false, true>(),
+            (true, false) => self.traverse::<true, false>(),
+            (true, true) => self.traverse::<true, true>(),
+        };
         self.moved = injected + granted;
         self.cycle += 1;
     }
@@ -422,7 +435,7 @@ impl Engine {
 
     /// Step 2: each buffer with a flit at its front asks for one output channel; each channel
     /// keeps the requester that comes first in round-robin order after its last grant.
-    fn request(&mut self) {
+    fn request<const SHARED: bool>(&mut self) {
         let Engine {
             net,
             routing,
@@ -487,12 +500,12 @@ impl Engine {
                     }
                 }
             };
-            let a = net.arb_of[ch as usize];
+            let a = if SHARED { net.arb_of[ch as usize] } else { ch };
             let arb = &mut arbs[a as usize];
             // Round-robin: the first slot after the last grant wins.
             let k = buf.slot + arb.drivers - arb.rr - 1;
             let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
-            if net.shared {
+            if SHARED {
                 // Then, within the driver, the first turn after its last grant.
                 let d = net.buf_driver[b] as usize;
                 let size = net.driver_size[d] as u32;
@@ -521,9 +534,13 @@ impl Engine {
                 continue;
             }
             let mut t = self.s_buf[s];
+            let mut link = self.s_link[s];
             if t == NONE {
-                let dst = self.msgs.dst[m as usize];
-                let base = net.injection_link(s as u32, dst) * vcs;
+                link = match net.attach {
+                    1 => net.injection_channel(s as u32),
+                    _ => net.injection_link(s as u32, self.msgs.dst[m as usize]),
+                };
+                let base = link * vcs;
                 match (base..base + inj_vcs).find(|&b| self.bufs[b as usize].msg == NONE) {
                     Some(b) => t = b,
                     None => {
@@ -546,9 +563,10 @@ impl Engine {
                 tb.last = self.cycle as u32;
                 self.msgs.inject[m as usize] = self.cycle;
                 self.s_buf[s] = t;
-                self.c_msgs[(t / vcs) as usize] += 1;
+                self.s_link[s] = link;
+                self.c_msgs[link as usize] += 1;
             }
-            self.c_flits[(t / vcs) as usize] += 1;
+            self.c_flits[link as usize] += 1;
             self.bufs[tu].cnt += 1;
             if self.b_state[tu] == IDLE {
                 self.b_state[tu] = ACTIVE;
@@ -574,7 +592,7 @@ impl Engine {
     }
 
     /// Step 4: every requested channel moves its granted flit one hop. Returns the flit count.
-    fn traverse(&mut self) -> u64 {
+    fn traverse<const SHARED: bool, const EARLY: bool>(&mut self) -> u64 {
         let Engine {
             net,
             bufs,
@@ -601,11 +619,10 @@ impl Engine {
         } = self;
         let now = *cycle as u32;
         let after = *cycle + 1;
-        let early = !queued.is_empty();
+        let early = EARLY;
         let no_up = bufs.len() as u32;
         let mut ejected = 0;
         let mut moved = 0;
-        let shared = net.shared;
         requested.drain(|a| {
             moved += 1;
             let arb = &mut arbs[a as usize];
@@ -613,7 +630,7 @@ impl Engine {
             arb.best = NO_REQUEST;
             let buf = &mut bufs[b];
             arb.rr = buf.slot;
-            if shared {
+            if SHARED {
                 drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
             }
             let ch = buf.out_chan;

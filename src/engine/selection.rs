@@ -13,7 +13,7 @@ use rand_pcg::Pcg64;
 /// Picks (channel, buffer) for a header, or None when every candidate's class is busy. The
 /// buffer is NONE for the ejection channel, which never blocks. `queued` is the early-free
 /// queue (empty when buffers free only once empty); only single-candidate routings use it.
-#[inline]
+#[inline(always)]
 pub(super) fn select(
     net: &Network,
     bufs: &[Buf],

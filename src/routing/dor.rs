@@ -27,7 +27,7 @@ impl Dor {
     }
 
     /// The next link of the dimension-order path from `at` to `dst`, if any.
-    #[inline]
+    #[inline(always)]
     pub fn next_link(net: &Network, at: u32, dst: u32) -> Option<u32> {
         let t = &net.topo;
         for d in 0..t.n() {
@@ -40,7 +40,7 @@ impl Dor {
         None
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn route(&self, net: &Network, at: u32, dst: u32, in_buf: u32, out: &mut Candidates) {
         let link = Self::next_link(net, at, dst).expect("routing is not called at the destination");
         if !self.dateline {

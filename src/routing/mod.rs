@@ -120,7 +120,7 @@ impl Routing {
     /// Candidates for the header in buffer `in_buf` at router `at`, bound for processor `dst`,
     /// that has waited `waited` cycles at this router. At the destination's router the only
     /// candidate is its ejection channel.
-    #[inline]
+    #[inline(always)]
     pub fn route(
         &self,
         net: &Network,
