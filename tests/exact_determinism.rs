@@ -5,7 +5,8 @@
 use flitsim::Scenario;
 use flitsim::engine::{PointResult, StopReason, build_network, run_point};
 use flitsim::output::{
-    channels_csv, histogram_csv, hops_csv, nodes_csv, summary_csv, vc_occupancy_csv,
+    channels_csv, histogram_csv, hops_csv, mway_channels_csv, nodes_csv, summary_csv,
+    vc_occupancy_csv,
 };
 use flitsim::sweep::run_sweep;
 
@@ -20,27 +21,30 @@ fn scenario_text(topology: &str, seeds: &str) -> String {
     )
 }
 
-const TOPOLOGIES: [&str; 4] = [
+const TOPOLOGIES: [&str; 6] = [
     "[topology]\nkind = \"mesh\"\nk = [5, 4]\n",
     "[topology]\nkind = \"torus\"\nk = 5\nn = 2\nlinks = \"unidirectional\"\n",
     "[topology]\nkind = \"torus\"\nk = 4\nn = 3\nlinks = \"bidirectional\"\n",
     "[topology]\nkind = \"hypercube\"\nn = 5\n",
+    "[topology]\nkind = \"mway\"\nk = 4\nn = 2\nwrap = \"mesh\"\nprocessor_factor = 2\n",
+    "[topology]\nkind = \"mway\"\nk = 4\nn = 2\nprocessors = \"routers\"\n",
 ];
 
 /// All the CSV tables of a sweep, as bytes.
-fn csvs(s: &Scenario, results: &[PointResult]) -> [String; 6] {
-    let topo = build_network(s).topo;
+fn csvs(s: &Scenario, results: &[PointResult]) -> [String; 7] {
+    let net = build_network(s);
     [
         summary_csv(results),
-        channels_csv(results, &topo, &s.traffic.pattern),
+        channels_csv(results, &net.topo, &s.traffic.pattern),
         histogram_csv(results, s.run.histogram_bin),
         hops_csv(results),
         nodes_csv(results),
         vc_occupancy_csv(results),
+        mway_channels_csv(results, &net),
     ]
 }
 
-fn sweep(text: &str, threads: usize) -> [String; 6] {
+fn sweep(text: &str, threads: usize) -> [String; 7] {
     let s = Scenario::from_toml(text, "determinism.toml").unwrap();
     let results = run_sweep(&s, threads, false).unwrap();
     assert_eq!(results.len(), s.traffic.rates.len() * s.seeds.len());
@@ -60,10 +64,16 @@ fn same_seed_same_bytes_and_parallel_equals_serial() {
         let serial_again = sweep(&text, 1);
         let parallel = sweep(&text, 2);
         let parallel_again = sweep(&text, 2);
-        for (i, name) in ["summary", "channels", "histogram", "hops"]
-            .iter()
-            .enumerate()
-        {
+        let mut tables = vec![
+            (0, "summary"),
+            (1, "channels"),
+            (2, "histogram"),
+            (3, "hops"),
+        ];
+        if topology.contains("mway") {
+            tables.push((6, "mway_channels"));
+        }
+        for (i, name) in tables {
             assert!(
                 serial[i].lines().count() > 3,
                 "{topology}: {name} too short"
