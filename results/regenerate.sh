@@ -5,7 +5,7 @@
 # and mean-distance models but no latency model, also go through `flitsim validate`
 # (validation_channels.csv, validation_distance.csv).
 # Usage: bash results/regenerate.sh [SCENARIO_NAME...]   (default: every scenario except the
-# memory check). Run from the repository root; about 15 minutes on two cores for all.
+# memory check). Run from the repository root; about 20 minutes on two cores for all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -58,3 +58,7 @@ p004_overlay() { # OUT SCENARIO...
 }
 p004_overlay paper004-fig8-9 "${p004_fig8_9[@]}"
 p004_overlay paper004-fig10-11 "${p004_fig10_11[@]}"
+
+# Paper 004 Fig. 3: the built networks' properties (flitsim info), a few seconds.
+bash results/paper004_fig3.sh > /dev/null
+echo "paper004-fig3: properties.csv"
