@@ -5,7 +5,7 @@
 # and mean-distance models but no latency model, also go through `flitsim validate`
 # (validation_channels.csv, validation_distance.csv).
 # Usage: bash results/regenerate.sh [SCENARIO_NAME...]   (default: every scenario except the
-# memory check). Run from the repository root; about 20 minutes on two cores for all.
+# memory check). Run from the repository root; about 10 minutes on two cores for all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
