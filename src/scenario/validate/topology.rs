@@ -1,0 +1,217 @@
+//! The `[topology]` table: k-ary n-cubes (kind, k, n, links) and k-ary m-way networks (wrap,
+//! processors, processor_factor), with their size limit.
+
+use super::super::schema::{Radix, RawTopology};
+use super::super::*;
+use super::{Checker, MAX_NODES};
+
+pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
+    if t.kind == "mway" {
+        return mway_topology(c, t);
+    }
+    for (key, given) in [
+        ("wrap", t.wrap.is_some()),
+        ("processors", t.processors.is_some()),
+        ("processor_factor", t.processor_factor.is_some()),
+    ] {
+        if given {
+            return Err(c.err(
+                &format!("[topology] {key}"),
+                format!("only k-ary m-way networks have {key}, not a {}", t.kind),
+                format!("remove {key}, or use kind = \"mway\""),
+            ));
+        }
+    }
+    let kind = match t.kind.as_str() {
+        "mesh" => Kind::Mesh,
+        "torus" => Kind::Torus,
+        "hypercube" => Kind::Hypercube,
+        other => {
+            return Err(c.err(
+                "[topology] kind",
+                format!("unknown topology {other:?}"),
+                "use \"mesh\", \"torus\", \"hypercube\" or \"mway\"",
+            ));
+        }
+    };
+    let radix = if kind == Kind::Hypercube {
+        if t.k.is_some() {
+            return Err(c.err(
+                "[topology] k",
+                "a hypercube has k = 2 by definition",
+                "remove k and give only n",
+            ));
+        }
+        let Some(n) = t.n else {
+            return Err(c.err(
+                "[topology] n",
+                "missing",
+                "give the hypercube's dimension, e.g. n = 6",
+            ));
+        };
+        vec![2; c.int("[topology] n", n, 1, 22)? as usize]
+    } else {
+        radix_of(c, t)?
+    };
+    let bidirectional = match (kind, t.links.as_deref()) {
+        (Kind::Torus, None | Some("unidirectional")) => false,
+        (Kind::Torus, Some("bidirectional")) => true,
+        (Kind::Torus, Some(other)) => {
+            return Err(c.err(
+                "[topology] links",
+                format!("unknown link kind {other:?}"),
+                "use \"unidirectional\" or \"bidirectional\"",
+            ));
+        }
+        (_, None | Some("bidirectional")) => true,
+        (_, Some(other)) => {
+            return Err(c.err(
+                "[topology] links",
+                format!("{other:?} is not possible on a {}", kind.name()),
+                "remove the key: mesh and hypercube links are bidirectional",
+            ));
+        }
+    };
+    if kind == Kind::Torus && bidirectional && radix.contains(&2) {
+        return Err(c.err(
+            "[topology] k",
+            "a bidirectional torus with k = 2 would join each pair of nodes by two parallel links",
+            "use kind = \"hypercube\" (or a unidirectional torus) for k = 2",
+        ));
+    }
+    check_size(c, &radix, 1)?;
+    Ok(TopologySpec {
+        kind,
+        radix,
+        bidirectional,
+        mway: None,
+    })
+}
+
+/// The radices of `k` (one for all `n` dimensions, or a list).
+fn radix_of(c: &Checker, t: &RawTopology) -> Result<Vec<u32>> {
+    let Some(k) = &t.k else {
+        return Err(c.err(
+            "[topology] k",
+            "missing",
+            "give the radix, e.g. k = 8, or one per dimension, e.g. k = [8, 4]",
+        ));
+    };
+    Ok(match k {
+        Radix::One(k) => {
+            let k = c.int("[topology] k", *k, 2, 65535)? as u32;
+            let Some(n) = t.n else {
+                return Err(c.err(
+                    "[topology] n",
+                    "missing",
+                    "give the number of dimensions, e.g. n = 2",
+                ));
+            };
+            vec![k; c.int("[topology] n", n, 1, 22)? as usize]
+        }
+        Radix::PerDim(ks) => {
+            if ks.is_empty() {
+                return Err(c.err(
+                    "[topology] k",
+                    "the list is empty",
+                    "give one radix per dimension",
+                ));
+            }
+            let ks: Vec<u32> = ks
+                .iter()
+                .map(|&k| c.int("[topology] k", k, 2, 65535).map(|k| k as u32))
+                .collect::<Result<_>>()?;
+            if let Some(n) = t.n
+                && n != ks.len() as i64
+            {
+                return Err(c.err(
+                    "[topology] n",
+                    format!("n = {n} but k lists {} radices", ks.len()),
+                    "make n equal the length of k, or remove n",
+                ));
+            }
+            ks
+        }
+    })
+}
+
+/// Refuses networks with more than MAX_NODES routers or processors.
+fn check_size(c: &Checker, radix: &[u32], per: usize) -> Result<()> {
+    let nodes = radix
+        .iter()
+        .try_fold(per, |a, &k| a.checked_mul(k as usize));
+    if nodes.is_none_or(|n| n > MAX_NODES) {
+        return Err(c.err(
+            "[topology] k",
+            "the network has more than 4194304 nodes",
+            "use a smaller radix or fewer dimensions",
+        ));
+    }
+    Ok(())
+}
+
+/// A k-ary m-way network (paper 004): `wrap`, `k`, `n`, `processors`, `processor_factor`.
+fn mway_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
+    if t.links.is_some() {
+        return Err(c.err(
+            "[topology] links",
+            "an m-way network has no point-to-point links: its channels are shared by all their routers",
+            "remove links",
+        ));
+    }
+    let radix = radix_of(c, t)?;
+    let wrap = match t.wrap.as_deref() {
+        None | Some("torus") => true,
+        Some("mesh") => false,
+        Some(other) => {
+            return Err(c.err(
+                "[topology] wrap",
+                format!("unknown wrap {other:?}"),
+                "use \"torus\" or \"mesh\" (the m-way hypercube is the mesh with k = 2)",
+            ));
+        }
+    };
+    if wrap && radix.contains(&2) {
+        return Err(c.err(
+            "[topology] k",
+            "an m-way torus with k = 2 would join each pair of channels by two routers",
+            "use k = 3 or more, or wrap = \"mesh\" with k = 2 for the m-way hypercube",
+        ));
+    }
+    let placement = match (t.processors.as_deref(), t.processor_factor) {
+        (None | Some("channels"), p) => {
+            Placement::Channels(c.int("[topology] processor_factor", p.unwrap_or(1), 1, 64)? as u32)
+        }
+        (Some("routers"), None) => Placement::Routers,
+        (Some("routers"), Some(_)) => {
+            return Err(c.err(
+                "[topology] processor_factor",
+                "processors inside routers are one per router",
+                "remove processor_factor, or use processors = \"channels\"",
+            ));
+        }
+        (Some(other), _) => {
+            return Err(c.err(
+                "[topology] processors",
+                format!("unknown placement {other:?}"),
+                "use \"channels\" (m = 2n + p) or \"routers\" (m = 2n)",
+            ));
+        }
+    };
+    let per = match placement {
+        Placement::Channels(p) => p as usize,
+        Placement::Routers => radix.len(),
+    };
+    check_size(c, &radix, per)?;
+    let kind = match (wrap, radix.iter().all(|&k| k == 2)) {
+        (true, _) => Kind::Torus,
+        (false, true) => Kind::Hypercube,
+        (false, false) => Kind::Mesh,
+    };
+    Ok(TopologySpec {
+        kind,
+        radix,
+        bidirectional: true,
+        mway: Some(placement),
+    })
+}
