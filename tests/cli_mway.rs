@@ -3,35 +3,15 @@
 //! what to do. Each refusal has a positive control: the fixed scenario is accepted, so a
 //! refusal broader than its reason would fail here too.
 
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
 /// `flitsim check` on a scenario made of the given tables' lines.
 fn check(topology: &str, vcs: u32, routing: &str, traffic: &str) -> (Option<i32>, String) {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "flitsim-cli-mway-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&d).unwrap();
-    let f = d.join("s.toml");
-    std::fs::write(
-        &f,
-        format!(
-            "name = \"m\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\n[routing]\n{routing}\n\
-             [traffic]\n{traffic}\nrates = [0.001]\n"
-        ),
-    )
-    .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_flitsim"))
-        .args(["check", f.to_str().unwrap()])
-        .output()
-        .unwrap();
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let text = format!(
+        "name = \"m\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\n[routing]\n{routing}\n\
+         [traffic]\n{traffic}\nrates = [0.001]\n"
+    );
+    common::flitsim_check(&text, "cli-mway")
 }
 
 const TORUS: &str = "kind = \"mway\"\nk = 4\nn = 2\nwrap = \"torus\"";

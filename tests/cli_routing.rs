@@ -1,34 +1,16 @@
 //! Routings a topology or V cannot support are refused at `check` time (exit 2) with the reason
 //! and the minimum that works; the keys of one routing are refused on another.
 
+mod common;
+
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn check(routing: &str, topology: &str, vcs: u32) -> (Option<i32>, String) {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "flitsim-cli-routing-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&d).unwrap();
-    let f = d.join("s.toml");
-    std::fs::write(
-        &f,
-        format!(
-            "name = \"r\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\n[routing]\n{routing}\n\
-             [traffic]\nrates = [0.001]\n"
-        ),
-    )
-    .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_flitsim"))
-        .args(["check", f.to_str().unwrap()])
-        .output()
-        .unwrap();
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let text = format!(
+        "name = \"r\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\n[routing]\n{routing}\n\
+         [traffic]\nrates = [0.001]\n"
+    );
+    common::flitsim_check(&text, "cli-routing")
 }
 
 const MESH: &str = "kind = \"mesh\"\nk = 4\nn = 2";

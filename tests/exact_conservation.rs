@@ -5,13 +5,10 @@
 
 mod common;
 
-use common::{Shape, Topo, quiet_engine, scenario};
+use common::{Sent, Shape, Topo, offer_bernoulli, quiet_engine, scenario};
 use flitsim::engine::{Engine, StopReason, run_point};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
-
-/// A message the test sent: (src, dst, created, len).
-type Sent = (u32, u32, u64, u16);
 
 /// Offers Bernoulli traffic (each node, each cycle, a message with probability `p`, uniform
 /// destination other than itself, length uniform in `lens`) for `cycles` cycles through
@@ -36,17 +33,7 @@ fn offer_and_drain(
     loop {
         let c = e.cycle - start;
         if c < cycles {
-            for src in 0..n {
-                if rng.gen_bool(p) {
-                    let mut dst = rng.gen_range(0..n - 1);
-                    if dst >= src {
-                        dst += 1;
-                    }
-                    let len = rng.gen_range(lens.0..=lens.1);
-                    e.send(src, dst, len);
-                    sent.push((src, dst, e.cycle, len));
-                }
-            }
+            offer_bernoulli(e, &mut rng, n, p, lens, &mut sent);
         } else if e.idle() {
             break;
         }

@@ -9,16 +9,15 @@
 //! with a short watchdog reports no deadlock. Negative control: DOR with one buffer per set on an
 //! m-way torus (rings of cyclic dependencies) does deadlock, and both checks see it.
 
+mod common;
 mod mway_common;
 
+use common::{Sent, offer_bernoulli};
 use flitsim::Error;
 use flitsim::engine::{Engine, run_point};
 use mway_common::{Model, Procs, Wrap, library_processors};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64;
-
-/// A message the test sent: (src, dst, created, len).
-type Sent = (u32, u32, u64, u16);
 
 /// Offers Bernoulli traffic (per processor and cycle a message with probability `p`, uniform
 /// destination, length uniform in `lens`) for `cycles` cycles, then drains. Returns the backlog
@@ -40,17 +39,7 @@ fn stress(
     loop {
         let c = e.cycle;
         if c < cycles {
-            for src in 0..n {
-                if rng.gen_bool(p) {
-                    let mut dst = rng.gen_range(0..n - 1);
-                    if dst >= src {
-                        dst += 1;
-                    }
-                    let len = rng.gen_range(lens.0..=lens.1);
-                    e.send(src, dst, len);
-                    sent.push((src, dst, c, len));
-                }
-            }
+            offer_bernoulli(e, &mut rng, n, p, lens, &mut sent);
         } else if e.idle() {
             break;
         }

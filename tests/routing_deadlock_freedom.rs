@@ -13,14 +13,11 @@
 
 mod common;
 
-use common::{Topo, quiet_routing_engine, routing_scenario};
+use common::{Sent, Topo, offer_bernoulli, quiet_routing_engine, routing_scenario};
 use flitsim::Error;
 use flitsim::engine::{Engine, run_point};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64;
-
-/// A message the test sent: (src, dst, created, len).
-type Sent = (u32, u32, u64, u16);
 
 struct Outcome {
     sent: usize,
@@ -58,17 +55,7 @@ fn stress(
     loop {
         let c = e.cycle;
         if c < cycles {
-            for src in 0..n {
-                if rng.gen_bool(p) {
-                    let mut dst = rng.gen_range(0..n - 1);
-                    if dst >= src {
-                        dst += 1;
-                    }
-                    let len = rng.gen_range(lens.0..=lens.1);
-                    e.send(src, dst, len);
-                    sent.push((src, dst, c, len));
-                }
-            }
+            offer_bernoulli(e, &mut rng, n, p, lens, &mut sent);
         } else if e.idle() {
             break;
         }

@@ -219,3 +219,54 @@ pub fn quiet_routing_engine(topo: &Topo, vcs: u32, depth: u32, routing: &str) ->
     e.log_deliveries = true;
     e
 }
+
+/// A message a test sent: (src, dst, created, len).
+pub type Sent = (u32, u32, u64, u16);
+
+/// One cycle of Bernoulli traffic through `Engine::send`: each of the `n` processors sends,
+/// with probability `p`, a message to a uniform other processor, its length uniform in `lens`;
+/// each message sent is logged in `sent`.
+pub fn offer_bernoulli(
+    e: &mut Engine,
+    rng: &mut rand_pcg::Pcg64,
+    n: u32,
+    p: f64,
+    lens: (u16, u16),
+    sent: &mut Vec<Sent>,
+) {
+    use rand::Rng;
+    for src in 0..n {
+        if rng.gen_bool(p) {
+            let mut dst = rng.gen_range(0..n - 1);
+            if dst >= src {
+                dst += 1;
+            }
+            let len = rng.gen_range(lens.0..=lens.1);
+            e.send(src, dst, len);
+            sent.push((src, dst, e.cycle, len));
+        }
+    }
+}
+
+/// Runs `flitsim check` on a scenario text written to a fresh temporary file; returns the exit
+/// code and stderr.
+pub fn flitsim_check(text: &str, tag: &str) -> (Option<i32>, String) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "flitsim-{tag}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("s.toml");
+    std::fs::write(&f, text).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args(["check", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
