@@ -202,3 +202,90 @@ fn coordinate_patterns_need_one_processor_per_channel() {
     accepted(TORUS, 2, r, "pattern = \"matrix-transpose\"");
     accepted(TORUS, 2, r, "pattern = \"tornado\"");
 }
+
+/// Processors inside the routers of a two-channel line: one router, one processor, nobody to
+/// send to (uniform traffic could not draw a destination).
+#[test]
+fn a_single_processor_is_refused() {
+    let line = |k: u32| {
+        format!("kind = \"mway\"\nk = {k}\nn = 1\nwrap = \"mesh\"\nprocessors = \"routers\"")
+    };
+    refused(
+        &line(2),
+        2,
+        "algorithm = \"dor\"",
+        "",
+        "[topology] k",
+        &["single router"],
+    );
+    accepted(&line(3), 2, "algorithm = \"dor\"", "");
+}
+
+/// A hotspot processor inside a router: the run writes channels.csv, whose hotspot columns
+/// measure from the hot processor's channel (one channel is at distance 0, with 4 links
+/// leaving it on a 2-D torus).
+#[test]
+fn hotspot_inside_a_router_runs() {
+    let d = std::env::temp_dir().join(format!("flitsim-mway-hot-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("s.toml");
+    std::fs::write(
+        &f,
+        "name = \"h\"\n[topology]\nkind = \"mway\"\nk = 4\nn = 2\nprocessors = \"routers\"\n\
+         [router]\nvcs = 2\n[routing]\nalgorithm = \"dor-ring\"\n[traffic]\npattern = \"hotspot\"\n\
+         hotspot_node = 31\nhotspot_fraction = 0.2\nmessage_length = 4\nrates = [0.002]\n\
+         [run]\nwarmup_cycles = 100\nmeasure_cycles = 1000\n",
+    )
+    .unwrap();
+    let out = d.join("out");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args([
+            "run",
+            f.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("channels.csv")).unwrap();
+    let at_hot: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .filter(|l| l.split(',').nth(11) == Some("0"))
+        .map(|l| l.split(',').nth(3).unwrap())
+        .collect();
+    assert_eq!(at_hot.len(), 4, "links leaving the hot channel");
+    assert!(at_hot.iter().all(|&c| c == at_hot[0]), "one hot channel");
+}
+
+/// An m-way 8x8 mesh with e-cube routing and one buffer per set looks like paper 003's mesh to
+/// a model that reads only kind, radix, routing and V: `model` and `validate` must refuse it.
+#[test]
+fn no_latency_model_covers_an_mway_network() {
+    let d = std::env::temp_dir().join(format!("flitsim-mway-model-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("s.toml");
+    std::fs::write(
+        &f,
+        "name = \"mm\"\n[topology]\nkind = \"mway\"\nk = 8\nn = 2\nwrap = \"mesh\"\n\
+         [router]\nvcs = 1\n[routing]\nalgorithm = \"dor\"\n[traffic]\nmessage_length = 20\n\
+         rates = [0.001]\n",
+    )
+    .unwrap();
+    for cmd in ["model", "validate"] {
+        let out = d.join(cmd);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
+            .args([cmd, f.to_str().unwrap(), "--out", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {err}");
+        assert!(
+            err.contains("m-way") && err.contains("; fix: "),
+            "{cmd}: {err}"
+        );
+        assert!(!out.exists(), "{cmd} wrote {}", out.display());
+    }
+}

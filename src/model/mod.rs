@@ -96,6 +96,9 @@ pub enum Model {
 impl Model {
     /// The model that covers a scenario, or why none does.
     pub fn for_scenario(s: &Scenario) -> Result<Model, String> {
+        if s.topology.mway.is_some() {
+            return Err("the models are for k-ary n-cubes' point-to-point channels, not the shared channels of a k-ary m-way network (paper 004 has no model)".into());
+        }
         if s.routing.algorithm == crate::scenario::Algorithm::DuatoTimeout {
             timeout::applies(s)?;
             return Ok(Model::Timeout(timeout::Model::from_scenario(s)?));

@@ -25,12 +25,17 @@ pub fn write_results(
 ) -> Result<()> {
     let net = crate::engine::build_network(s);
     let topo = &net.topo;
+    // channels.csv names routers: an m-way network's hot processor sits at its (first) channel.
+    let pattern = match s.traffic.pattern {
+        crate::scenario::Pattern::Hotspot { node, fraction } => crate::scenario::Pattern::Hotspot {
+            node: net.proc_at[(node * net.attach) as usize],
+            fraction,
+        },
+        p => p,
+    };
     let mut files = vec![
         ("summary.csv", summary_csv(results)),
-        (
-            "channels.csv",
-            channels_csv(results, topo, &s.traffic.pattern),
-        ),
+        ("channels.csv", channels_csv(results, topo, &pattern)),
         ("nodes.csv", nodes_csv(results)),
         ("histogram.csv", histogram_csv(results, s.run.histogram_bin)),
         ("hops.csv", hops_csv(results)),

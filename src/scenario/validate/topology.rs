@@ -203,6 +203,14 @@ fn mway_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         Placement::Routers => radix.len(),
     };
     check_size(c, &radix, per)?;
+    if placement == Placement::Routers && !wrap && radix == [2] {
+        // A line of two channels has one router: one processor has nobody to send to.
+        return Err(c.err(
+            "[topology] k",
+            "this m-way mesh has a single router, so a single processor inside it",
+            "use k = 3 or more, n = 2 or more, or processors = \"channels\"",
+        ));
+    }
     let kind = match (wrap, radix.iter().all(|&k| k == 2)) {
         (true, _) => Kind::Torus,
         (false, true) => Kind::Hypercube,
