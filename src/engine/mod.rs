@@ -498,7 +498,6 @@ impl Engine {
         } = self;
         let now = *cycle as u32;
         let after = *cycle + 1;
-        let early = EARLY;
         let no_up = bufs.len() as u32;
         let mut ejected = 0;
         let mut moved = 0;
@@ -524,14 +523,14 @@ impl Engine {
             };
             let len = buf.len;
             let up = buf.up;
-            let up_queued = if early { q_up[b] } else { no_up };
+            let up_queued = if EARLY { q_up[b] } else { no_up };
             buf.cnt -= 1;
             buf.sent += 1;
             let tail = buf.sent == len;
             let mut promoted = false;
             if tail {
                 buf.msg = NONE;
-                if early && queued[b] != NONE {
+                if EARLY && queued[b] != NONE {
                     // Early free: the queued message's header is now at the front.
                     buf.msg = std::mem::replace(&mut queued[b], NONE);
                     buf.len = q_len[b];
@@ -551,7 +550,7 @@ impl Engine {
             }
             // The upstream buffer of this message may send again: there is space here now.
             wake(up, b_state, active);
-            if early {
+            if EARLY {
                 // So may the upstream buffer of the message queued here.
                 wake(up_queued, b_state, active);
             }
@@ -567,7 +566,7 @@ impl Engine {
             if t != NONE {
                 let tu = t as usize;
                 let tb = &mut bufs[tu];
-                let behind = early && header && tb.msg != NONE;
+                let behind = EARLY && header && tb.msg != NONE;
                 if behind {
                     // Early free: the header queues behind the tail of the buffer's message.
                     queued[tu] = m;
@@ -591,12 +590,12 @@ impl Engine {
                     }
                 }
                 tb.cnt += 1;
-                if tail && early && queued[tu] == m {
+                if tail && EARLY && queued[tu] == m {
                     q_up[tu] = no_up;
                 } else if tail {
                     tb.up = no_up;
                 }
-                if tail && early {
+                if tail && EARLY {
                     // Early free: this buffer can take a new header now; wake those waiting.
                     let waiters = (&mut c_wait[c], &mut b_wait_next[..]);
                     wake_waiters(waiters, b_wait_chan, b_state, active);

@@ -97,7 +97,6 @@ impl Network {
         // a processor inside an m-way router injects through its router's port.
         let shares: &[u32] = mway.as_ref().map_or(&[], |m| &m.shares);
         let mut ports = vec![0u16; routers];
-        let mut chan_port = vec![0u16; (links + inj) as usize];
         let owners = topo
             .links
             .iter()
@@ -106,13 +105,13 @@ impl Network {
         for (chan, router) in (0..links + inj).zip(owners) {
             let shared_with = shares.get(chan.wrapping_sub(links) as usize);
             let p = match shared_with {
-                Some(&l) if chan >= links => chan_port[l as usize],
+                // Shared channels: a link's buffers carry its port as their slot.
+                Some(&l) if chan >= links => buf_slot[(l * vcs) as usize],
                 _ => {
                     ports[router as usize] += 1;
                     ports[router as usize] - 1
                 }
             };
-            chan_port[chan as usize] = p;
             for v in 0..vcs {
                 let b = (chan * vcs + v) as usize;
                 buf_router[b] = router;

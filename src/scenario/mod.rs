@@ -41,10 +41,15 @@ impl TopologySpec {
         match self.mway {
             None => routers,
             Some(Placement::Channels(p)) => routers * p as u64,
-            Some(Placement::Routers) => {
-                let r = crate::topology::KAryNCube::new(self.kind, self.radix.clone(), true);
-                crate::topology::MWay::routers(&r) as u64
-            }
+            // One router per adjacent pair of channels: k per ring, k − 1 per line.
+            Some(Placement::Routers) => self
+                .radix
+                .iter()
+                .map(|&k| {
+                    let per_line = if self.kind == Kind::Torus { k } else { k - 1 };
+                    routers / k as u64 * per_line as u64
+                })
+                .sum(),
         }
     }
 
