@@ -7,6 +7,7 @@
 pub mod engine;
 pub mod error;
 pub mod model;
+pub mod network;
 pub mod output;
 pub mod routing;
 pub mod scenario;

@@ -98,15 +98,11 @@ fn dispatch(cmd: Command) -> Result<()> {
         Command::Check { scenario } => check(&scenario),
         Command::Info { scenario, csv } => {
             let s = Scenario::load(&scenario)?;
-            let net = flitsim::engine::build_network(&s);
-            let props = match &net.mway {
-                Some(mw) => mw.properties(&net.topo),
-                None => net.topo.properties(),
-            };
+            let net = flitsim::network::Network::for_scenario(&s);
             if csv {
                 out!("property,value");
             }
-            for (k, v) in props {
+            for (k, v) in net.topology.properties().rows() {
                 if csv {
                     out!("{k},{v}");
                 } else {
@@ -187,7 +183,7 @@ fn run(args: &RunArgs) -> Result<()> {
         out!(
             "results written to {}/ (summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv{})",
             dir.display(),
-            if s.topology.mway.is_some() {
+            if s.topology.mway().is_some() {
                 ", mway_channels.csv"
             } else {
                 ""
@@ -208,23 +204,22 @@ fn variant_cells(r: &flitsim::engine::PointResult) -> String {
 
 fn check(path: &Path) -> Result<()> {
     let s = Scenario::load(path)?;
-    let net = flitsim::engine::build_network(&s);
-    let t = &net.topo;
+    let net = flitsim::network::Network::for_scenario(&s);
     out!("{}: ok", path.display());
-    if let Some(mw) = &net.mway {
-        let props = mw.properties(t);
-        let get = |k: &str| props.iter().find(|p| p.0 == k).map_or("", |p| p.1.as_str());
+    if let flitsim::topology::Topology::MWay(_) = &net.topology {
+        let p = net.topology.properties();
+        let radix: Vec<String> = p.radix.iter().map(|k| k.to_string()).collect();
         out!(
             "  network: {} {}, {} processors on {}, {} routers, {} channels of m = {} ways, diameter {}, mean distance {:.4} (channel crossings)",
-            get("topology"),
-            get("radix"),
-            get("processors"),
-            get("processors_on"),
-            get("routers"),
-            get("channels"),
-            get("m"),
-            get("diameter"),
-            get("mean_distance").parse::<f64>().unwrap_or(f64::NAN)
+            p.topology,
+            radix.join("x"),
+            p.processors,
+            p.processors_on.unwrap_or_default(),
+            p.routers,
+            p.channels,
+            p.m.unwrap_or(0),
+            p.diameter,
+            p.mean_distance
         );
         out!(
             "  router: buffer sets of {} buffers of {} flits, selection {}",
@@ -235,6 +230,7 @@ fn check(path: &Path) -> Result<()> {
         out!("  routing: {}", s.routing.algorithm.name());
         return check_traffic(&s);
     }
+    let t = net.cube();
     out!(
         "  network: {} {:?}{}, {} nodes, {} links, diameter {}, mean distance {:.4}",
         t.kind.name(),
@@ -414,11 +410,15 @@ fn validate(args: &RunArgs) -> Result<()> {
             .iter()
             .map(|(v, _, seed)| flitsim::model::mean_distance(v, *seed).unwrap_or(f64::NAN))
             .collect();
-        let topo = flitsim::engine::build_network(&s).topo;
+        let net = flitsim::network::Network::for_scenario(&s);
         flitsim::output::write_file(
             &dir,
             "validation_channels.csv",
-            &flitsim::output::validation::validation_channels_csv(&results, &topo, &rates),
+            &flitsim::output::validation::validation_channels_csv(
+                &results,
+                net.topology.links(),
+                &rates,
+            ),
         )?;
         flitsim::output::write_file(
             &dir,

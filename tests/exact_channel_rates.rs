@@ -102,7 +102,7 @@ fn run(t: &Topo, vcs: u32, m: u32, rate: f64, measure: u64, seed: u64) -> Run {
 fn check_rates(t: &Topo, run: &Run, want: impl Fn(u32, usize, Dir) -> f64) {
     let s = scenario(t, run.vcs, 4, run.m, run.rate, 1, 100, 1);
     let net = build_network(&s);
-    let links = &net.topo.links;
+    let links = &net.cube().links;
     let r = &run.r;
     assert_eq!(r.link_msgs.len(), links.len());
     assert_eq!(r.link_flits.len(), links.len());

@@ -35,7 +35,7 @@ fn csvs(s: &Scenario, results: &[PointResult]) -> [String; 7] {
     let net = build_network(s);
     [
         summary_csv(results),
-        channels_csv(results, &net.topo, &s.traffic.pattern),
+        channels_csv(results, &net, &s.traffic.pattern),
         histogram_csv(results, s.run.histogram_bin),
         hops_csv(results),
         nodes_csv(results),

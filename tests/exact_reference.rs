@@ -92,7 +92,7 @@ impl Reference {
         let n = t.n();
         let mut links = Vec::new();
         let mut out_link = vec![vec![[NONE; 2]; n]; nodes];
-        for (c, l) in e.net.topo.links.iter().enumerate() {
+        for (c, l) in e.net.cube().links.iter().enumerate() {
             let d = l.dim as usize;
             let (a, b) = (t.coords(l.src), t.coords(l.dst));
             let k = t.radix[d];
@@ -131,7 +131,7 @@ impl Reference {
                 buf_slot[chan * vcs + v] = p * vcs as u32 + v as u32;
             }
         };
-        for (c, l) in e.net.topo.links.iter().enumerate() {
+        for (c, l) in e.net.cube().links.iter().enumerate() {
             add_port(c, l.dst);
         }
         for node in 0..nodes {

@@ -39,7 +39,7 @@ fn single(e: &mut Engine, src: u32, dst: u32, m: u16) -> (Delivery, Vec<u64>) {
 /// Checks the path a header took: exactly h links, each crossed once, forming a
 /// dimension-ordered (lowest dimension first) minimal walk from src to dst.
 fn check_path(e: &Engine, t: &Topo, src: u32, dst: u32, used: &[u64]) {
-    let links = &e.net.topo.links;
+    let links = &e.net.cube().links;
     let h = t.dist(src, dst) as u64;
     assert_eq!(used.iter().sum::<u64>(), h, "{src}->{dst}: links crossed");
     assert!(

@@ -243,7 +243,7 @@ fn validate_without_latency_model_compares_channels_and_distance() {
     let points = flitsim::sweep::points(&s);
     assert_eq!(points.len(), 6, "3 variants x 2 rates");
     let net = flitsim::engine::build_network(&s);
-    let links = net.topo.links.len();
+    let links = net.cube().links.len();
     let ch = std::fs::read_to_string(out.join("validation_channels.csv")).unwrap();
     let dist = std::fs::read_to_string(out.join("validation_distance.csv")).unwrap();
     let channels = std::fs::read_to_string(out.join("channels.csv")).unwrap();
@@ -271,12 +271,12 @@ fn validate_without_latency_model_compares_channels_and_distance() {
     );
     for (i, (v, rate, seed)) in points.iter().enumerate() {
         // Exact enumeration, through the library.
-        let traffic = flitsim::traffic::Traffic::new(&v.traffic, &net.topo, *seed);
+        let traffic = flitsim::traffic::Traffic::new(&v.traffic, net.cube(), *seed);
         let exact = flitsim::model::enumerate::dor_link_rates(&net, &traffic, *rate);
         let rows = i * links..(i + 1) * links;
         assert_eq!(model_rate[rows.clone()], exact[..], "point {i}");
         assert!(x_ch[rows].iter().all(|&x| x == v.traffic.pattern_fraction));
-        let dbar = flitsim::model::enumerate::mean_distance(&net.topo, &traffic);
+        let dbar = flitsim::model::enumerate::mean_distance(net.cube(), &traffic);
         assert!(
             (model_d[i] - dbar).abs() < 1e-12,
             "{} vs {dbar}",

@@ -17,7 +17,7 @@ fn leaving_channel(model: &Model, e: &Engine) -> Vec<(usize, u32)> {
     let chans = library_processors(model, e);
     let net = &e.net;
     let mut v: Vec<(usize, u32)> = net
-        .topo
+        .cube()
         .links
         .iter()
         .enumerate()
@@ -124,8 +124,8 @@ fn crossbar_routers_send_several_flits_per_cycle() {
     for _ in 0..500 {
         let before = e.c_flits.clone();
         e.step();
-        let mut per = vec![0u64; e.net.topo.nodes];
-        for (i, l) in e.net.topo.links.iter().enumerate() {
+        let mut per = vec![0u64; e.net.cube().nodes];
+        for (i, l) in e.net.cube().links.iter().enumerate() {
             per[l.src as usize] += e.c_flits[i] - before[i];
         }
         most = most.max(*per.iter().max().unwrap());
@@ -149,7 +149,7 @@ fn drivers(model: &Model, e: &Engine, hot: u32) -> Vec<Vec<u32>> {
     let mut d = Vec::new();
     for &(a, b, _) in model.routers.iter().filter(|r| r.0 == hot || r.1 == hot) {
         let from = if a == hot { b } else { a };
-        let tl = &net.topo.links;
+        let tl = &net.cube().links;
         let l = (0..net.links)
             .find(|&l| (tl[l as usize].src, tl[l as usize].dst) == (from, hot))
             .unwrap();

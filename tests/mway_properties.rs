@@ -181,8 +181,8 @@ fn built_network_is_the_dual_of_the_model() {
         let s = m.scenario(2, 2, "algorithm = \"dor\"", "rates = [0.001]", "");
         let e = build_engine(&s, 0.0, 1);
         let net = &e.net;
-        assert_eq!(net.topo.nodes as u32, m.channels, "{ctx}");
-        let links = &net.topo.links;
+        assert_eq!(net.cube().nodes as u32, m.channels, "{ctx}");
+        let links = &net.cube().links;
         assert_eq!(links.len(), 2 * m.routers.len(), "{ctx}: links");
         let mut pairs: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
         for (i, l) in links.iter().enumerate() {

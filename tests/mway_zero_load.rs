@@ -83,7 +83,7 @@ fn check_path(
         h as u64 * m,
         "{src}->{dst}: flits over routers"
     );
-    let tl = &net.topo.links;
+    let tl = &net.cube().links;
     let mut cur = start;
     for _ in 0..h {
         let next: Vec<usize> = (0..links)
@@ -102,8 +102,8 @@ fn zero_load(model: &Model, vcs: u32, depth: u32, routing: &str) {
     let mut e = model.quiet_engine(vcs, depth, routing);
     let chans = library_processors(model, &e);
     let p = model.processors();
-    let topo = e.net.topo.clone();
-    let mw: MWay = e.net.mway.clone().unwrap();
+    let topo = e.net.cube().clone();
+    let mw: MWay = e.net.topology.mway().cloned().unwrap();
     let mut max_h = 0;
     for src in 0..p {
         for dst in 0..p {
@@ -116,7 +116,7 @@ fn zero_load(model: &Model, vcs: u32, depth: u32, routing: &str) {
                 "{:?} k={} n={} {:?} V={vcs} S={depth} [{routing}] {src}->{dst} h={h}",
                 model.wrap, model.k, model.n, model.procs
             );
-            assert_eq!(mw.routers_passed(&topo, src, dst), h, "{ctx}: library h");
+            assert_eq!(mw.routers_passed(src, dst), h, "{ctx}: library h");
             for &m in &LENGTHS {
                 let created = e.cycle;
                 let (d, flits, msgs) = single(&mut e, src, dst, m);

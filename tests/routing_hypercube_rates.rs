@@ -166,8 +166,8 @@ fn links(vcs: u32) -> Vec<(usize, usize)> {
         "",
     );
     let net = build_network(&s);
-    assert_eq!(net.topo.links.len(), NODES * N_DIM);
-    net.topo
+    assert_eq!(net.cube().links.len(), NODES * N_DIM);
+    net.cube()
         .links
         .iter()
         .map(|l| {

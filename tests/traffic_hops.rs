@@ -123,7 +123,7 @@ fn traffic_for(n: usize, pattern: &str, x: f64) -> (flitsim::topology::KAryNCube
         100,
         1,
     );
-    let topo = build_network(&s).topo;
+    let topo = build_network(&s).cube().clone();
     let t = Traffic::new(&s.traffic, &topo, 1);
     (topo, t)
 }

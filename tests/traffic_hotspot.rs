@@ -17,9 +17,9 @@ mod common;
 
 use common::Topo;
 use flitsim::Scenario;
-use flitsim::engine::network::Network;
 use flitsim::engine::{PointResult, StopReason, build_network, run_point};
 use flitsim::model::enumerate::dor_link_rates;
+use flitsim::network::Network;
 use flitsim::traffic::Traffic;
 use std::collections::HashMap;
 
@@ -81,7 +81,7 @@ fn ecube_path(s: u32, d: u32) -> Vec<(u32, u32)> {
 
 /// The network's link index of each (src, dst) pair.
 fn link_index(net: &Network) -> HashMap<(u32, u32), usize> {
-    net.topo
+    net.cube()
         .links
         .iter()
         .enumerate()
@@ -124,7 +124,7 @@ fn eq3() -> f64 {
 }
 
 fn toward(net: &Network, c: usize) -> Option<u32> {
-    let l = &net.topo.links[c];
+    let l = &net.cube().links[c];
     (dist(l.dst, HOT) < dist(l.src, HOT)).then(|| dist(l.src, HOT))
 }
 
@@ -151,7 +151,7 @@ fn hotspot_6cube_ecube_exact_rates_and_paper_eq5() {
     let rel = |a: f64, b: f64| (a - b).abs() <= 1e-12 * (1.0 + b.abs());
     let traffic = |h: f64| {
         let s = cube_scenario(N, &hotspot_lines(HOT, h), 1, 2, 0.01, 0, 100, 1);
-        Traffic::new(&s.traffic, &net.topo, 1)
+        Traffic::new(&s.traffic, net.cube(), 1)
     };
     for h in [0.0, 0.3, 1.0] {
         let lib = dor_link_rates(&net, &traffic(h), 1.0);
@@ -168,7 +168,7 @@ fn hotspot_6cube_ecube_exact_rates_and_paper_eq5() {
     // Pure hotspot (h = 1): per-channel rates and eq. 5.
     let hs = dor_link_rates(&net, &traffic(1.0), 1.0);
     let mut class: Vec<Vec<f64>> = vec![Vec::new(); N + 1];
-    for (c, l) in net.topo.links.iter().enumerate() {
+    for (c, l) in net.cube().links.iter().enumerate() {
         match toward(&net, c) {
             Some(j) => {
                 let b = (l.src ^ l.dst).trailing_zeros();
@@ -232,7 +232,7 @@ fn hotspot_6cube_ecube_exact_rates_and_paper_eq5() {
     let all = dor_link_rates(&net, &traffic(h), 1.0);
     let mut sum = [0.0; N + 1];
     let mut cnt = [0usize; N + 1];
-    for (c, l) in net.topo.links.iter().enumerate() {
+    for (c, l) in net.cube().links.iter().enumerate() {
         match toward(&net, c) {
             Some(j) => {
                 sum[j as usize] += all[c];
@@ -280,9 +280,9 @@ fn hotspot_6cube_ecube_simulated_channel_and_node_rates() {
     assert_eq!(r.window_cycles, w);
     assert_eq!(r.hotspot_fraction, Some(h));
     let wf = w as f64;
-    let exact = dor_link_rates(&net, &Traffic::new(&s.traffic, &net.topo, seed), rate);
+    let exact = dor_link_rates(&net, &Traffic::new(&s.traffic, net.cube(), seed), rate);
     let mut maxz: f64 = 0.0;
-    for (c, l) in net.topo.links.iter().enumerate() {
+    for (c, l) in net.cube().links.iter().enumerate() {
         let got = r.link_msgs[c] * wf;
         let mean = exact[c] * wf;
         let z = within(&format!("link {c} {l:?}"), got, mean, mean);
@@ -386,7 +386,7 @@ fn fixed_points_inject_and_eject_nothing() {
     let perm_seed = (1..1000)
         .find(|&seed| {
             let s = cube_scenario(N, "pattern = \"permutation\"", 2, m, rate, 1000, w, seed);
-            let topo = build_network(&s).topo;
+            let topo = build_network(&s).cube().clone();
             let t = Traffic::new(&s.traffic, &topo, seed);
             (0..NODES)
                 .filter(|&v| t.distribution(&topo, v).is_empty())
@@ -409,9 +409,9 @@ fn fixed_points_inject_and_eject_nothing() {
         ("permutation", perm, perm_seed),
     ] {
         let net = build_network(&s);
-        let t = Traffic::new(&s.traffic, &net.topo, seed);
+        let t = Traffic::new(&s.traffic, net.cube(), seed);
         let fixed: Vec<u32> = (0..NODES)
-            .filter(|&v| t.distribution(&net.topo, v).is_empty())
+            .filter(|&v| t.distribution(net.cube(), v).is_empty())
             .collect();
         if name == "bit-reversal" {
             let pal: Vec<u32> = (0..NODES)
@@ -483,8 +483,7 @@ fn channels_and_nodes_csv_columns() {
     let s = cube_scenario(4, &hotspot_lines(hot, 0.5), 1, 2, 0.02, 200, 2000, 71);
     let net = build_network(&s);
     let r = run(&s, 0.02, 71);
-    let csv =
-        flitsim::output::channels_csv(std::slice::from_ref(&r), &net.topo, &s.traffic.pattern);
+    let csv = flitsim::output::channels_csv(std::slice::from_ref(&r), &net, &s.traffic.pattern);
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
@@ -492,7 +491,7 @@ fn channels_and_nodes_csv_columns() {
     assert_eq!(rows.len(), net.links as usize);
     for row in &rows {
         let c: usize = row[col("channel")].parse().unwrap();
-        let l = &net.topo.links[c];
+        let l = &net.cube().links[c];
         let (src, dst): (u32, u32) = (
             row[col("src")].parse().unwrap(),
             row[col("dst")].parse().unwrap(),

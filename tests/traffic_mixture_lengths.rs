@@ -184,7 +184,7 @@ fn hotspot_with_h0_is_uniform_in_distribution() {
         1000,
         1,
     );
-    let topo = build_network(&uni).topo;
+    let topo = build_network(&uni).cube().clone();
     let (a, b) = (
         Traffic::new(&uni.traffic, &topo, 1),
         Traffic::new(&h0.traffic, &topo, 1),
@@ -229,7 +229,7 @@ fn sampled_lengths_follow_length_probabilities() {
             1000,
             1,
         );
-        let topo = build_network(&s).topo;
+        let topo = build_network(&s).cube().clone();
         let mut tr = Traffic::new(&s.traffic, &topo, 1);
         let mean: f64 = lens.iter().zip(&probs).map(|(&l, p)| l as f64 * p).sum();
         assert!((tr.mean_length() - mean).abs() < 1e-12, "{ctx}");

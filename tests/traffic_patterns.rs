@@ -43,7 +43,7 @@ fn scenario(t: &Topo, traffic: &str, seed: u64) -> Scenario {
 
 fn traffic(t: &Topo, lines: &str, seed: u64) -> (KAryNCube, Traffic) {
     let s = scenario(t, lines, seed);
-    let topo = build_network(&s).topo;
+    let topo = build_network(&s).cube().clone();
     let tr = Traffic::new(&s.traffic, &topo, seed);
     (topo, tr)
 }

@@ -1,8 +1,8 @@
 //! Diagnostics of the engine's state: stuck buffers and deadlock confirmation for the
 //! watchdog, readable accounts of buffers, and the invariants the tests check every cycle.
 
-use super::network::NONE;
 use super::{ACTIVE, Buf, Engine, IDLE};
+use crate::network::NONE;
 
 impl Engine {
     /// Flits buffer `b` holds now. Read-only, for tests that watch arbitration from outside.
@@ -42,8 +42,9 @@ impl Engine {
             .filter(|&s| self.s_sent[s] > 0)
             .map(|s| self.msgs.len[self.q_head[s] as usize] as u64)
             .sum();
-        let limit =
-            (self.flits_in_net + partial) * (self.net.topo.diameter() as u64 + 2) + patience + 1;
+        let limit = (self.flits_in_net + partial) * (self.net.topology.diameter() as u64 + 2)
+            + patience
+            + 1;
         let mut still = 0;
         for _ in 0..limit {
             if e.flits_in_net == 0 {

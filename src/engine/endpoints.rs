@@ -1,8 +1,8 @@
 //! The network's endpoints: Poisson sources and their FIFO queues, injection into the
 //! injection buffers (step 1 and step 3 of the cycle), and delivery of ejected messages.
 
-use super::network::NONE;
 use super::{ACTIVE, Delivery, Engine, IDLE};
+use crate::network::NONE;
 use std::cmp::Reverse;
 
 impl Engine {

@@ -1,7 +1,7 @@
 //! Messages in flight or waiting at their source: a slab of columns indexed by a recycled u32
 //! id. Flits are not objects: a buffer records which message it holds and how many flits.
 
-use super::network::NONE;
+use crate::network::NONE;
 
 #[derive(Clone, Default)]
 pub struct Messages {

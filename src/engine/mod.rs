@@ -20,7 +20,7 @@ mod active;
 mod diagnostics;
 mod endpoints;
 mod messages;
-pub mod network;
+
 mod occupancy;
 mod run;
 mod selection;
@@ -29,13 +29,13 @@ pub use run::{
     PointResult, RunControl, StopReason, build_engine, build_network, run_engine, run_point,
 };
 
+use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
 use crate::stats::LatencyStats;
 use crate::traffic::{Source, Traffic};
 use active::ActiveSet;
 use messages::Messages;
-use network::{NONE, Network};
 use occupancy::VcOccupancy;
 pub use occupancy::multiplexing_degree;
 use rand_distr::Exp;

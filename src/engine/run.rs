@@ -2,12 +2,11 @@
 //! detection; the point's results.
 
 use super::Engine;
-use super::network::Network;
 use crate::error::{Error, Result};
+use crate::network::Network;
 use crate::routing::Routing;
 use crate::scenario::Scenario;
 use crate::stats::LatencyStats;
-use crate::topology::KAryNCube;
 use crate::traffic::Traffic;
 
 /// Run-control settings of one point (from the scenario's `[run]`).
@@ -130,15 +129,7 @@ impl PointResult {
 
 /// Builds the network of a scenario.
 pub fn build_network(s: &Scenario) -> Network {
-    let topo = KAryNCube::new(
-        s.topology.kind,
-        s.topology.radix.clone(),
-        s.topology.bidirectional,
-    );
-    match s.topology.mway {
-        Some(placement) => Network::mway(topo, placement, s.router.vcs, s.router.buffer_depth),
-        None => Network::new(topo, s.router.vcs, s.router.buffer_depth),
-    }
+    Network::for_scenario(s)
 }
 
 /// An engine for one load point of a scenario (`rate` in messages/node/cycle).
@@ -281,9 +272,9 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
         node_inj_msgs: per_node(inj, &snap_end.1, &m0),
         node_ej_flits: per_node(ej, &snap_end.0, &f0),
         node_ej_msgs: per_node(ej, &snap_end.1, &m0),
-        mway_channel_flits: match e.net.mway {
-            None => Vec::new(),
-            Some(_) => {
+        mway_channel_flits: match e.net.shared {
+            false => Vec::new(),
+            true => {
                 // Each link and ejection channel is read from the m-way channel it leaves.
                 let mut v = vec![0u64; e.net.routers()];
                 let chans = (0..links).chain(ej..ej + n * att);

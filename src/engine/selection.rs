@@ -4,7 +4,7 @@
 //! picks one with a free buffer).
 
 use super::Buf;
-use super::network::{NONE, Network};
+use crate::network::{NONE, Network};
 use crate::routing::{Candidate, Candidates};
 use crate::scenario::Selection;
 use rand::Rng;

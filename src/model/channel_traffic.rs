@@ -271,8 +271,8 @@ pub fn pcube_link_rate(n: u32, w: u32, up: bool, lambda: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::network::Network;
     use crate::model::enumerate::{dor_link_rates, hop_distribution, mean_distance};
+    use crate::network::Network;
     use crate::scenario::{Pattern, TrafficSpec};
     use crate::topology::{Dir, KAryNCube, Kind};
     use crate::traffic::Traffic;
@@ -462,7 +462,7 @@ mod tests {
                 let mut sum = vec![0.0; n as usize + 1];
                 let mut cnt = vec![0usize; n as usize + 1];
                 let mut spread = vec![(f64::MAX, 0.0f64); n as usize + 1];
-                for (l, &r) in net.topo.links.iter().zip(&rates) {
+                for (l, &r) in net.cube().links.iter().zip(&rates) {
                     let (ds, dd) = ((l.src ^ hot).count_ones(), (l.dst ^ hot).count_ones());
                     if dd < ds {
                         sum[ds as usize] += r;

@@ -3,7 +3,7 @@
 //! (paper 002 eqs. 8-9, 12-15, 20-21) or only a class average (paper 002 eq. 5), these are the
 //! reference.
 
-use crate::engine::network::Network;
+use crate::network::Network;
 use crate::routing::Dor;
 use crate::topology::KAryNCube;
 use crate::traffic::Traffic;
@@ -38,11 +38,11 @@ pub fn mean_distance(topo: &KAryNCube, traffic: &Traffic) -> f64 {
 pub fn dor_link_rates(net: &Network, traffic: &Traffic, lambda: f64) -> Vec<f64> {
     let mut rate = vec![0.0; net.links as usize];
     for s in 0..net.nodes {
-        for (d, q) in traffic.distribution(&net.topo, s) {
+        for (d, q) in traffic.distribution(net.cube(), s) {
             let mut at = s;
             while let Some(link) = Dor::next_link(net, at, d) {
                 rate[link as usize] += lambda * q;
-                at = net.topo.links[link as usize].dst;
+                at = net.link(link).dst;
             }
         }
     }

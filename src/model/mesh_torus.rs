@@ -760,8 +760,8 @@ pub fn predict(s: &Scenario, rate: f64) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::network::Network as Net;
     use crate::model::enumerate::dor_link_rates;
+    use crate::network::Network as Net;
     use crate::routing::Dor;
     use crate::traffic::Traffic;
     use std::collections::HashMap;
@@ -784,7 +784,7 @@ mod tests {
         let mut at = s;
         while let Some(l) = Dor::next_link(net, at, d) {
             out.push(l);
-            at = net.topo.links[l as usize].dst;
+            at = net.cube().links[l as usize].dst;
         }
         out
     }
@@ -820,15 +820,15 @@ mod tests {
         let lambda = 0.013;
         for k in 2..=7 {
             let net = mesh_net(k);
-            let traffic = Traffic::uniform(&net.topo, 8);
+            let traffic = Traffic::uniform(net.cube(), 8);
             let exact = dor_link_rates(&net, &traffic, lambda);
-            let model = Model::mesh(k, 8).link_rates(&net.topo, lambda);
+            let model = Model::mesh(k, 8).link_rates(net.cube(), lambda);
             for (l, (a, b)) in exact.iter().zip(&model).enumerate() {
                 assert!(close(*a, *b, 1e-13), "k={k} link {l}: {a} vs {b}");
             }
             let mut received = vec![0.0; net.nodes as usize];
             for s in 0..net.nodes {
-                for (d, q) in traffic.distribution(&net.topo, s) {
+                for (d, q) in traffic.distribution(net.cube(), s) {
                     received[d as usize] += lambda * q;
                 }
             }
@@ -843,7 +843,7 @@ mod tests {
         // directions. Pairs are equally likely (uniform traffic).
         for k in 2..=7 {
             let net = mesh_net(k);
-            let t = &net.topo;
+            let t = net.cube();
             // Per link: [eject, straight, west, east, total]; per node: [N, S, E, W, total].
             let mut link = vec![[0u64; 5]; net.links as usize];
             let mut inj = vec![[0u64; 5]; net.nodes as usize];
@@ -913,7 +913,7 @@ mod tests {
     /// of every link, x_inj of every node, eq. 2's L̄).
     fn mesh_by_channel(k: u32, m: f64, lambda: f64) -> Option<(Vec<f64>, Vec<f64>, f64)> {
         let net = mesh_net(k);
-        let traffic = Traffic::uniform(&net.topo, m as u32);
+        let traffic = Traffic::uniform(net.cube(), m as u32);
         let rate = dor_link_rates(&net, &traffic, lambda);
         const EJECT: u32 = u32::MAX;
         // next[l]: (next link or EJECT) -> count; inj[s] likewise.
@@ -981,7 +981,7 @@ mod tests {
         }
         let nodes = net.nodes as f64;
         // Eq. 2 with D̄ = d̄ + 2.
-        Some((x, xs, l / nodes + net.topo.mean_distance() + 2.0 - 1.0))
+        Some((x, xs, l / nodes + net.cube().mean_distance() + 2.0 - 1.0))
     }
 
     #[test]
@@ -992,7 +992,7 @@ mod tests {
             let model = Model::mesh(k, m);
             let sat = crate::model::saturation_load(|l| model.predict(l), 1.0 / m as f64);
             let net = mesh_net(k);
-            let t = &net.topo;
+            let t = net.cube();
             for frac in [0.0, 0.3, 0.6, 0.9, 0.99] {
                 let lambda = frac * sat;
                 let sol = model.solve(lambda).unwrap();
@@ -1023,7 +1023,7 @@ mod tests {
         let lambda = 0.011;
         for k in 2..=7 {
             let net = torus_net(k);
-            let t = &net.topo;
+            let t = net.cube();
             let traffic = Traffic::uniform(t, 8);
             let rates = torus_rates(k, lambda);
             for r in dor_link_rates(&net, &traffic, lambda) {
@@ -1073,7 +1073,7 @@ mod tests {
         // traffic of class j is λ_sw (k − j)/(k − 1), not the printed λ_sw/2 (module doc).
         for k in 2..=7u32 {
             let net = torus_net(k);
-            let t = &net.topo;
+            let t = net.cube();
             let q = 1.0 / (net.nodes - 1) as f64;
             // Per dimension and class j: [messages, last hop in the dimension].
             let mut last = vec![vec![[0.0f64; 2]; k as usize]; 2];

@@ -96,8 +96,11 @@ pub enum Model {
 impl Model {
     /// The model that covers a scenario, or why none does.
     pub fn for_scenario(s: &Scenario) -> Result<Model, String> {
-        if s.topology.mway.is_some() {
-            return Err("the models are for k-ary n-cubes' point-to-point channels, not the shared channels of a k-ary m-way network (paper 004 has no model)".into());
+        if !s.topology.is_kary_ncube() {
+            return Err(format!(
+                "the models are for k-ary n-cubes' point-to-point channels, not {}",
+                s.topology.family.describe()
+            ));
         }
         if s.routing.algorithm == crate::scenario::Algorithm::DuatoTimeout {
             timeout::applies(s)?;
@@ -168,7 +171,7 @@ impl LinkRates {
         use crate::scenario::{Algorithm, Pattern};
         use crate::topology::Kind;
         let t = &s.topology;
-        if t.mway.is_some() {
+        if !t.is_kary_ncube() {
             return None;
         }
         let uniform = s.traffic.pattern == Pattern::Uniform || s.traffic.pattern_fraction == 0.0;
@@ -198,7 +201,7 @@ impl LinkRates {
     /// as the simulation's.
     pub fn rates(self, s: &Scenario, rate: f64, seed: u64) -> Vec<f64> {
         let net = crate::engine::build_network(s);
-        let t = &net.topo;
+        let t = net.cube();
         match self {
             LinkRates::DorEnumeration => {
                 let traffic = crate::traffic::Traffic::new(&s.traffic, t, seed);
@@ -239,7 +242,7 @@ pub fn mean_distance(s: &Scenario, seed: u64) -> Option<f64> {
     use crate::scenario::Pattern;
     use channel_traffic::Permutation;
     let t = &s.topology;
-    if t.mway.is_some() {
+    if !t.is_kary_ncube() {
         return None;
     }
     if t.kind == crate::topology::Kind::Hypercube {
@@ -269,7 +272,7 @@ pub fn mean_distance(s: &Scenario, seed: u64) -> Option<f64> {
     if s.nodes() > ENUMERATION_MAX_NODES {
         return None;
     }
-    let topo = crate::engine::build_network(s).topo;
+    let topo = crate::topology::KAryNCube::new(t.kind, t.radix.clone(), t.bidirectional);
     let traffic = crate::traffic::Traffic::new(&s.traffic, &topo, seed);
     Some(enumerate::mean_distance(&topo, &traffic))
 }

@@ -2,8 +2,9 @@
 
 use super::{num, opt};
 use crate::engine::PointResult;
+use crate::network::Network;
 use crate::scenario::Pattern;
-use crate::topology::{KAryNCube, Kind, Link};
+use crate::topology::{Kind, Link, Topology};
 
 /// A CSV table; every table ends with the traffic variant's columns `pattern_fraction` and
 /// `hotspot_fraction` (see `variant`).
@@ -122,8 +123,9 @@ fn hot_node(pattern: &Pattern) -> Option<u32> {
     }
 }
 
-pub fn channels_csv(results: &[PointResult], topo: &KAryNCube, pattern: &Pattern) -> String {
-    let cube = topo.kind == Kind::Hypercube;
+pub fn channels_csv(results: &[PointResult], net: &Network, pattern: &Pattern) -> String {
+    let topo = &net.topology;
+    let cube = matches!(topo.cube(), Some(t) if t.kind == Kind::Hypercube);
     let hot = hot_node(pattern);
     table(
         &[
@@ -142,7 +144,7 @@ pub fn channels_csv(results: &[PointResult], topo: &KAryNCube, pattern: &Pattern
             "toward_hotspot",
         ],
         results.iter().flat_map(|r| {
-            topo.links.iter().enumerate().map(move |(c, l)| {
+            topo.links().iter().enumerate().map(move |(c, l)| {
                 let (weight, bit_dir) = if cube {
                     let up = l.dst > l.src;
                     (
@@ -177,9 +179,12 @@ pub fn channels_csv(results: &[PointResult], topo: &KAryNCube, pattern: &Pattern
 /// Per m-way channel of a k-ary m-way network: its address (digits a_{n-1}…a_0 of paper 004
 /// section 2.1, joined by '.'), its ways (routers and processors linked to it) and how busy it
 /// was (paper 004 section 4's traffic).
-pub fn mway_channels_csv(results: &[PointResult], net: &crate::engine::network::Network) -> String {
-    let t = &net.topo;
-    let ways = net.mway.as_ref().map(|m| m.ways(t)).unwrap_or_default();
+pub fn mway_channels_csv(results: &[PointResult], net: &Network) -> String {
+    let t = net.cube();
+    let ways = match &net.topology {
+        Topology::MWay(m) => m.ways(),
+        _ => Vec::new(),
+    };
     let address = |c: u32| {
         (0..t.n())
             .rev()

@@ -23,8 +23,7 @@ pub fn write_results(
     scenario_text: &str,
     results: &[PointResult],
 ) -> Result<()> {
-    let net = crate::engine::build_network(s);
-    let topo = &net.topo;
+    let net = crate::network::Network::for_scenario(s);
     // channels.csv names routers: an m-way network's hot processor sits at its (first) channel.
     let pattern = match s.traffic.pattern {
         crate::scenario::Pattern::Hotspot { node, fraction } => crate::scenario::Pattern::Hotspot {
@@ -35,14 +34,14 @@ pub fn write_results(
     };
     let mut files = vec![
         ("summary.csv", summary_csv(results)),
-        ("channels.csv", channels_csv(results, topo, &pattern)),
+        ("channels.csv", channels_csv(results, &net, &pattern)),
         ("nodes.csv", nodes_csv(results)),
         ("histogram.csv", histogram_csv(results, s.run.histogram_bin)),
         ("hops.csv", hops_csv(results)),
         ("vc_occupancy.csv", vc_occupancy_csv(results)),
         ("scenario.toml", scenario_text.to_string()),
     ];
-    if net.mway.is_some() {
+    if net.shared {
         files.push(("mway_channels.csv", mway_channels_csv(results, &net)));
     }
     for (name, text) in files {

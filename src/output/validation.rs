@@ -178,7 +178,7 @@ fn draw(
 /// the exact or model rate from `flitsim::model::link_rates`, then the traffic variant.
 pub fn validation_channels_csv(
     sim: &[PointResult],
-    topo: &crate::topology::KAryNCube,
+    links: &[crate::topology::Link],
     model_rates: &[Vec<f64>],
 ) -> String {
     table(
@@ -194,7 +194,7 @@ pub fn validation_channels_csv(
             "model_messages_per_cycle",
         ],
         sim.iter().zip(model_rates).flat_map(|(r, m)| {
-            topo.links.iter().enumerate().map(move |(c, l)| {
+            links.iter().enumerate().map(move |(c, l)| {
                 let mut row = link_cells(r, c, l);
                 row.extend([num(r.link_msgs[c]), num(m[c])]);
                 variant(r, row)

@@ -4,7 +4,7 @@
 //! adaptive class. The deterministic class alone is dimension-order routing, which is acyclic.
 
 use super::{Candidate, Candidates};
-use crate::engine::network::Network;
+use crate::network::Network;
 
 #[derive(Clone)]
 pub struct Adaptive {
@@ -18,7 +18,7 @@ impl Adaptive {
 
     #[inline]
     pub fn route(&self, net: &Network, at: u32, dst: u32, out: &mut Candidates) {
-        let t = &net.topo;
+        let t = net.cube();
         let mut first = true;
         for d in 0..t.n() {
             let (a, b) = (t.coord(at, d), t.coord(dst, d));

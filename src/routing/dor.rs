@@ -4,7 +4,7 @@
 //! it crosses the wrap-around link, which breaks the ring's cycle of channel dependencies.
 
 use super::{Candidate, Candidates};
-use crate::engine::network::Network;
+use crate::network::Network;
 
 #[derive(Clone)]
 pub struct Dor {
@@ -17,10 +17,12 @@ pub struct Dor {
 }
 
 impl Dor {
+    /// Dimension-order routing on `net`, with dateline classes on a torus.
     pub fn new(net: &Network) -> Dor {
         let vcs = net.vcs as u8;
+        let wraps = net.topology.cube().is_some_and(|t| t.wraps());
         Dor {
-            dateline: net.topo.wraps() && vcs >= 2,
+            dateline: wraps && vcs >= 2,
             split: vcs.div_ceil(2).min(vcs.saturating_sub(1)).max(1),
             vcs,
         }
@@ -29,17 +31,10 @@ impl Dor {
     /// The next link of the dimension-order path from `at` to `dst`, if any.
     #[inline(always)]
     pub fn next_link(net: &Network, at: u32, dst: u32) -> Option<u32> {
-        let t = &net.topo;
-        for d in 0..t.n() {
-            let (a, b) = (t.coord(at, d), t.coord(dst, d));
-            if a != b {
-                let (dir, _) = t.dim_route(d, a, b);
-                return Some(t.out_link(at, d, dir));
-            }
-        }
-        None
+        net.topology.dimension_order_link(at, dst)
     }
 
+    /// The header's one candidate: the next dimension-order link, in its dateline class.
     #[inline(always)]
     pub fn route(&self, net: &Network, at: u32, dst: u32, in_buf: u32, out: &mut Candidates) {
         let link = Self::next_link(net, at, dst).expect("routing is not called at the destination");
@@ -52,10 +47,10 @@ impl Dor {
             });
             return;
         }
-        let l = &net.topo.links[link as usize];
+        let l = net.link(link);
         let in_chan = net.buf_channel(in_buf);
         let same_ring = in_chan < net.links && {
-            let i = &net.topo.links[in_chan as usize];
+            let i = net.link(in_chan);
             i.dim == l.dim && i.dir == l.dir
         };
         let high = l.wrap || (same_ring && net.buf_vc(in_buf) as u8 >= self.split);

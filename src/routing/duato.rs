@@ -15,7 +15,7 @@
 //! for its class-b channel (the lowest dimension still to cross). τ = 0 tries class b at once.
 
 use super::{Candidate, Candidates, Dor};
-use crate::engine::network::Network;
+use crate::network::Network;
 use crate::topology::Dir;
 
 #[derive(Clone)]
@@ -31,7 +31,7 @@ pub struct Duato {
 impl Duato {
     pub fn new(net: &Network, timeout: Option<u64>) -> Duato {
         let vcs = net.vcs as u8;
-        let dateline = net.topo.wraps() && vcs >= 3;
+        let dateline = net.cube().wraps() && vcs >= 3;
         Duato {
             adaptive: if dateline { vcs - 2 } else { vcs - 1 },
             vcs,
@@ -46,7 +46,7 @@ impl Duato {
             None => (true, true),
             Some(tau) => (waited < tau || waited == 0, waited >= tau),
         };
-        let t = &net.topo;
+        let t = net.cube();
         if class_a {
             for d in 0..t.n() {
                 let (a, b) = (t.coord(at, d), t.coord(dst, d));

@@ -14,7 +14,7 @@ pub use duato::Duato;
 pub use pcube::PCube;
 pub use ring::{AdaptiveRing, DorRing};
 
-use crate::engine::network::Network;
+use crate::network::Network;
 use crate::scenario::{Algorithm, Scenario};
 
 /// Most candidates any routing yields for one header: one per output port.

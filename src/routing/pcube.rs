@@ -5,7 +5,7 @@
 //! every route is a run of 1 → 0 hops followed by a run of 0 → 1 hops.
 
 use super::{Candidate, Candidates};
-use crate::engine::network::Network;
+use crate::network::Network;
 use crate::topology::Dir;
 
 #[derive(Clone)]
@@ -31,7 +31,7 @@ impl PCube {
             let d = s.trailing_zeros() as usize;
             s &= s - 1;
             out.push(Candidate {
-                chan: net.topo.out_link(at, d, dir),
+                chan: net.cube().out_link(at, d, dir),
                 vc_lo: 0,
                 vc_hi: self.vcs,
                 tier: 0,

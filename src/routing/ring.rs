@@ -11,7 +11,7 @@
 //! high = ⌊B/2⌋; ADAPTIVE_RING `[adaptive | low | high]`, low and high one buffer each.
 
 use super::{Candidate, Candidates};
-use crate::engine::network::Network;
+use crate::network::Network;
 use crate::topology::{Dir, KAryNCube};
 
 /// The ring group of coordinate `x` on a ring of `k`.
@@ -55,7 +55,7 @@ impl DorRing {
 
     #[inline]
     pub fn route(&self, net: &Network, at: u32, dst: u32, out: &mut Candidates) {
-        let t = &net.topo;
+        let t = net.cube();
         let Some(d) = (0..t.n()).find(|&d| t.coord(at, d) != t.coord(dst, d)) else {
             return;
         };
@@ -92,7 +92,7 @@ impl AdaptiveRing {
 
     #[inline]
     pub fn route(&self, net: &Network, at: u32, dst: u32, out: &mut Candidates) {
-        let t = &net.topo;
+        let t = net.cube();
         let mut first = true;
         for d in 0..t.n() {
             let (a, b) = (t.coord(at, d), t.coord(dst, d));

@@ -6,7 +6,7 @@ mod schema;
 mod validate;
 
 use crate::error::{Error, Result};
-use crate::topology::{Kind, Placement};
+pub use crate::topology::TopologySpec;
 use std::path::Path;
 
 pub use schema::RawScenario;
@@ -21,43 +21,6 @@ pub struct Scenario {
     pub routing: RoutingSpec,
     pub traffic: TrafficSpec,
     pub run: RunSpec,
-}
-
-#[derive(Clone, Debug)]
-pub struct TopologySpec {
-    pub kind: Kind,
-    pub radix: Vec<u32>,
-    /// Torus links in both directions (always true for mesh and hypercube).
-    pub bidirectional: bool,
-    /// A k-ary m-way network (paper 004) whose channel graph is the `kind` above, with its
-    /// processors placed so.
-    pub mway: Option<Placement>,
-}
-
-impl TopologySpec {
-    /// Number of processors (message sources and sinks).
-    pub fn processors(&self) -> u64 {
-        let routers: u64 = self.radix.iter().map(|&k| k as u64).product();
-        match self.mway {
-            None => routers,
-            Some(Placement::Channels(p)) => routers * p as u64,
-            // One router per adjacent pair of channels: k per ring, k − 1 per line.
-            Some(Placement::Routers) => self
-                .radix
-                .iter()
-                .map(|&k| {
-                    let per_line = if self.kind == Kind::Torus { k } else { k - 1 };
-                    routers / k as u64 * per_line as u64
-                })
-                .sum(),
-        }
-    }
-
-    /// True when processor i is router (or m-way channel) i, so that patterns defined on
-    /// coordinates apply.
-    pub fn processors_are_routers(&self) -> bool {
-        matches!(self.mway, None | Some(Placement::Channels(1)))
-    }
 }
 
 #[derive(Clone, Debug)]

@@ -4,6 +4,7 @@ mod topology;
 
 use super::schema::RawScenario;
 use super::*;
+use crate::topology::Kind;
 use topology::topology;
 
 /// Largest supported network, in nodes (memory stays well under 2 GiB at low load).
@@ -171,7 +172,7 @@ fn routing(
     };
     let selection = match r.selection.as_deref() {
         // Paper 004's routers select by the availability of buffers.
-        None if t.mway.is_some() => Selection::Avail,
+        None if t.mway().is_some() => Selection::Avail,
         None | Some("random") => Selection::Random,
         Some("avail") => Selection::Avail,
         Some("least-multiplexed") => Selection::LeastMultiplexed,

@@ -1,7 +1,7 @@
 //! k-ary n-cubes: torus (uni- or bidirectional), mesh, and the hypercube (the 2-ary n-cube
 //! with one bidirectional link per dimension, built as a 2-ary mesh).
 
-use super::{Dir, Kind, Link};
+use super::{Dir, Kind, Link, Properties};
 
 pub const NO_LINK: u32 = u32::MAX;
 
@@ -138,43 +138,56 @@ impl KAryNCube {
             .sum()
     }
 
-    /// The network's properties as (name, value) rows, in the terms of paper 004's Fig. 3:
-    /// processors, routers, channels (unidirectional network links), router degree (largest number of
-    /// network links leaving a router), diameter, mean distance under uniform traffic.
-    pub fn properties(&self) -> Vec<(&'static str, String)> {
-        let degree = (0..self.nodes as u32)
+    /// The most network links leaving one router.
+    pub fn degree(&self) -> u32 {
+        (0..self.nodes as u32)
             .map(|v| {
                 (0..self.n())
                     .flat_map(|d| [Dir::Plus, Dir::Minus].map(|dir| self.out_link(v, d, dir)))
                     .filter(|&l| l != NO_LINK)
-                    .count()
+                    .count() as u32
             })
             .max()
-            .unwrap_or(0);
+            .unwrap_or(0)
+    }
+
+    /// The network's properties in the terms of paper 004's Fig. 3: processors, routers,
+    /// channels (unidirectional network links), router degree (largest number of network links
+    /// leaving a router), diameter, mean distance under uniform traffic.
+    pub fn properties(&self) -> Properties {
         let links = if self.kind == Kind::Torus && !self.bidirectional {
             "unidirectional"
         } else {
             "bidirectional"
         };
-        vec![
-            ("topology", self.kind.name().to_string()),
-            (
-                "radix",
-                self.radix
-                    .iter()
-                    .map(|k| k.to_string())
-                    .collect::<Vec<_>>()
-                    .join("x"),
-            ),
-            ("dimensions", self.n().to_string()),
-            ("links", links.to_string()),
-            ("processors", self.nodes.to_string()),
-            ("routers", self.nodes.to_string()),
-            ("channels", self.links.len().to_string()),
-            ("degree", degree.to_string()),
-            ("diameter", self.diameter().to_string()),
-            ("mean_distance", format!("{}", self.mean_distance())),
-        ]
+        Properties {
+            topology: self.kind.name().to_string(),
+            radix: self.radix.clone(),
+            links: Some(links),
+            processors_on: None,
+            m: None,
+            processors: self.nodes as u64,
+            routers: self.nodes as u64,
+            channels: self.links.len() as u64,
+            degree: self.degree(),
+            diameter: self.diameter(),
+            mean_distance: self.mean_distance(),
+            mean_hops: None,
+        }
+    }
+
+    /// The next link of the dimension-order path from `at` to `dst` (lowest dimension first;
+    /// on a bidirectional torus a tie of k/2 hops goes Plus), if they differ.
+    #[inline(always)]
+    pub fn dimension_order_link(&self, at: u32, dst: u32) -> Option<u32> {
+        for d in 0..self.n() {
+            let (a, b) = (self.coord(at, d), self.coord(dst, d));
+            if a != b {
+                let (dir, _) = self.dim_route(d, a, b);
+                return Some(self.out_link(at, d, dir));
+            }
+        }
+        None
     }
 
     /// Mean distance over ordered pairs of distinct nodes (uniform traffic), by enumeration of
@@ -226,6 +239,7 @@ mod tests {
         // (each edge is two unidirectional channels), degree 5.
         let get = |t: &KAryNCube, key: &str| {
             t.properties()
+                .rows()
                 .into_iter()
                 .find(|(k, _)| *k == key)
                 .unwrap()

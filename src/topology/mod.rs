@@ -1,24 +1,32 @@
-//! Network topologies: k-ary n-cubes (torus, mesh) and the hypercube, as a list of
-//! point-to-point links between routers; k-ary m-way networks as the dual of one (`mway`).
+//! Network topologies: k-ary n-cubes (torus, mesh, hypercube) and k-ary m-way networks, each
+//! a variant of [`Topology`], which builds the router graph the [`crate::network::Network`] is
+//! wired from, answers distances, and gives the network's [`Properties`].
 //!
 //! Addresses follow the papers: node `a = (a_0, ..., a_{n-1})` has index
 //! `Σ a_d · Π_{e<d} k_e`, dimension 0 being the least significant digit. On a hypercube the
 //! index is the n-bit address and dimension d is bit d (paper 002 counts dimensions from 1).
+//! Coordinates are a capability of the cube topologies ([`Topology::cube`]): only the routings
+//! and traffic patterns defined on coordinates ask for them.
 
 mod kary_ncube;
 mod mway;
+mod properties;
 
 pub use kary_ncube::KAryNCube;
 pub use mway::{MWay, Placement};
+pub use properties::Properties;
 
 /// Direction of a link along its dimension: `Plus` increases the coordinate (mod k on a torus).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
+    /// Towards the higher coordinate.
     Plus = 0,
+    /// Towards the lower coordinate.
     Minus = 1,
 }
 
 impl Dir {
+    /// `+` or `-`, as printed in channel tables.
     pub fn sign(self) -> &'static str {
         match self {
             Dir::Plus => "+",
@@ -30,9 +38,13 @@ impl Dir {
 /// A unidirectional point-to-point network link from router `src` to router `dst`.
 #[derive(Clone, Copy, Debug)]
 pub struct Link {
+    /// The router the link leaves.
     pub src: u32,
+    /// The router the link enters.
     pub dst: u32,
+    /// The dimension the link corrects.
     pub dim: u8,
+    /// Whether it raises or lowers the coordinate.
     pub dir: Dir,
     /// True for a torus wrap-around link (k-1 → 0 going Plus, 0 → k-1 going Minus): the
     /// dateline of dimension-order routing.
@@ -42,17 +54,239 @@ pub struct Link {
 /// Which family a k-ary n-cube belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// No wrap-around links.
     Mesh,
+    /// Wrap-around links in every dimension.
     Torus,
+    /// The 2-ary n-cube.
     Hypercube,
 }
 
 impl Kind {
+    /// The name used in scenarios and tables.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Mesh => "mesh",
             Kind::Torus => "torus",
             Kind::Hypercube => "hypercube",
+        }
+    }
+}
+
+/// The family of network a scenario describes, with what the family alone needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// A k-ary n-cube with crossbar routers and one processor per router.
+    KAryNCube,
+    /// A k-ary m-way network (paper 004) on the channel graph of its `kind`.
+    MWay(Placement),
+}
+
+impl Family {
+    /// The family in a sentence's words, for refusals ("not {describe}").
+    pub fn describe(self) -> &'static str {
+        match self {
+            Family::KAryNCube => "a k-ary n-cube",
+            Family::MWay(_) => {
+                "the shared channels of a k-ary m-way network (paper 004 has no model)"
+            }
+        }
+    }
+}
+
+/// The validated `[topology]` of a scenario: what [`Topology::build`] builds.
+#[derive(Clone, Debug)]
+pub struct TopologySpec {
+    /// The family of network.
+    pub family: Family,
+    /// The wrap of the (router or channel) graph: mesh, torus or hypercube.
+    pub kind: Kind,
+    /// Radix of each dimension.
+    pub radix: Vec<u32>,
+    /// Torus links in both directions (always true for mesh and hypercube).
+    pub bidirectional: bool,
+}
+
+impl TopologySpec {
+    /// The placement of an m-way network's processors, or None for other families.
+    pub fn mway(&self) -> Option<Placement> {
+        match self.family {
+            Family::MWay(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// True for a k-ary n-cube (the networks the analytical models describe).
+    pub fn is_kary_ncube(&self) -> bool {
+        self.family == Family::KAryNCube
+    }
+
+    /// Number of processors (message sources and sinks).
+    pub fn processors(&self) -> u64 {
+        let routers: u64 = self.radix.iter().map(|&k| k as u64).product();
+        match self.family {
+            Family::KAryNCube => routers,
+            Family::MWay(Placement::Channels(p)) => routers * p as u64,
+            // One router per adjacent pair of channels: k per ring, k − 1 per line.
+            Family::MWay(Placement::Routers) => self
+                .radix
+                .iter()
+                .map(|&k| {
+                    let per_line = if self.kind == Kind::Torus { k } else { k - 1 };
+                    routers / k as u64 * per_line as u64
+                })
+                .sum(),
+        }
+    }
+
+    /// True when processor i is router (or m-way channel) i, so that patterns defined on
+    /// coordinates apply.
+    pub fn processors_are_routers(&self) -> bool {
+        matches!(
+            self.family,
+            Family::KAryNCube | Family::MWay(Placement::Channels(1))
+        )
+    }
+
+    /// Routers of the network a point builds (its graph's vertices).
+    pub fn routers(&self) -> usize {
+        self.radix.iter().map(|&k| k as usize).product()
+    }
+}
+
+/// How processors attach to a topology's routers, for wiring the network.
+pub struct Attachment<'a> {
+    /// `proc_at[p * attach + j]`: the router of processor p's j-th injection channel; None
+    /// when processor p is router p.
+    pub proc_at: Option<&'a [u32]>,
+    /// Injection (and ejection) channels per processor.
+    pub attach: u32,
+    /// All links and ejection channels leaving one router share one arbiter (m-way channels).
+    pub shared_channels: bool,
+    /// Processors inside m-way routers: `shares[p * attach + j]` is the link whose channel
+    /// interface processor p's j-th injection channel shares. Empty otherwise.
+    pub shares: &'a [u32],
+}
+
+/// A built topology: its routers, links and processors.
+#[derive(Clone, Debug)]
+pub enum Topology {
+    /// A k-ary n-cube (torus, mesh, hypercube).
+    KAryNCube(KAryNCube),
+    /// A k-ary m-way network: the engine's routers are its m-way channels, its links the
+    /// m-way routers' buffer sets.
+    MWay(MWay),
+}
+
+impl From<KAryNCube> for Topology {
+    fn from(t: KAryNCube) -> Topology {
+        Topology::KAryNCube(t)
+    }
+}
+
+impl Topology {
+    /// Builds the topology a scenario describes.
+    pub fn build(spec: &TopologySpec) -> Topology {
+        let graph = KAryNCube::new(spec.kind, spec.radix.clone(), spec.bidirectional);
+        match spec.family {
+            Family::KAryNCube => Topology::KAryNCube(graph),
+            Family::MWay(placement) => Topology::MWay(MWay::new(graph, placement)),
+        }
+    }
+
+    /// The coordinates and links of a cube-shaped graph: the k-ary n-cube, or an m-way
+    /// network's channel graph. None for topologies without that structure.
+    #[inline]
+    pub fn cube(&self) -> Option<&KAryNCube> {
+        match self {
+            Topology::KAryNCube(t) => Some(t),
+            Topology::MWay(m) => Some(&m.graph),
+        }
+    }
+
+    /// The k-ary m-way network, when this is one.
+    pub fn mway(&self) -> Option<&MWay> {
+        match self {
+            Topology::MWay(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The router graph's links.
+    pub fn links(&self) -> &[Link] {
+        match self {
+            Topology::KAryNCube(t) => &t.links,
+            Topology::MWay(m) => &m.graph.links,
+        }
+    }
+
+    /// Routers of the engine: k-ary n-cube routers, or m-way channels.
+    pub fn routers(&self) -> usize {
+        match self {
+            Topology::KAryNCube(t) => t.nodes,
+            Topology::MWay(m) => m.graph.nodes,
+        }
+    }
+
+    /// How processors attach to routers.
+    pub fn attachment(&self) -> Attachment<'_> {
+        match self {
+            Topology::KAryNCube(_) => Attachment {
+                proc_at: None,
+                attach: 1,
+                shared_channels: false,
+                shares: &[],
+            },
+            Topology::MWay(m) => Attachment {
+                proc_at: Some(&m.chans),
+                attach: m.attach,
+                shared_channels: true,
+                shares: &m.shares,
+            },
+        }
+    }
+
+    /// The next link of the dimension-order path from router `at` to router `dst` (lowest
+    /// dimension first), if they differ.
+    #[inline(always)]
+    pub fn dimension_order_link(&self, at: u32, dst: u32) -> Option<u32> {
+        match self {
+            Topology::KAryNCube(t) => t.dimension_order_link(at, dst),
+            Topology::MWay(m) => m.graph.dimension_order_link(at, dst),
+        }
+    }
+
+    /// Minimal number of links from router `a` to router `b`.
+    #[inline]
+    pub fn distance(&self, a: u32, b: u32) -> u32 {
+        match self {
+            Topology::KAryNCube(t) => t.distance(a, b),
+            Topology::MWay(m) => m.graph.distance(a, b),
+        }
+    }
+
+    /// The largest router distance.
+    pub fn diameter(&self) -> u32 {
+        match self {
+            Topology::KAryNCube(t) => t.diameter(),
+            Topology::MWay(m) => m.graph.diameter(),
+        }
+    }
+
+    /// The address space traffic patterns draw processors from: the routers' coordinates
+    /// when processors are the routers one to one, else a line of the processors.
+    pub fn addresses(&self) -> &KAryNCube {
+        match self {
+            Topology::KAryNCube(t) => t,
+            Topology::MWay(m) => m.line.as_ref().unwrap_or(&m.graph),
+        }
+    }
+
+    /// The network's properties (paper 004 Fig. 3's terms).
+    pub fn properties(&self) -> Properties {
+        match self {
+            Topology::KAryNCube(t) => t.properties(),
+            Topology::MWay(m) => m.properties(),
         }
     }
 }

@@ -9,7 +9,7 @@
 //! `p` per channel (m = 2n + p), or sit inside routers (m = 2n) and then inject into and eject
 //! from both of their router's channels.
 
-use super::{Dir, KAryNCube, Kind};
+use super::{Dir, KAryNCube, Kind, Properties};
 
 /// Where processors are linked (paper 004 section 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,10 +20,18 @@ pub enum Placement {
     Routers,
 }
 
-/// The processors of an m-way network and the channels each one is linked to.
+/// A k-ary m-way network: its channel graph, its processors and the channels each one is
+/// linked to.
 #[derive(Clone, Debug)]
 pub struct MWay {
+    /// The channel graph: vertices are m-way channels, links are buffer sets.
+    pub graph: KAryNCube,
+    /// The processors' address space for traffic patterns when processors are not the
+    /// channels one to one: a line of the processors (uniform, hotspot and permutation only).
+    pub line: Option<KAryNCube>,
+    /// Where processors are linked.
     pub placement: Placement,
+    /// Message sources and sinks.
     pub processors: u32,
     /// Channels per processor: 1 on channels, 2 inside routers.
     pub attach: u32,
@@ -36,16 +44,16 @@ pub struct MWay {
 }
 
 impl MWay {
-    /// Links processors to the channels of `topo`, the channel graph.
-    pub fn new(topo: &KAryNCube, placement: Placement) -> MWay {
-        match placement {
-            Placement::Channels(p) => MWay {
-                placement,
-                processors: topo.nodes as u32 * p,
-                attach: 1,
-                chans: (0..topo.nodes as u32 * p).map(|x| x / p).collect(),
-                shares: Vec::new(),
-            },
+    /// Links processors to the channels of `graph`, the channel graph.
+    pub fn new(graph: KAryNCube, placement: Placement) -> MWay {
+        let topo = &graph;
+        let (processors, attach, chans, shares) = match placement {
+            Placement::Channels(p) => (
+                topo.nodes as u32 * p,
+                1,
+                (0..topo.nodes as u32 * p).map(|x| x / p).collect(),
+                Vec::new(),
+            ),
             Placement::Routers => {
                 // Router i is the i-th Plus link of the channel graph, between its two ends; its
                 // buffer set driving the first end is the opposite link.
@@ -59,20 +67,25 @@ impl MWay {
                     chans.extend([l.src, l.dst]);
                     shares.extend([topo.out_link(l.dst, l.dim as usize, Dir::Minus), i as u32]);
                 }
-                MWay {
-                    placement,
-                    processors: chans.len() as u32 / 2,
-                    attach: 2,
-                    chans,
-                    shares,
-                }
+                (chans.len() as u32 / 2, 2, chans, shares)
             }
+        };
+        let line = (processors as usize != topo.nodes)
+            .then(|| KAryNCube::new(Kind::Mesh, vec![processors], true));
+        MWay {
+            graph,
+            line,
+            placement,
+            processors,
+            attach,
+            chans,
+            shares,
         }
     }
 
     /// m-way routers: one per pair of opposite links of the channel graph.
-    pub fn routers(topo: &KAryNCube) -> usize {
-        topo.links.len() / 2
+    pub fn routers(&self) -> usize {
+        self.graph.links.len() / 2
     }
 
     /// Channels processor p is linked to.
@@ -84,7 +97,8 @@ impl MWay {
 
     /// Routers a message from processor s to processor t passes at least (the channel
     /// distance between their nearest channels); its zero-load latency is M plus this.
-    pub fn routers_passed(&self, topo: &KAryNCube, s: u32, t: u32) -> u32 {
+    pub fn routers_passed(&self, s: u32, t: u32) -> u32 {
+        let topo = &self.graph;
         let mut best = u32::MAX;
         for &a in self.channels_of(s) {
             for &b in self.channels_of(t) {
@@ -96,7 +110,8 @@ impl MWay {
 
     /// Each channel's ways: the routers and the processors linked to it (a processor inside a
     /// router uses its router's interface).
-    pub fn ways(&self, topo: &KAryNCube) -> Vec<u32> {
+    pub fn ways(&self) -> Vec<u32> {
+        let topo = &self.graph;
         let mut ways = vec![0u32; topo.nodes];
         for l in &topo.links {
             ways[l.src as usize] += 1;
@@ -110,14 +125,15 @@ impl MWay {
     }
 
     /// The sharing factor m: the most ways of one channel.
-    pub fn sharing_factor(&self, topo: &KAryNCube) -> u32 {
-        self.ways(topo).into_iter().max().unwrap_or(0)
+    pub fn sharing_factor(&self) -> u32 {
+        self.ways().into_iter().max().unwrap_or(0)
     }
 
     /// Paper 004 Fig. 3's properties of the built network. Distances count channel crossings
     /// (the paper's measure: routers passed + 1), over ordered pairs of distinct processors.
-    pub fn properties(&self, topo: &KAryNCube) -> Vec<(&'static str, String)> {
-        let (diameter, mean_passed) = self.distances(topo);
+    pub fn properties(&self) -> Properties {
+        let topo = &self.graph;
+        let (diameter, mean_passed) = self.distances();
         let wrap = match topo.kind {
             Kind::Torus => "torus",
             Kind::Mesh => "mesh",
@@ -127,31 +143,25 @@ impl MWay {
             Placement::Channels(p) => format!("channels (p = {p})"),
             Placement::Routers => "routers".to_string(),
         };
-        vec![
-            ("topology", format!("k-ary m-way {wrap}")),
-            (
-                "radix",
-                topo.radix
-                    .iter()
-                    .map(|k| k.to_string())
-                    .collect::<Vec<_>>()
-                    .join("x"),
-            ),
-            ("dimensions", topo.n().to_string()),
-            ("processors_on", placement),
-            ("m", self.sharing_factor(topo).to_string()),
-            ("processors", self.processors.to_string()),
-            ("routers", Self::routers(topo).to_string()),
-            ("channels", topo.nodes.to_string()),
-            ("degree", "2".to_string()),
-            ("diameter", (diameter + 1).to_string()),
-            ("mean_distance", format!("{}", mean_passed + 1.0)),
-            ("mean_hops", format!("{mean_passed}")),
-        ]
+        Properties {
+            topology: format!("k-ary m-way {wrap}"),
+            radix: topo.radix.clone(),
+            links: None,
+            processors_on: Some(placement),
+            m: Some(self.sharing_factor()),
+            processors: self.processors as u64,
+            routers: self.routers() as u64,
+            channels: topo.nodes as u64,
+            degree: 2,
+            diameter: diameter + 1,
+            mean_distance: mean_passed + 1.0,
+            mean_hops: Some(mean_passed),
+        }
     }
 
     /// The largest and the mean number of routers passed between distinct processors.
-    fn distances(&self, topo: &KAryNCube) -> (u32, f64) {
+    fn distances(&self) -> (u32, f64) {
+        let topo = &self.graph;
         let procs = self.processors as f64;
         if procs < 2.0 {
             return (0, 0.0);
@@ -164,14 +174,15 @@ impl MWay {
                 let diameter = if topo.nodes > 1 { topo.diameter() } else { 0 };
                 (diameter, sum / (procs * (procs - 1.0)))
             }
-            Placement::Routers => self.router_distances(topo),
+            Placement::Routers => self.router_distances(),
         }
     }
 
     /// Routers inside routers: the two channels of a router differ in its own dimension only,
     /// so the nearest-channel distance is a sum over dimensions of 1-D minima, and for each pair
     /// of router dimensions the dimensions are independent (exact, no enumeration of pairs).
-    fn router_distances(&self, topo: &KAryNCube) -> (u32, f64) {
+    fn router_distances(&self) -> (u32, f64) {
+        let topo = &self.graph;
         let n = topo.n();
         let wraps = topo.wraps();
         let dist = |d: usize, a: u32, b: u32| topo.dim_route(d, a, b).1;
@@ -221,12 +232,12 @@ impl MWay {
 mod tests {
     use super::*;
 
-    fn brute(topo: &KAryNCube, mw: &MWay) -> (u32, f64) {
+    fn brute(mw: &MWay) -> (u32, f64) {
         let (mut max, mut sum) = (0, 0u64);
         for s in 0..mw.processors {
             for t in 0..mw.processors {
                 if s != t {
-                    let d = mw.routers_passed(topo, s, t);
+                    let d = mw.routers_passed(s, t);
                     max = max.max(d);
                     sum += d as u64;
                 }
@@ -251,9 +262,9 @@ mod tests {
                 Placement::Channels(1),
                 Placement::Channels(3),
             ] {
-                let mw = MWay::new(&topo, placement);
-                let (d, mean) = mw.distances(&topo);
-                let (bd, bmean) = brute(&topo, &mw);
+                let mw = MWay::new(topo.clone(), placement);
+                let (d, mean) = mw.distances();
+                let (bd, bmean) = brute(&mw);
                 assert_eq!(d, bd, "{kind:?} {placement:?}");
                 assert!((mean - bmean).abs() < 1e-9, "{kind:?} {placement:?}");
             }

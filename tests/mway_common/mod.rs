@@ -250,7 +250,7 @@ impl Model {
 /// Checks that the library's processors are this model's (each linked to the channels of a
 /// distinct processor here) and returns each library processor's channels.
 pub fn library_processors(m: &Model, e: &Engine) -> Vec<Vec<u32>> {
-    let mw = e.net.mway.as_ref().expect("an m-way network");
+    let mw = e.net.topology.mway().expect("an m-way network");
     assert_eq!(mw.processors, m.processors(), "processors");
     let mut mine: Vec<Vec<u32>> = m
         .proc_chans

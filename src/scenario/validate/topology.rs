@@ -4,6 +4,7 @@
 use super::super::schema::{Radix, RawTopology};
 use super::super::*;
 use super::{Checker, MAX_NODES};
+use crate::topology::{Family, Kind, Placement};
 
 pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
     if t.kind == "mway" {
@@ -81,10 +82,10 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
     }
     check_size(c, &radix, 1)?;
     Ok(TopologySpec {
+        family: Family::KAryNCube,
         kind,
         radix,
         bidirectional,
-        mway: None,
     })
 }
 
@@ -217,9 +218,9 @@ fn mway_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         (false, false) => Kind::Mesh,
     };
     Ok(TopologySpec {
+        family: Family::MWay(placement),
         kind,
         radix,
         bidirectional: true,
-        mway: Some(placement),
     })
 }

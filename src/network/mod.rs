@@ -1,5 +1,7 @@
-//! The network as the engine sees it: channels (arbitration points) and buffers (virtual
-//! channels), numbered densely (ARCHITECTURE.md, after paper 004 section 2.3).
+//! The built network, topology-neutral: channels (arbitration points), buffers (virtual
+//! channels), arbiters and processor attachment, numbered densely, wired once per point from a
+//! [`Topology`] and passed as `&Network` to routing, traffic, models and output
+//! (ARCHITECTURE.md, after paper 004 section 2.3).
 //!
 //! Channel ids: network links `0..L`, then the injection channels `L..L+I`, then the ejection
 //! channels `L+I..L+2I`, `attach` of each per processor (I = attach · N). Each link and
@@ -15,19 +17,17 @@
 //! on the channel, slot = the driver's port, and a driver's buffers take turns behind it
 //! (two-level round-robin, fair per driver: paper 004 section 3.4).
 
-use crate::topology::{KAryNCube, Kind, MWay, Placement};
+use crate::scenario::Scenario;
+use crate::topology::{KAryNCube, Link, Topology};
 
+/// No buffer, channel or message (a sentinel id).
 pub const NONE: u32 = u32::MAX;
 
+/// The wired network: dense ids and flat arrays (struct of arrays).
 #[derive(Clone)]
 pub struct Network {
-    /// The router graph of a k-ary n-cube, or the channel graph of an m-way network.
-    pub topo: KAryNCube,
-    /// The m-way network's processors, when this is one.
-    pub mway: Option<MWay>,
-    /// The processors' address space for traffic patterns when processors are not the
-    /// routers one to one: a line of N processors (uniform, hotspot and permutation only).
-    ptopo: Option<KAryNCube>,
+    /// The topology the network was wired from (its graph, processors and capabilities).
+    pub topology: Topology,
     /// Virtual channels per physical channel (V); buffers per buffer set (B) in m-way.
     pub vcs: u32,
     /// Flits per buffer.
@@ -52,53 +52,51 @@ pub struct Network {
     pub arb_drivers: Vec<u16>,
     /// Shared m-way channels: two-level round-robin (drivers, then their buffers).
     pub shared: bool,
-    /// Shared channels: each buffer's driver (a channel interface), its turn within that
-    /// driver, and each driver's number of turns.
+    /// Shared channels: each buffer's driver (a channel interface).
     pub buf_driver: Vec<u32>,
+    /// Shared channels: each buffer's turn within its driver.
     pub buf_sub: Vec<u8>,
+    /// Shared channels: each driver's number of turns.
     pub driver_size: Vec<u8>,
 }
 
 impl Network {
-    /// A k-ary n-cube with crossbar routers: one processor per router.
-    pub fn new(topo: KAryNCube, vcs: u32, depth: u32) -> Network {
-        let nodes = topo.nodes as u32;
-        Self::build(topo, None, (0..nodes).collect(), 1, vcs, depth, vcs)
+    /// Builds the network a scenario describes.
+    pub fn for_scenario(s: &Scenario) -> Network {
+        Network::new(
+            Topology::build(&s.topology),
+            s.router.vcs,
+            s.router.buffer_depth,
+        )
     }
 
-    /// A k-ary m-way network on the channel graph `topo`.
-    pub fn mway(topo: KAryNCube, placement: Placement, vcs: u32, depth: u32) -> Network {
-        let mw = MWay::new(&topo, placement);
-        let at = mw.chans.clone();
-        let attach = mw.attach;
-        Self::build(topo, Some(mw), at, attach, vcs, depth, 1)
-    }
-
-    fn build(
-        topo: KAryNCube,
-        mway: Option<MWay>,
-        proc_at: Vec<u32>,
-        attach: u32,
-        vcs: u32,
-        depth: u32,
-        inj_vcs: u32,
-    ) -> Network {
-        let links = topo.links.len() as u32;
-        let routers = topo.nodes;
-        let ptopo = (proc_at.len() != routers * attach as usize)
-            .then(|| KAryNCube::new(Kind::Mesh, vec![proc_at.len() as u32 / attach], true));
+    /// Wires a topology with `vcs` buffers of `depth` flits per channel (V per link of a
+    /// k-ary n-cube, B per buffer set of an m-way network).
+    pub fn new(topology: impl Into<Topology>, vcs: u32, depth: u32) -> Network {
+        let topology = topology.into();
+        let a = topology.attachment();
+        let routers = topology.routers();
+        let proc_at: Vec<u32> = match a.proc_at {
+            Some(p) => p.to_vec(),
+            None => (0..routers as u32).collect(),
+        };
+        let attach = a.attach;
+        let shared = a.shared_channels;
+        let shares = a.shares.to_vec();
+        // A source injects into any of its V buffers, or into its one injection buffer on an
+        // m-way channel (paper 004 Fig. 7).
+        let inj_vcs = if shared { 1 } else { vcs };
+        let topo_links = topology.links();
+        let links = topo_links.len() as u32;
         let inj = proc_at.len() as u32;
         let nodes = inj / attach;
-        let shared = mway.is_some();
         let nbuf = (links + inj) as usize * vcs as usize;
         let mut buf_router = vec![0u32; nbuf];
         let mut buf_slot = vec![0u16; nbuf];
         // Ports of each router: its incoming links in link order, then its injection channels;
         // a processor inside an m-way router injects through its router's port.
-        let shares: &[u32] = mway.as_ref().map_or(&[], |m| &m.shares);
         let mut ports = vec![0u16; routers];
-        let owners = topo
-            .links
+        let owners = topo_links
             .iter()
             .map(|l| l.dst)
             .chain(proc_at.iter().copied());
@@ -138,14 +136,14 @@ impl Network {
                     buf_sub.push(sub as u8);
                 }
             }
-            for &l in shares {
+            for &l in &shares {
                 driver_size[l as usize] += inj_vcs as u8;
             }
         }
         let slots = |r: u32| ports[r as usize] * if shared { 1 } else { vcs as u16 };
         let (arb_of, arb_drivers) = if shared {
             // Arbiter c is m-way channel c; injection channels get private arbiters after them.
-            let mut of: Vec<u32> = topo.links.iter().map(|l| l.src).collect();
+            let mut of: Vec<u32> = topo_links.iter().map(|l| l.src).collect();
             of.extend((0..inj).map(|i| routers as u32 + i));
             of.extend(proc_at.iter().copied());
             let mut drivers: Vec<u16> = (0..routers as u32).map(slots).collect();
@@ -153,15 +151,13 @@ impl Network {
             (of, drivers)
         } else {
             let of = (0..links + 2 * inj).collect();
-            let mut drivers: Vec<u16> = topo.links.iter().map(|l| slots(l.src)).collect();
+            let mut drivers: Vec<u16> = topo_links.iter().map(|l| slots(l.src)).collect();
             drivers.extend((0..inj).map(|_| 1u16));
             drivers.extend(proc_at.iter().map(|&r| slots(r)));
             (of, drivers)
         };
         Network {
-            topo,
-            mway,
-            ptopo,
+            topology,
             vcs,
             depth: depth as u16,
             links,
@@ -182,9 +178,26 @@ impl Network {
 
     /// The address space traffic patterns draw processors from.
     pub fn traffic_topo(&self) -> &KAryNCube {
-        self.ptopo.as_ref().unwrap_or(&self.topo)
+        self.topology.addresses()
     }
 
+    /// The cube graph (coordinates, links) that cube routings and patterns work on; the
+    /// routing's requirements guarantee that the topology has one.
+    #[inline(always)]
+    pub fn cube(&self) -> &KAryNCube {
+        match self.topology.cube() {
+            Some(t) => t,
+            None => unreachable!("a cube routing on a network without coordinates"),
+        }
+    }
+
+    /// The network link `l`.
+    #[inline]
+    pub fn link(&self, l: u32) -> &Link {
+        &self.topology.links()[l as usize]
+    }
+
+    /// Number of buffers (virtual channels).
     pub fn buffers(&self) -> usize {
         self.buf_router.len()
     }
@@ -196,7 +209,7 @@ impl Network {
 
     /// Routers of the engine: k-ary n-cube routers, or m-way channels.
     pub fn routers(&self) -> usize {
-        self.topo.nodes
+        self.topology.routers()
     }
 
     /// The first injection channel of a processor (its only one unless inside an m-way router).
@@ -221,7 +234,7 @@ impl Network {
             return a;
         }
         let b = self.proc_at[i + 1];
-        if self.topo.distance(at, b) < self.topo.distance(at, a) {
+        if self.topology.distance(at, b) < self.topology.distance(at, a) {
             b
         } else {
             a
@@ -245,7 +258,7 @@ impl Network {
         }
         let dist = |j: u32| {
             let at = self.proc_at[(src * 2 + j) as usize];
-            self.topo.distance(at, self.target(at, dst))
+            self.topology.distance(at, self.target(at, dst))
         };
         first + (dist(1) < dist(0)) as u32
     }
@@ -256,6 +269,7 @@ impl Network {
         b / self.vcs
     }
 
+    /// The virtual channel (buffer index within its channel) of a buffer.
     #[inline]
     pub fn buf_vc(&self, b: u32) -> u32 {
         b % self.vcs
@@ -266,7 +280,7 @@ impl Network {
         let c = self.buf_channel(b);
         let vc = self.buf_vc(b);
         if c < self.links {
-            let l = &self.topo.links[c as usize];
+            let l = self.link(c);
             if self.shared {
                 format!(
                     "m-way router buffer set (channel {} -> channel {}, dim {} {}) buffer {}",
