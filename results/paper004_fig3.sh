@@ -8,6 +8,9 @@ cargo build --release --quiet
 bin=target/release/flitsim
 out=results/paper004-fig3
 mkdir -p "$out"
+# The table is written to a temporary file and renamed when complete; the temporary file is
+# removed if the script stops before that.
+trap 'rm -f "$out/properties.csv.tmp"' EXIT
 keys=(topology radix processors_on m processors routers channels degree diameter mean_distance)
 {
   (IFS=,; echo "scenario,${keys[*]}")

@@ -10,6 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 bin=target/release/flitsim
+# `flitsim model` only answers whether a model covers the scenario; its model.csv goes to a
+# temporary directory removed when the script exits (also when a command fails).
+model_dir=$(mktemp -d -t flitsim-model.XXXXXX)
+trap 'rm -rf "$model_dir"' EXIT
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
   for f in scenarios/*.toml; do
@@ -20,7 +24,7 @@ fi
 for n in "${names[@]}"; do
   start=$(date +%s)
   if [[ $n == paper002-* ]] ||
-    "$bin" model "scenarios/$n.toml" --out "/tmp/flitsim-model-$$" > /dev/null 2>&1; then
+    "$bin" model "scenarios/$n.toml" --out "$model_dir" > /dev/null 2>&1; then
     "$bin" validate "scenarios/$n.toml" --out "results/$n" --quiet
   else
     "$bin" run "scenarios/$n.toml" --out "results/$n" --quiet
