@@ -20,7 +20,7 @@
 //! when there is one; when there is none they pass 1/λ_c, where the channel's utilisation
 //! λ_c S̄ reaches 1 and eqs. 26 and 29 have no solution. The load is reported
 //! [`Outcome::Saturated`] then, when the source queue's utilisation (λ/V) S̄ reaches 1, or when
-//! the iteration has not converged after [`MAX_ITERATIONS`] steps (right at the saturation
+//! the iteration has not converged after [`MAX_ITERATIONS`](super::queueing::MAX_ITERATIONS) steps (right at the saturation
 //! load the convergence becomes arbitrarily slow).
 //!
 //! # Eq. 1 and the simulator's columns
@@ -87,15 +87,13 @@
 //! depth is not modelled: [`applies`] asks for buffers of 2 flits or more, with which the
 //! simulator pipelines one flit per cycle per hop (assumption d).
 
+use super::queueing::{Saturation, fixed_point, mg1_wait, vc_occupancy};
 use crate::model::{Outcome, Prediction};
 use crate::scenario::{Algorithm, Pattern, Scenario, Selection};
 use crate::topology::Kind;
 
-/// Fixed-point steps after which a load that has not converged counts as saturated.
-pub const MAX_ITERATIONS: usize = 200_000;
-
-/// Relative change of S̄ between two steps under which the iteration has converged.
-pub const TOLERANCE: f64 = 1e-11;
+/// Eq. 30, in [`super::queueing`]; re-exported here for `Prediction::multiplexed` (`super`).
+pub use super::queueing::multiplexing_degree;
 
 /// Binomial coefficient C(a, b), exact; 0 when b < 0 or a < b (also for a < 0), the convention
 /// under which eqs. 4, 5 and 15 hold.
@@ -374,35 +372,6 @@ pub fn phi(k: u32, n: u32, measure: PathMeasure) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// Eqs. 28-29: P_v, v = 0..=V, the probability that v virtual channels of a physical channel are
-/// busy, for utilisation ρ = λ_c S̄ (eq. 24). None when ρ >= 1 (no steady state).
-pub fn vc_occupancy(rho: f64, vcs: u32) -> Option<Vec<f64>> {
-    if !(0.0..1.0).contains(&rho) {
-        return None;
-    }
-    let v = vcs as i32;
-    let q: Vec<f64> = (0..=v)
-        .map(|j| match j {
-            // Eq. 29, state V.
-            _ if j == v => rho.powi(v) / (1.0 - rho),
-            // Eq. 29, 0 <= v <= V − 1.
-            _ => rho.powi(j),
-        })
-        .collect();
-    let total: f64 = q.iter().sum();
-    // Eq. 28.
-    Some(q.iter().map(|x| x / total).collect())
-}
-
-/// Eq. 30: V̄ = Σ v² P_v / Σ v P_v, the mean multiplexing degree; 1 when no channel is busy
-/// (its limit at zero load).
-pub fn multiplexing_degree(p: &[f64]) -> f64 {
-    let num: f64 = p.iter().enumerate().map(|(v, x)| (v * v) as f64 * x).sum();
-    let den: f64 = p.iter().enumerate().map(|(v, x)| v as f64 * x).sum();
-    // Eq. 30.
-    if den > 0.0 { num / den } else { 1.0 }
-}
-
 /// Eqs. 12-13: (P_a, P_{a&d}) from the occupancy `p` (P_0..=P_V): the probability that all
 /// adaptive virtual channels of a physical channel are busy, and that they and the escape
 /// virtual channel the message needs are. `escape` is the size of class b: 2 on a torus
@@ -433,20 +402,6 @@ pub fn blocking_probabilities(p: &[f64], escape: u32, eq13: Eq13) -> (f64, f64) 
     }
 }
 
-/// Eqs. 23-27: the M/G/1 mean wait with arrival rate `a`, mean service time `s` and the
-/// Draper-Ghosh variance (s − M)². None when the utilisation a s is 1 or more.
-pub fn mg1_wait(a: f64, s: f64, m: f64) -> Option<f64> {
-    // Eq. 24.
-    let rho = a * s;
-    if rho >= 1.0 {
-        return None;
-    }
-    // Eq. 25 with σ² = (S̄ − M)²: 1 + C² = 1 + (S̄ − M)² / S̄².
-    let c2 = (s - m) * (s - m) / (s * s);
-    // Eqs. 23 and 26 (channel, a = λ_c), 27 (source, a = λ/V).
-    Some(a * s * s * (1.0 + c2) / (2.0 * (1.0 - rho)))
-}
-
 /// The model's state at its fixed point.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
@@ -475,42 +430,6 @@ impl Solution {
     pub fn prediction(&self) -> Prediction {
         Prediction::multiplexed(self.s_bar, self.w_s, &self.p_v)
     }
-}
-
-/// Iterates S̄ ← F(S̄) from `start` until two iterates agree to [`TOLERANCE`] (relative):
-/// the fixed point and the steps taken, or Channel when F has no value (a utilisation reached
-/// 1) or diverges, NotConverged after [`MAX_ITERATIONS`] steps. Shared with paper 001's model.
-pub fn fixed_point(
-    start: f64,
-    step: impl Fn(f64) -> Option<f64>,
-) -> Result<(f64, usize), Saturation> {
-    let mut s = start;
-    for iterations in 1..=MAX_ITERATIONS {
-        let next = step(s).ok_or(Saturation::Channel)?;
-        if !next.is_finite() {
-            return Err(Saturation::Channel);
-        }
-        let done = (next - s).abs() <= TOLERANCE * next;
-        s = next;
-        if done {
-            return Ok((s, iterations));
-        }
-    }
-    Err(Saturation::NotConverged)
-}
-
-/// Why a load has no stable solution (this model's and paper 001's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Saturation {
-    /// A channel's utilisation λ_c S̄ reached 1 (eqs. 26, 29; in paper 001's model also the
-    /// escape channel's P_t λ_c S̄).
-    Channel,
-    /// The source queue's utilisation (λ/V) S̄ reached 1 (eq. 27; paper 001's eq. 17).
-    Source,
-    /// Not converged within [`MAX_ITERATIONS`] steps.
-    NotConverged,
-    /// The load is not a non-negative finite number.
-    BadLoad,
 }
 
 /// Paper 000's model of one network: unidirectional k-ary n-cube (torus) or hypercube, V

@@ -12,8 +12,8 @@
 //! of channels of the path (eq. 1); averaged over the nodes, eq. 2. The service time of a
 //! channel is, over the channels j the message may take next with probability R_{i|j}, the next
 //! channel's service time plus the part P_{i|j} W_j of its M/G/1 wait (eqs. 3, 5): W_j is eq. 4,
-//! the M/G/1 wait with the Draper-Ghosh variance (x̄ − M)² ([`mg1_wait`] of paper 000's model,
-//! which is the same formula), and P_{i|j} = 1 − λ_i R_{i|j} / λ_j (eq. 6) removes the traffic
+//! the M/G/1 wait with the Draper-Ghosh variance (x̄ − M)² ([`mg1_wait`], shared with paper
+//! 000's model, which prints the same formula), and P_{i|j} = 1 − λ_i R_{i|j} / λ_j (eq. 6) removes the traffic
 //! that comes from channel i itself, which cannot block it. Eq. 7 combines them. Service times
 //! are resolved from the ejection channel back to the injection channel; the ejection channel
 //! has service M and (the paper's simplification, footnote 1) no wait.
@@ -152,7 +152,7 @@
 //!
 //! [`dor_link_rates`]: crate::model::enumerate::dor_link_rates
 
-use crate::model::duato_kary::mg1_wait;
+use crate::model::queueing::mg1_wait;
 use crate::model::{Outcome, Prediction};
 use crate::scenario::{Algorithm, Pattern, Scenario};
 use crate::topology::{Dir, KAryNCube, Kind, Link};

@@ -22,7 +22,7 @@
 //!   fragment: "the mean service time seen by a message at each channel is the same across all
 //!   network channels [Oul99] and can be approximated by the mean network latency, S").
 //! - **Occupancy** (eq. 10 = paper 000 eqs. 28-29): P_v, v = 0..=V, from the chain with
-//!   ρ = λ_c S̄ ([`super::duato_kary::vc_occupancy`]).
+//!   ρ = λ_c S̄ ([`super::queueing::vc_occupancy`]).
 //! - **Blocking** (eq. 9): the h-th hop of an i-hop message has r = i − h + 1 profitable
 //!   dimensions, and finds every adaptive virtual channel of all of them busy with probability
 //!   P_a^r, P_a = P_V + P_{V−1}/C(V, V−1) (the V − 1 busy virtual channels are the V − 1
@@ -50,7 +50,7 @@
 //!
 //! The load is [`Outcome::Saturated`] when ρ = λ_c S̄ reaches 1 (the occupancy chain has no
 //! steady state), when the escape channel's P_t λ_c S̄ or the source's (λ/V) S̄ reaches 1,
-//! or when the fixed point has not converged within [`super::duato_kary::MAX_ITERATIONS`] steps.
+//! or when the fixed point has not converged within [`super::queueing::MAX_ITERATIONS`] steps.
 //!
 //! # M/M/1 with deterministic impatience (derivation)
 //!
@@ -131,7 +131,8 @@
 //! 10%, 17% and 20% low at the same loads. Like the simulator, the model varies little with τ
 //! at these loads (from τ = 0 to 64 its latency rises by about 1% at λ = 0.014).
 
-use super::duato_kary::{binom, fixed_point, multiplexing_degree, vc_occupancy};
+use super::duato_kary::binom;
+use super::queueing::{fixed_point, multiplexing_degree, vc_occupancy};
 use super::{Outcome, Prediction};
 use crate::scenario::{Algorithm, Locality, Pattern, Scenario, Selection};
 use crate::topology::Kind;
@@ -282,7 +283,7 @@ impl Solution {
     }
 }
 
-pub use super::duato_kary::Saturation;
+pub use super::queueing::Saturation;
 
 /// Paper 001's model of one n-cube with V virtual channels, M-flit messages and time-out τ.
 #[derive(Clone, Debug)]
