@@ -2,90 +2,19 @@
 //! Routing in k-Ary n-Cube Interconnection Networks*): mean message latency of Duato's fully
 //! adaptive routing in the unidirectional k-ary n-cube and the hypercube, eqs. 1-30.
 //!
-//! # The model
+//! An i-hop message's network latency is S_i = M + i plus its blocking at each channel (eqs.
+//! 8-22), with the virtual-channel occupancy, M/G/1 waits and multiplexing degree of
+//! [`super::queueing`] (eqs. 23-30). The mean S̄ appears on both sides: [`Model::solve`]
+//! iterates S̄ ← F(S̄) from the zero-load M + d̄ ([`fixed_point`]) and reports
+//! [`Outcome::Saturated`] when a utilisation reaches 1 or the iteration does not converge.
+//! Eq. 1's latency (S̄ + W̄_s) V̄ is split as the simulator's columns: `network_latency` = S̄ V̄,
+//! `source_wait` = W̄_s V̄. Where the printed equations are ambiguous or wrong (eqs. 10, 13,
+//! 16-22) the corrected reading is the default; [`Eq13`] and [`PathMeasure`] select the printed
+//! eq. 13 and the printed counting of eqs. 16-20. [`applies`] says which scenarios are covered.
 //!
-//! An i-hop message has network latency S_i = M + i + Σ_h B_{h,i} (eq. 8): the transmission time
-//! plus the blocking at each of its i network channels. At its h-th channel the message has
-//! φ_{h,i} profitable dimensions (eqs. 14-22); it blocks when the adaptive virtual channels of all
-//! of them and the escape virtual channel of the lowest are busy (eq. 11, with P_a and P_{a&d}
-//! from the virtual-channel occupancy P_v, eqs. 12-13 and 28-29), and then waits w, the M/G/1
-//! wait of a channel carrying λ_c = λ d̄ / n messages per cycle (eq. 7) with service time S̄ and
-//! the Draper-Ghosh variance (S̄ − M)² (eqs. 23-26). S̄ = Σ_i p_i S_i (eq. 9) over the hop
-//! distribution p_i (eqs. 4-6). The source queue is M/G/1 with arrival rate λ/V (eq. 27), and
-//! the result is scaled by the multiplexing degree V̄ (eq. 30).
-//!
-//! S̄ appears on both sides (eqs. 8-11 and 26-29 make it a function of itself): the paper
-//! solves it iteratively. [`Model::solve`] iterates S̄ ← F(S̄) from the zero-load value M + d̄.
-//! F is increasing in S̄, so the iterates increase monotonically to the smallest fixed point
-//! when there is one; when there is none they pass 1/λ_c, where the channel's utilisation
-//! λ_c S̄ reaches 1 and eqs. 26 and 29 have no solution. The load is reported
-//! [`Outcome::Saturated`] then, when the source queue's utilisation (λ/V) S̄ reaches 1, or when
-//! the iteration has not converged after [`MAX_ITERATIONS`](super::queueing::MAX_ITERATIONS) steps (right at the saturation
-//! load the convergence becomes arbitrarily slow).
-//!
-//! # Eq. 1 and the simulator's columns
-//!
-//! Eq. 1 gives Latency = (S̄ + W̄_s) V̄: the multiplexing degree stretches both parts. The
-//! simulator's `latency_mean` is `source_wait_mean + network_latency_mean` (README: the
-//! latency is the source wait plus the network latency), so the prediction splits eq. 1 the
-//! same way: `network_latency` = S̄ V̄ (`network_latency_mean`), `source_wait` = W̄_s V̄
-//! (`source_wait_mean`) and `latency` = (S̄ + W̄_s) V̄ (`latency_mean`), their sum. At zero load
-//! V̄ = 1, W̄_s = 0 and S̄ = M + d̄: the simulator's zero-load latency M + h averaged over the
-//! uniform destinations.
-//!
-//! # Equations: implemented as printed, or corrected
-//!
-//! - Eqs. 2-6 (mean distance, diameter, Proposition 1, n_i, p_i): as printed; binomials with a
-//!   top below the bottom are 0. Tested against every node pair of small tori and hypercubes.
-//! - Eq. 7 (λ_c = λ d̄ / n): as printed; tested against the per-link rate when every minimal path
-//!   of every pair is used equally.
-//! - Eqs. 8-9: as printed, the sum of eq. 8 over the i network channels h = 1..=i.
-//! - Eq. 10 reuses its index (B_{h,i} = Σ_{h=1}^{i} P_block w): the intent, and what is
-//!   implemented, is B_{h,i} = P_block_{h,i} · w, summed over h by eq. 8.
-//! - Eq. 11: as printed, with φ_{h,i} the *mean* number of profitable dimensions in the
-//!   exponent (the paper's averaging).
-//! - Eq. 12: as printed for the torus (class b = 2 virtual channels); for the hypercube (class b
-//!   = 1) the paper defers to Boura et al. [4]: P_a = P_V + P_{V−1}/C(V, V−1). Both are the
-//!   enumeration over equally likely sets of busy virtual channels (assumption f), tested.
-//! - Eq. 13: the text asks for the adaptive virtual channels and *the* escape virtual channel
-//!   the message needs (the one of the lowest dimension still to cross; on a torus the dateline
-//!   fixes which of the two) to be busy. With V − 1 busy of V that is one set of the V, not the
-//!   two printed: the enumeration gives P_{a&d} = P_V + P_{V−1}/C(V, V−1), which is implemented
-//!   ([`Eq13::OwnEscapeChannel`], tested against enumeration); the printed count 2 (which
-//!   counts a free escape channel the message cannot use as blocking) is
-//!   [`Eq13::Printed`]. Hypercube: P_{a&d} = P_V [4].
-//! - Eqs. 14-15 (Proposition 2, N^m_{Q,K}): as printed; tested against counting.
-//! - Eqs. 16-20 (Pass^y_h): the sets Z and Z' are lists of upper bounds ("at most z_l", eq. 16's
-//!   words), i.e. K = Z + 1 in Proposition 2's notation; [`pass_printed`] implements them so.
-//!   They weight every hop-count vector (c_1..c_m) with c_l <= z_l equally ("hops as like
-//!   objects"). A message's position after t hops is not uniform over those vectors: over the
-//!   minimal paths (every order of the hops equally likely) the vector c has weight
-//!   Π_l C(z_l, c_l). The brief's reference, and the default ([`PathMeasure::MinimalPaths`]), is
-//!   the enumeration over all minimal paths; the printed counting is
-//!   [`PathMeasure::HopCountVectors`]. The two agree on the hypercube (z_l = 1) and differ on a
-//!   torus (tested both ways).
-//! - Eq. 21 lacks the normalisation 1/n_i: P^y_h(i) is the *mean* of Pass^y_h over the n_i
-//!   destinations i hops away. Implemented with 1/n_i (probabilities sum to 1, tested).
-//! - Eq. 22 subtracts the dimensions passed from n, while Pass^y counts only the m_I dimensions
-//!   the message must cross: here y counts the n − m_I dimensions that need no hop as passed
-//!   too, so n − y is the number of dimensions still to cross. And the message choosing its h-th
-//!   channel has made h − 1 hops (the text of eq. 22: "when a message arrives at channel i it has
-//!   made i − 1 hops"), so φ_{h,i} uses the position after h − 1 hops: φ_{1,i} is the number
-//!   of dimensions the message crosses at all, φ_{i,i} = 1. Tested against the enumeration,
-//!   over every pair and every minimal path, of the dimensions still to cross before hop h.
-//! - Eqs. 23-27 (M/G/1 waits with σ² = (S̄ − M)²): as printed, including the arrival rate λ/V of
-//!   the source queue (eq. 27).
-//! - Eqs. 28-29 (P_v): as printed; tested against balance of the chain the text describes
-//!   (up at λ_c, down at 1/S̄, out of state V at 1/S̄ − λ_c).
-//! - Eq. 30 (V̄): as printed; V̄ = 1 at λ = 0 (its limit, the printed ratio being 0/0 there).
-//!
-//! # What the model leaves out (where it and the simulator part)
-//!
-//! The occupancy chain makes no distinction between adaptive and escape virtual channels
-//! (assumption f); every channel has the same service time S̄, the whole network latency;
-//! P_a^{φ−1} uses the mean φ; the multiplexing factor V̄ scales the whole latency. Buffer
-//! depth is not modelled: [`applies`] asks for buffers of 2 flits or more, with which the
-//! simulator pipelines one flit per cycle per hop (assumption d).
+//! The model in full, every equation implemented as printed or corrected (and why), and where
+//! the model and the simulator part are in
+//! [docs/model-duato-kary.md](../../docs/model-duato-kary.md).
 
 use super::queueing::{Saturation, fixed_point, mg1_wait, vc_occupancy};
 use crate::model::{Outcome, Prediction};

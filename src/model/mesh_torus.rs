@@ -4,153 +4,19 @@
 //! unidirectional k-ary 2-cube torus (Appendix A, Draper and Ghosh's model with injection and
 //! ejection channels added).
 //!
-//! # The framework (section 2)
+//! Every channel's service time is resolved backwards along the routes, from the ejection
+//! channel to the injection channel, each wait being the M/G/1 wait of eq. 4
+//! ([`mg1_wait`]): a closed form, no fixed point. A load is [`Outcome::Saturated`] when some
+//! channel class ([`Saturation::Channel`]) or injection queue ([`Saturation::Injection`])
+//! reaches utilisation 1. The paper routes y before x; the simulator's dimension 0 is the
+//! paper's y ([`mesh_link_class`]). The prediction is the paper's L̄ less one cycle, so that
+//! the zero-load latency is the simulator's M + d̄ ([`Solution::paper_latency`] keeps L̄).
+//! [`applies`] says which scenarios are covered (the mesh with vcs = 1, the unidirectional
+//! torus with vcs = 2).
 //!
-//! A message's path is its injection channel, its network channels and its ejection channel.
-//! It waits W_inj in the source queue, holds the injection channel for a service time x_inj,
-//! and, once its tail has left the injection channel, needs D − 1 more steps, D being the number
-//! of channels of the path (eq. 1); averaged over the nodes, eq. 2. The service time of a
-//! channel is, over the channels j the message may take next with probability R_{i|j}, the next
-//! channel's service time plus the part P_{i|j} W_j of its M/G/1 wait (eqs. 3, 5): W_j is eq. 4,
-//! the M/G/1 wait with the Draper-Ghosh variance (x̄ − M)² ([`mg1_wait`], shared with paper
-//! 000's model, which prints the same formula), and P_{i|j} = 1 − λ_i R_{i|j} / λ_j (eq. 6) removes the traffic
-//! that comes from channel i itself, which cannot block it. Eq. 7 combines them. Service times
-//! are resolved from the ejection channel back to the injection channel; the ejection channel
-//! has service M and (the paper's simplification, footnote 1) no wait.
-//!
-//! Everything is a closed form resolved backwards along the routes: no fixed point, so the
-//! model is evaluated directly at every load. A load is [`Outcome::Saturated`] when an eq. 4
-//! has no finite value: some channel (class) has utilisation λ_j x̄_j >= 1
-//! ([`Saturation::Channel`]) or some injection queue has λ x̄_inj >= 1
-//! ([`Saturation::Injection`]). Every wait grows with λ, with its service time x and with
-//! x − M (x − x_base on the torus), and every x − M is a positive combination of downstream
-//! waits, so by induction along the routes the latency is increasing in λ up to that point
-//! (also tested). Apart from the additive distance terms every time is M times a function of
-//! λM, so the predicted saturation load in flits/node/cycle, λM, does not depend on M.
-//!
-//! # Dimension order: the paper's and the simulator's
-//!
-//! The paper routes the y dimension first, then x (section 3: "service times are resolved in
-//! the order of ejection channels, x-dimension channels, y-dimension channels"; in the appendix
-//! the dimension written j1 first, j0 last). The simulator corrects dimension 0 first. On a k x k
-//! network with uniform traffic swapping the two coordinates is a symmetry, so the paper's
-//! node ⟨j0, j1⟩ is the simulator's node with coordinate j0 in dimension 1 and j1 in dimension 0:
-//! the paper's x (west/east, last) is the simulator's dimension 1, its y (south/north, first)
-//! the simulator's dimension 0. West and south are the `-` direction. The tests compare the
-//! closed forms with the simulator's own routes under this mapping ([`mesh_link_class`]).
-//!
-//! # The mesh (section 3)
-//!
-//! Channel equivalence classes: the west-bound x channel leaving x = j0 is ⟨j0⟩ (1 <= j0 < k);
-//! the east-bound one leaving x = j0 is equivalent to ⟨k − 1 − j0⟩. The south-bound y channel
-//! leaving ⟨j0, j1⟩ is ⟨j0, j1⟩ (0 <= j0 < k, 1 <= j1 < k), the north-bound one is ⟨j0,
-//! k − 1 − j1⟩. Message rates eqs. 8-10, routing probabilities R of section 3.2, service times
-//! eqs. 11-14 with eq. 4's waits, latency eq. 15 with D̄ = 2k/3 + 2 (the mean distance d̄ = 2k/3
-//! over distinct pairs, plus the injection and ejection channels).
-//!
-//! # The torus (Appendix A)
-//!
-//! The appendix prints formulas without words or definitions of its symbols. The reading below
-//! (ours) makes every printed rate and probability exact and the printed blocking factors
-//! eq. 6; the rates and probabilities are checked by tests against the simulator's routes:
-//!
-//! - λ_net is every channel's rate; λ_new the rate at which messages enter a ring channel from
-//!   outside its ring (injected, or switched in from the other dimension: the same for both
-//!   dimensions, k(k − 1)/(k² − 1) λ); λ_sw the rate at which messages switch from the first to
-//!   the last dimension at a node.
-//! - Class j of a dimension is the traffic on one of its channels whose distance in that
-//!   dimension is at least j; λ_j is its rate (λ_0 = λ_1 = λ_net). Of class j (j >= 1) a fraction
-//!   2/(k + j − 1) is on its last hop in the dimension and the rest, (k + j − 3)/(k + j − 1),
-//!   continues; the continuing traffic is modelled as entering class j − 1 of the next channel,
-//!   where eq. 6 gives P = 1 − λ_j (k + j − 3)/(k + j − 1) / λ_{j−1} = λ_new / λ_{j−1}: the
-//!   printed blocking factor.
-//! - x_{j0} is the service time of class j0 of the last dimension (class 0: x_base, the
-//!   ejection); x_{j0,j1} of class j1 of the first dimension for a message entering class j0
-//!   of the last one: class 0 of the first dimension is its last hop there, after which it
-//!   ejects (probability 1/k: no hop left in the last dimension) or switches.
-//! - Virtual channels: the two dateline virtual channels share a physical channel flit by
-//!   flit; a flit waits for the other one with probability λ_net M / 2 (half the channel's
-//!   traffic), hence flit_xfer = 1 + λ_net M / 2 and the base service time x_base = flit_xfer
-//!   M, which also replaces M in the variance of eq. 4 (F_W).
-//! - x^inj_{j0,j1}: to the last dimension directly with probability 1/(k + 1) (no hop in the
-//!   first), else (k/(k + 1)) to the first; W^inj = F_W(λ, x^inj); L̄ averages over
-//!   j0, j1 = 0..k − 1 and adds (D̄ − 1) flit_xfer + 2, D̄ = k²/(k + 1).
-//! - So a message entering a dimension is given the service time of class j, j = 0..k − 1
-//!   equally likely (the distance it has there, 0 included), and class j's service time mixes
-//!   the messages of distance j, j + 1, .., k − 1 found on a channel: the model's approximation,
-//!   not a property of the routes (unlike the mesh's classes, which are exact).
-//!
-//! # Eq. 2 and the simulator's columns
-//!
-//! The simulator's `source_wait_mean` runs from generation until the head crosses the injection
-//! channel: the paper's W_inj. Its `network_latency_mean` runs from then until the tail is
-//! ejected: the paper's x_inj + D − 1. So `source_wait` = (1/N) Σ W_inj, `network_latency` =
-//! (1/N) Σ x_inj + D̄ − 1 − 1 (mesh) or (1/N) Σ x^inj + (D̄ − 1) flit_xfer + 2 − 1 (torus), and
-//! `latency` = their sum = the paper's L̄ − 1.
-//!
-//! The − 1: at zero load every x is M, so the paper's L̄ is M + d̄ + 1 for both networks (mesh:
-//! M + D̄ − 1 with D̄ = d̄ + 2; torus: M + (D̄ − 1) + 2 with D̄ = d̄), while the simulator
-//! measures exactly M + h for an h-hop message (README, "Timing and the router model"), M + d̄
-//! on average. The paper counts the M flits passing the injection channel as M steps and then
-//! D − 1 = h + 1 steps for the tail (h links and the ejection channel); the simulator's
-//! latencies are differences of cycle numbers, and the head's crossing of the injection channel
-//! is the start: the tail crosses it M − 1 cycles later, then h + 1 more. The model therefore
-//! subtracts one cycle, a constant; [`Solution::paper_latency`] keeps the paper's value.
-//! With it the model's zero-load latency is exactly M + d̄, d̄ over distinct pairs.
-//!
-//! # Equations: implemented as printed, or corrected
-//!
-//! - Eqs. 1-2: as printed; their constant is adjusted by − 1 cycle (above).
-//! - Eqs. 3, 5, 6, 7: as printed; the mesh's eqs. 12-14 are eq. 7 on its classes, and a test
-//!   checks that they equal eq. 7 applied channel by channel on the simulator's mesh with the
-//!   enumerated rates and routing probabilities.
-//! - Eq. 4: as printed (s/f = M), [`mg1_wait`].
-//! - Eqs. 8-10: as printed; tested against [`dor_link_rates`] on every channel of small meshes.
-//! - Section 3.2's R (1/j0 to eject, (j0 − 1)/j0 on; 1/(j1 k), (j1 − 1)/j1, j0/(j1 k),
-//!   (k − 1 − j0)/(j1 k) from y channels; the four injection splits): as printed; tested
-//!   against enumeration of the simulator's routes.
-//! - Eq. 11: as printed (ejection service M, no wait: footnote 1).
-//! - Eqs. 12-14: as printed. Their blocking factors are eq. 6 with eqs. 9-10 and the R above
-//!   (checked by the eq. 7 test). Where a branch has probability 0 (eq. 12 at j0 = 1, eq. 13's
-//!   west branch at j0 = 0, east at j0 = k − 1, straight on at j1 = 1; eq. 14's branches at the
-//!   mesh's edges) it is left out: its channel class does not exist.
-//! - Eq. 15: as printed, D̄ = 2k/3 + 2 (2k/3 is the exact mean distance over distinct pairs,
-//!   tested), with the − 1 adjustment.
-//! - Appendix A, λ_net, λ_new, λ_sw, λ_j: as printed (the λ_j formula with n = 2); tested
-//!   against enumeration in both dimensions under the class reading above.
-//! - Appendix A, x_{j0}, x_{j0,j1}, W = F_W: as printed. The probabilities 2/(k + j − 1),
-//!   (k + j − 3)/(k + j − 1), 1/k, 1/(k + 1), k/(k + 1) are tested against enumeration, and
-//!   λ_new/λ_{j−1} against eq. 6. The factor 1 − λ_sw/(2 λ_{j0}) (switching traffic into class
-//!   j0 of the last dimension) is an approximation the model makes: by enumeration the
-//!   switching traffic of class j0 >= 1 is λ_sw (k − j0)/(k − 1), which eq. 6 would use; the
-//!   injection factors 1 − λ/((k + 1) λ_{j0}) and 1 − λ k/((k + 1) λ_{j1}) likewise count all
-//!   injected traffic of the dimension, not only class j's. Kept as printed (the enumerated
-//!   value λ_sw (k − j0)/(k − 1) is tested).
-//! - Appendix A, x^inj: the printed bracket layout is garbled (a 2 x 1 matrix); read as the sum
-//!   of the two weighted terms (weights 1/(k + 1) and k/(k + 1), summing to 1).
-//! - Appendix A, L̄: as printed, with the − 1 adjustment.
-//!
-//! # What the model leaves out (where it and the simulator part)
-//!
-//! - Ejection: the paper omits the ejection channel's wait; in the simulator the ejection
-//!   channel carries one flit per cycle, so two messages arriving at one node share it.
-//! - Arbitration: the paper assumes FCFS at the inputs (assumption 3); the simulator grants
-//!   round-robin. The M/G/1 mean wait is the same under any order that ignores service times.
-//! - The source queue: the model's is M/G/1 with the injection channel's service time. In the
-//!   simulator the next message takes the injection channel when the previous one's tail has
-//!   left the injection buffer (mesh, one virtual channel); on the torus (two virtual channels,
-//!   also at the injection channel) it may start in the second injection virtual channel as soon
-//!   as the previous tail has entered the first, so the simulator's source queue has more
-//!   capacity than the model's.
-//! - Buffer depth is not modelled: [`applies`] asks for buffers of 2 flits or more, with which
-//!   the simulator moves one flit per hop per cycle. The paper's assumption 2 (worms longer than
-//!   the diameter) is not checked; the model is evaluated as printed for any M.
-//! - Virtual channels: the mesh model has none ([`applies`] asks for vcs = 1); the torus model
-//!   has exactly the two dateline virtual channels per channel (vcs = 2): flit_xfer assumes
-//!   one other virtual channel carrying half the traffic, and the classes assume one message
-//!   per virtual channel class at a time.
-//!
-//! [`dor_link_rates`]: crate::model::enumerate::dor_link_rates
+//! The derivation, the reading of the appendix's torus formulas, the equations implemented as
+//! printed or corrected, and where the model and the simulator part are in
+//! [docs/model-mesh-torus.md](../../docs/model-mesh-torus.md).
 
 use crate::model::queueing::mg1_wait;
 use crate::model::{Outcome, Prediction};

@@ -3,133 +3,17 @@
 //! time-out selection function (Duato 1994; routing `duato-timeout`) on the hypercube, under
 //! uniform traffic or Reed and Fujimoto's decreasing-probability locality.
 //!
-//! The paper survives only as fragments (its abstract and the sentences around its
-//! citations, with pieces of eqs. 9-18). What is reconstructed below follows those fragments
-//! where they say something and paper 000's hypercube model ([`super::duato_kary`], built on the
-//! same [Oul99, Bou94] model) where they do not. Every gap filled is listed under
-//! *Assumptions*.
+//! The paper survives only as fragments (its abstract and pieces of eqs. 9-18); the gaps are
+//! filled from paper 000's hypercube model ([`super::duato_kary`]). A blocked message waits at
+//! the adaptive virtual channels, an M/M/1 queue with deterministic impatience τ
+//! ([`impatient_mm1`], Tijms), and on timing out at the escape channel; S̄ is solved by the
+//! fixed point of [`super::queueing`], and the latency is scaled by the multiplexing degree as
+//! in paper 000. The load is [`Outcome::Saturated`] when a utilisation reaches 1 or the
+//! iteration does not converge. [`applies`] says which scenarios are covered.
 //!
-//! # The model
-//!
-//! - **Hops.** p_i, i = 0..=n, the probability that a message makes i hops: uniform,
-//!   p_i = C(n, i)/(N − 1); Reed and Fujimoto's decreasing probability with factor φ,
-//!   p_i = C(n, i) φ^(i−1) / Σ_r C(n, r) φ^(r−1) (every node of the n-cube has C(n, r) nodes at
-//!   distance r); with `pattern_fraction` x < 1 the mixture x p^loc + (1 − x) p^uni.
-//!   [`hop_distribution`]; tested against [`super::enumerate::hop_distribution`]. d̄ = Σ i p_i.
-//! - **Channel rate** (eq. 11): λ_c = λ d̄ / n: the N λ d̄ hops per cycle spread over the N n
-//!   channels.
-//! - **Service time.** Every channel's service time is the mean network latency S̄ (the
-//!   fragment: "the mean service time seen by a message at each channel is the same across all
-//!   network channels [Oul99] and can be approximated by the mean network latency, S").
-//! - **Occupancy** (eq. 10 = paper 000 eqs. 28-29): P_v, v = 0..=V, from the chain with
-//!   ρ = λ_c S̄ ([`super::queueing::vc_occupancy`]).
-//! - **Blocking** (eq. 9): the h-th hop of an i-hop message has r = i − h + 1 profitable
-//!   dimensions, and finds every adaptive virtual channel of all of them busy with probability
-//!   P_a^r, P_a = P_V + P_{V−1}/C(V, V−1) (the V − 1 busy virtual channels are the V − 1
-//!   adaptive ones).
-//! - **Adaptive class as an impatient queue** (eq. 12): the blocked message waits at the
-//!   adaptive virtual channels, an M/M/1 queue with arrival rate λ_c, mean service time S̄ and
-//!   deterministic impatience τ ([`impatient_mm1`], derivation below): it is served (gets a
-//!   class-a channel) after a wait W <= τ, or times out after τ cycles, with probability P_t.
-//! - **Escape channel** (the fragment of eqs. 13-14): the timed-out messages, rate P_t λ_c,
-//!   wait for the deterministic virtual channel of the lowest dimension still to cross, an
-//!   M/M/1 queue with service time S̄: w_d = P_t λ_c S̄² / (1 − P_t λ_c S̄).
-//! - **Mean wait of a blocked message** (eq. 15, "averaging over the waiting times seen by a
-//!   message at one of the adaptive virtual channels and at the deterministic virtual
-//!   channel"): w = (1 − P_t) w_a + P_t (τ + w_d) = E[min(W, τ)] + P_t w_d, with w_a the mean
-//!   wait of the messages that are served at class a.
-//! - **Network latency** (eqs. 7-8 of paper 001 = paper 000 eqs. 8-9): S_i = M + i +
-//!   Σ_{h=1}^{i} P_a^{i−h+1} w, S̄ = Σ_i p_i S_i. S̄ is on both sides: iterated S̄ ← F(S̄) from
-//!   the zero-load M + d̄, as paper 000's model does (F increases in S̄, so the iterates rise
-//!   monotonically to the smallest fixed point).
-//! - **Source** (eq. 17): M/M/1 with arrival rate λ/V and service time S̄:
-//!   W_s = (λ/V) S̄² / (1 − (λ/V) S̄).
-//! - **Multiplexing** (eq. 18 = paper 000 eq. 30): V̄ = Σ v² P_v / Σ v P_v, and the latency
-//!   (S̄ + W_s) V̄, split as paper 000's model splits it: `network_latency` = S̄ V̄,
-//!   `source_wait` = W_s V̄.
-//!
-//! The load is [`Outcome::Saturated`] when ρ = λ_c S̄ reaches 1 (the occupancy chain has no
-//! steady state), when the escape channel's P_t λ_c S̄ or the source's (λ/V) S̄ reaches 1,
-//! or when the fixed point has not converged within [`super::queueing::MAX_ITERATIONS`] steps.
-//!
-//! # M/M/1 with deterministic impatience (derivation)
-//!
-//! Arrival rate λ, exponential service of mean S (rate μ = 1/S), ρ = λ S, FCFS; a customer
-//! leaves, unserved, once it has waited τ. With FCFS and a deterministic patience, a customer's
-//! wait is known when it arrives: it is the virtual waiting time V (the work in the system of
-//! the customers that will be served). A customer with V > τ times out and adds no work; one
-//! with V <= τ is served after waiting V. So V is the workload of an M/M/1 queue in which an
-//! arrival adds its service time only when it finds V <= τ.
-//!
-//! Level crossing (downcrossings of level x at rate f(x), the density of V; upcrossings by the
-//! arrivals that find V = y <= min(x, τ) and bring more than x − y of work):
-//!
-//! - 0 < x <= τ: f(x) = λ [P_0 e^{−μx} + ∫_0^x f(y) e^{−μ(x−y)} dy], solved by
-//!   f(x) = λ P_0 e^{−δx}, δ = μ − λ = (1 − ρ)/S;
-//! - x > τ: f(x) = f(τ) e^{−μ(x−τ)}.
-//!
-//! Normalising, P_0 [1 + λ (1 − e^{−δτ})/δ + ρ e^{−δτ}] = 1, i.e.
-//! P_0 = (1 − ρ) / (1 − ρ² e^{−δτ}) (Tijms' form; the denominator of the fragment of eq. 12).
-//! By PASTA an arrival sees V's stationary law, so
-//!
-//! - P_t = P(V > τ) = ∫_τ^∞ f = P_0 ρ e^{−δτ};
-//! - E[V; V <= τ] = P_0 λ ∫_0^τ x e^{−δx} dx = P_0 λ [1 − e^{−δτ}(1 + δτ)] / δ²;
-//! - w_a = E[V | V <= τ] = E[V; V <= τ] / (1 − P_t), the mean wait of those served;
-//! - E[min(V, τ)] = E[V; V <= τ] + τ P_t, the mean time a customer spends waiting.
-//!
-//! These hold for every ρ > 0 (the queue is stable even for ρ >= 1, since customers leave);
-//! at ρ = 1 (δ = 0) the limits (1 − e^{−δτ})/δ → τ and the integral → τ²/2 are taken.
-//! Checks (tested): the served throughput λ (1 − P_t) S equals the busy probability 1 − P_0;
-//! τ → ∞ with ρ < 1 gives P_t → 0 and w_a → ρ S / (1 − ρ), the M/M/1 wait; τ = 0 gives the
-//! M/M/1/1 loss system, P_t = ρ / (1 + ρ), w_a = 0; a Monte-Carlo of the queue agrees.
-//!
-//! # Limits of the network model (tested)
-//!
-//! - λ → 0: P_a = 0, V̄ = 1, W_s = 0: the latency is M + d̄, the simulator's zero-load latency.
-//! - τ → ∞: P_t → 0 and w → the M/M/1 wait ρ S̄ / (1 − ρ): blocked messages wait for class a
-//!   only, as the simulator's `duato-timeout` with a huge τ does (Duato's routing with the
-//!   escape channel never taken). The latency grows with τ towards this limit.
-//! - τ = 0: w = P_t w_d with P_t = ρ / (1 + ρ): a blocked message goes straight to the escape
-//!   channel and waits there (M/M/1 with arrival rate λ_c ρ/(1 + ρ)); the model then has the
-//!   smallest latency of all τ.
-//!
-//! # Assumptions (the paper survives only as fragments)
-//!
-//! 1. The blocking probability at a hop is eq. 9's P_a^{i−h+1} alone (all adaptive virtual
-//!    channels of the remaining dimensions busy): with τ > 0 the simulator's first attempt
-//!    asks for class a only, so the escape channel does not enter the blocking event. Eq. 9's
-//!    P_d = P_V is not used (for τ = 0 it would multiply the blocking by P_V / P_a; not done,
-//!    so that the model is one formula in τ).
-//! 2. The waiting time w of eq. 15 is the unconditional wait of the queues (as paper 000 uses
-//!    the unconditional M/G/1 wait after its blocking probability), and a timed-out message
-//!    is charged the τ cycles it waited before turning to the escape channel (the fragment
-//!    averages w_a and w_d; whether τ is added there is lost; physically it is spent).
-//! 3. The adaptive virtual channels of a physical channel form one queue (not V − 1 servers),
-//!    with arrival rate λ_c (all the traffic of the channel) and service time S̄, as the
-//!    fragment says; the escape channel's arrivals are the timed-out share of λ_c, Poisson.
-//! 4. Every channel carries λ_c = λ d̄ / n under locality too (the hypercube is
-//!    vertex-transitive and the distribution depends only on the distance; that the escape
-//!    channel favours low dimensions is ignored), and the time-out at one channel is
-//!    independent of the others (stated in the fragment of section 2).
-//! 5. Service times exponential with mean S̄ (M/M/1, as the paper's choice of Tijms' queue and
-//!    of eq. 17 implies), not paper 000's M/G/1 with the Draper-Ghosh variance; so at τ → ∞
-//!    this model is not paper 000's.
-//! 6. Buffer depth is not modelled: [`applies`] asks for buffers of 2 flits or more (one flit
-//!    per hop per cycle), and for one message length M, V >= 2 (class a = V − 1, class b = 1)
-//!    and the random selection (paper 000 assumption f, behind the occupancy chain).
-//! 7. Time is continuous: τ cycles of the simulator are τ time units; the simulator's
-//!    per-cycle retry (a header is routed once per cycle) is not modelled.
-//!
-//! # Against simulation (measured when written; not tuned)
-//!
-//! `scenarios/hypercube-6-duato-tau{0,4,16,64}.toml` (6-cube, V = 3, M = 32, uniform; the
-//! simulator saturates at λ ≈ 0.0175): the model is 7% low at λ = 0.004, 16% low at 0.008,
-//! 31% low at 0.012 and 44% low at 0.014, for every τ; it saturates at 0.036 (τ = 0) to 0.028
-//! (τ = 64), about twice the simulated load. Most of the gap is the source wait (eq. 17's
-//! arrival rate λ/V splits the source into V queues; flitsim's source injects one message at
-//! a time: at λ = 0.014 the model has 11 cycles, the simulator 48); the network part is 6%,
-//! 10%, 17% and 20% low at the same loads. Like the simulator, the model varies little with τ
-//! at these loads (from τ = 0 to 64 its latency rises by about 1% at λ = 0.014).
+//! The model, the derivation of the impatient queue, its limits, every assumption made to fill
+//! the fragments and a comparison with simulation are in
+//! [docs/model-timeout.md](../../docs/model-timeout.md).
 
 use super::duato_kary::binom;
 use super::queueing::{fixed_point, multiplexing_degree, vc_occupancy};
