@@ -10,6 +10,7 @@ pub mod channel_traffic;
 pub mod duato_kary;
 pub mod enumerate;
 pub mod mesh_torus;
+pub mod queueing;
 pub mod timeout;
 
 use crate::scenario::Scenario;
