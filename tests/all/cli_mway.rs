@@ -3,15 +3,13 @@
 //! what to do. Each refusal has a positive control: the fixed scenario is accepted, so a
 //! refusal broader than its reason would fail here too.
 
-mod common;
-
 /// `flitsim check` on a scenario made of the given tables' lines.
 fn check(topology: &str, vcs: u32, routing: &str, traffic: &str) -> (Option<i32>, String) {
     let text = format!(
         "name = \"m\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\n[routing]\n{routing}\n\
          [traffic]\n{traffic}\nrates = [0.001]\n"
     );
-    common::flitsim_check(&text, "cli-mway")
+    crate::common::flitsim_check(&text, "cli-mway")
 }
 
 const TORUS: &str = "kind = \"mway\"\nk = 4\nn = 2\nwrap = \"torus\"";

@@ -1,7 +1,6 @@
 //! Shared helpers of the `exact_*` integration tests: scenarios from TOML text, and the
 //! topology facts (coordinates, distances) computed here from first principles, independently
 //! of the library's own topology code.
-#![allow(dead_code)]
 
 use flitsim::Scenario;
 use flitsim::engine::{Engine, build_engine};

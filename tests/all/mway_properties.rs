@@ -4,10 +4,8 @@
 //! (section 2.1) and breadth-first search over its processor/channel/router graph. Distances
 //! count channel crossings (routers passed + 1) over ordered pairs of distinct processors.
 
-mod mway_common;
-
+use crate::mway_common::{Model, Procs, Wrap, library_processors};
 use flitsim::engine::build_engine;
-use mway_common::{Model, Procs, Wrap, library_processors};
 use std::collections::HashMap;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
