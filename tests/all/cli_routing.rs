@@ -130,8 +130,8 @@ fn timeout_keys() {
 
 #[test]
 fn info_prints_the_network_properties() {
-    let d = std::env::temp_dir().join(format!("flitsim-info-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let tmp = crate::common::temp_dir("info");
+    let d = tmp.path();
     let f = d.join("s.toml");
     std::fs::write(
         &f,

@@ -13,11 +13,13 @@ mod scenario_errors;
 mod usage;
 mod value_errors;
 
+use crate::common::temp_dir;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_flitsim");
 
@@ -37,30 +39,6 @@ impl Outcome {
             "exit code {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
             self.code, self.stdout, self.stderr
         )
-    }
-}
-
-/// A fresh directory per test under the system temp dir, removed when the test passes.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("flitsim-cli-{}-{test}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = fs::remove_dir_all(&self.0);
-        }
     }
 }
 
@@ -175,14 +153,15 @@ const SENTINEL: &str = "rate,latency_mean\n0.001,42\n";
 
 /// A working directory with earlier results in it: `work/` (the command's current directory,
 /// holding `results/t/summary.csv`, where a run of scenario `t` without --out writes) and
-/// `out/summary.csv` (the --out of the runs), plus `logs/`.
+/// `out/summary.csv` (the --out of the runs), plus `logs/`; all in a fresh temporary directory,
+/// removed when the `Setup` is dropped, whether the test passes or fails.
 struct Setup {
     tmp: TempDir,
 }
 
 impl Setup {
     fn new(test: &str) -> Setup {
-        let tmp = TempDir::new(test);
+        let tmp = temp_dir(&format!("cli-{test}"));
         let work = tmp.path().join("work");
         fs::create_dir_all(work.join("results").join("t")).unwrap();
         fs::write(work.join("results").join("t").join("summary.csv"), SENTINEL).unwrap();
