@@ -11,9 +11,7 @@
 //! torus without the dateline escape classes, DOR on a torus with one virtual channel), and the
 //! scenario path (`run_point` with a short watchdog) must not report deadlock past saturation.
 
-mod common;
-
-use common::{Sent, Topo, offer_bernoulli, quiet_routing_engine, routing_scenario};
+use crate::common::{Sent, Topo, offer_bernoulli, quiet_routing_engine, routing_scenario};
 use flitsim::Error;
 use flitsim::engine::{Engine, run_point};
 use rand::SeedableRng;

@@ -13,9 +13,7 @@
 //! rate·W; a link passes within 5 standard deviations. Sums over a class of links use the exact
 //! compound-Poisson variance λW·Σ q(s,d)·c(s,d)², c the number of class links on the path.
 
-mod common;
-
-use common::Topo;
+use crate::common::Topo;
 use flitsim::Scenario;
 use flitsim::engine::{PointResult, StopReason, build_network, run_point};
 use flitsim::model::enumerate::dor_link_rates;

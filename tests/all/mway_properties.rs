@@ -4,24 +4,15 @@
 //! (section 2.1) and breadth-first search over its processor/channel/router graph. Distances
 //! count channel crossings (routers passed + 1) over ordered pairs of distinct processors.
 
-mod mway_common;
-
+use crate::mway_common::{Model, Procs, Wrap, library_processors};
 use flitsim::engine::build_engine;
-use mway_common::{Model, Procs, Wrap, library_processors};
 use std::collections::HashMap;
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `flitsim info --csv` of the network: property -> value.
 fn info(m: &Model) -> HashMap<String, String> {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "flitsim-mway-info-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&d).unwrap();
-    let f = d.join("s.toml");
+    let tmp = crate::common::temp_dir("mway-info");
+    let f = tmp.path().join("s.toml");
     let text = format!(
         "name = \"i\"\n{}\n[traffic]\nrates = [0.001]\n",
         m.topology_toml()

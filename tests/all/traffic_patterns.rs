@@ -20,9 +20,7 @@
 //! ⌊n/2⌋ (transpose); bit-complement a → k−1−a, tornado a → a + ⌈k/2⌉ − 1, neighbor a → a + 1
 //! (mod k) per coordinate.
 
-mod common;
-
-use common::{Shape, Topo, chi2_9999};
+use crate::common::{Shape, Topo, chi2_9999};
 use flitsim::Scenario;
 use flitsim::engine::build_network;
 use flitsim::model::enumerate::mean_distance;

@@ -5,17 +5,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_flitsim"))
 }
 
-/// A fresh directory holding the scenario `text` as s.toml.
-fn tmp(name: &str, text: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("flitsim-model-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    std::fs::write(d.join("s.toml"), text).unwrap();
+/// A fresh temporary directory holding the scenario `text` as s.toml, removed when dropped.
+fn tmp(name: &str, text: &str) -> TempDir {
+    let d = crate::common::temp_dir(&format!("model-{name}"));
+    std::fs::write(d.path().join("s.toml"), text).unwrap();
     d
 }
 
@@ -53,7 +52,8 @@ fn column(csv: &str, name: &str) -> Vec<String> {
 
 #[test]
 fn model_writes_its_table_and_zero_load_is_m_plus_dbar() {
-    let (o, out) = flitsim("model", &tmp("cube", CUBE), "out");
+    let d = tmp("cube", CUBE);
+    let (o, out) = flitsim("model", d.path(), "out");
     assert!(o.status.success(), "{o:?}");
     let csv = std::fs::read_to_string(out.join("model.csv")).unwrap();
     let lat: Vec<f64> = column(&csv, "model_latency")
@@ -74,7 +74,7 @@ fn model_writes_its_table_and_zero_load_is_m_plus_dbar() {
 
 #[test]
 fn validate_writes_both_sides_and_a_plot() {
-    let out = validate("validate", CUBE);
+    let (_tmp, out) = validate("validate", CUBE);
     let csv = std::fs::read_to_string(out.join("validation.csv")).unwrap();
     for c in [
         "rate",
@@ -133,7 +133,7 @@ fn no_model_is_bad_input() {
         algorithm = \"duato\"\n[traffic]\nrates = [0.001]\n";
     let d = tmp("mesh", text);
     for cmd in ["model", "validate"] {
-        let (o, out) = flitsim(cmd, &d, cmd);
+        let (o, out) = flitsim(cmd, d.path(), cmd);
         assert_eq!(o.status.code(), Some(2), "{cmd}: {o:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
@@ -146,11 +146,13 @@ fn no_model_is_bad_input() {
     }
 }
 
-/// Runs `flitsim validate` on a scenario text; the output directory.
-fn validate(name: &str, text: &str) -> PathBuf {
-    let (o, out) = flitsim("validate", &tmp(name, text), "out");
+/// Runs `flitsim validate` on a scenario text; the temporary directory (keep it alive while
+/// reading the output) and the output directory in it.
+fn validate(name: &str, text: &str) -> (TempDir, PathBuf) {
+    let d = tmp(name, text);
+    let (o, out) = flitsim("validate", d.path(), "out");
     assert!(o.status.success(), "{o:?}");
-    out
+    (d, out)
 }
 
 fn numbers(csv: &str, name: &str) -> Vec<f64> {
@@ -165,7 +167,7 @@ fn numbers(csv: &str, name: &str) -> Vec<f64> {
 /// vc_occupancy.csv's.
 #[test]
 fn validate_writes_the_occupancy_distribution_side_by_side() {
-    let out = validate("vc", CUBE);
+    let (_tmp, out) = validate("vc", CUBE);
     let s = flitsim::Scenario::from_toml(CUBE, "cube").unwrap();
     let model = flitsim::model::Model::for_scenario(&s).unwrap();
     let vcs = s.router.vcs as usize;
@@ -215,7 +217,7 @@ fn validate_writes_the_occupancy_distribution_side_by_side() {
     let mesh = "name = \"m\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n[router]\nvcs = 1\n\
         [traffic]\nmessage_length = 8\nrates = [0.004]\n[run]\nwarmup_cycles = 200\n\
         measure_cycles = 2000\n";
-    let out = validate("vc-mesh", mesh);
+    let (_tmp, out) = validate("vc-mesh", mesh);
     assert!(out.join("validation.csv").exists() && !out.join("validation_vc.csv").exists());
 }
 
@@ -228,9 +230,10 @@ fn validate_without_latency_model_compares_channels_and_distance() {
         [traffic]\npattern = \"bit-reversal\"\npattern_fraction = [0.0, 0.5, 1.0]\n\
         message_length = 2\nrates = [0.01, 0.02]\n[run]\nwarmup_cycles = 500\n\
         measure_cycles = 5000\n";
-    let (o, _) = flitsim("model", &tmp("dor-model", text), "out");
+    let d = tmp("dor-model", text);
+    let (o, _) = flitsim("model", d.path(), "out");
     assert_eq!(o.status.code(), Some(2), "no latency model: {o:?}");
-    let out = validate("dor", text);
+    let (_tmp, out) = validate("dor", text);
     for f in [
         "model.csv",
         "validation.csv",

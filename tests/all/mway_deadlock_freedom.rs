@@ -9,13 +9,10 @@
 //! with a short watchdog reports no deadlock. Negative control: DOR with one buffer per set on an
 //! m-way torus (rings of cyclic dependencies) does deadlock, and both checks see it.
 
-mod common;
-mod mway_common;
-
-use common::{Sent, offer_bernoulli};
+use crate::common::{Sent, offer_bernoulli};
+use crate::mway_common::{Model, Procs, Wrap, library_processors};
 use flitsim::Error;
 use flitsim::engine::{Engine, run_point};
-use mway_common::{Model, Procs, Wrap, library_processors};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 

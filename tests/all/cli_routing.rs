@@ -1,8 +1,6 @@
 //! Routings a topology or V cannot support are refused at `check` time (exit 2) with the reason
 //! and the minimum that works; the keys of one routing are refused on another.
 
-mod common;
-
 use std::process::Command;
 
 fn check(routing: &str, topology: &str, vcs: u32) -> (Option<i32>, String) {
@@ -10,7 +8,7 @@ fn check(routing: &str, topology: &str, vcs: u32) -> (Option<i32>, String) {
         "name = \"r\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\n[routing]\n{routing}\n\
          [traffic]\nrates = [0.001]\n"
     );
-    common::flitsim_check(&text, "cli-routing")
+    crate::common::flitsim_check(&text, "cli-routing")
 }
 
 const MESH: &str = "kind = \"mesh\"\nk = 4\nn = 2";
@@ -132,8 +130,8 @@ fn timeout_keys() {
 
 #[test]
 fn info_prints_the_network_properties() {
-    let d = std::env::temp_dir().join(format!("flitsim-info-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let tmp = crate::common::temp_dir("info");
+    let d = tmp.path();
     let f = d.join("s.toml");
     std::fs::write(
         &f,

@@ -14,9 +14,7 @@
 //! traffic instead of 8/16; on a 7-ary 2-cube, without ties, the difference halves), the rest
 //! is adaptivity steering around busy channels.
 
-mod common;
-
-use common::{Topo, routing_scenario};
+use crate::common::{Topo, routing_scenario};
 use flitsim::engine::{PointResult, StopReason, build_engine, run_point};
 
 const M: u32 = 16;

@@ -5,11 +5,9 @@
 //! crosses exactly h routers' buffer sets, forming a path of adjacent channels from one of s's
 //! channels to one of t's, entered through s's injection buffer and left through t's ejection.
 
-mod mway_common;
-
+use crate::mway_common::{Model, Procs, Wrap, library_processors};
 use flitsim::engine::{Delivery, Engine};
 use flitsim::topology::MWay;
-use mway_common::{Model, Procs, Wrap, library_processors};
 
 const LENGTHS: [u16; 3] = [1, 2, 5];
 

@@ -8,9 +8,7 @@
 //!   lengths follows them; the mean length is Σ l·p_l, and offered_flits = λ·mean·(fraction
 //!   sent); accepted flits match it.
 
-mod common;
-
-use common::{Topo, chi2_9999};
+use crate::common::{Topo, chi2_9999};
 use flitsim::Scenario;
 use flitsim::engine::{
     Delivery, PointResult, RunControl, StopReason, build_engine, build_network, run_engine,

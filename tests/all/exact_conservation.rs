@@ -3,9 +3,7 @@
 //! `Engine::check_invariants` every cycle); nothing is left in the network after drain. Loads
 //! from moderate to well past saturation, with small buffers and long messages.
 
-mod common;
-
-use common::{Sent, Shape, Topo, offer_bernoulli, quiet_engine, scenario};
+use crate::common::{Sent, Shape, Topo, offer_bernoulli, quiet_engine, scenario};
 use flitsim::engine::{Engine, StopReason, run_point};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;

@@ -15,9 +15,7 @@
 //! quantile of chi-square. Sums over classes of links each message crosses at most once are
 //! Poisson too and are tested at 5 sigma.
 
-mod common;
-
-use common::{Topo, chi2_9999, routing_scenario};
+use crate::common::{Topo, chi2_9999, routing_scenario};
 use flitsim::engine::{PointResult, StopReason, build_network, run_point};
 use flitsim::topology::Dir;
 

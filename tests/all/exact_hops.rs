@@ -7,9 +7,7 @@
 //! uniform among the others, independently, and dimension-order routing is minimal, so each
 //! measured hop count is an independent draw from the enumerated distribution.
 
-mod common;
-
-use common::{Topo, chi2_9999, scenario};
+use crate::common::{Topo, chi2_9999, scenario};
 use flitsim::engine::{StopReason, run_point};
 
 /// Closed forms of the mean distance d̄ over distinct pairs (N nodes, N/(N-1) corrects for the

@@ -5,11 +5,9 @@
 //! traffic per channel is the flit rate times the mean number of crossings, computed here by
 //! enumeration of processor pairs over the model's BFS distances.
 
-mod mway_common;
-
+use crate::mway_common::{Model, Procs, Wrap, library_processors};
 use flitsim::Scenario;
 use flitsim::engine::{Engine, build_engine, run_point};
-use mway_common::{Model, Procs, Wrap, library_processors};
 
 /// For each engine channel that leaves an m-way channel (router buffer sets and ejection
 /// channels), the m-way channel it leaves, from the model's processors and the link ends.

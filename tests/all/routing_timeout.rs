@@ -7,9 +7,7 @@
 //! class b = VC 1), with the hop classes read from the statistics of the one measured message
 //! and the timing from the delivery log; then statistics of a loaded hypercube.
 
-mod common;
-
-use common::{Topo, quiet_routing_engine, routing_scenario};
+use crate::common::{Topo, quiet_routing_engine, routing_scenario};
 use flitsim::engine::{Delivery, Engine, PointResult, StopReason, run_point};
 
 fn timeout(tau: u64) -> String {

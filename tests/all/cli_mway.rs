@@ -3,15 +3,13 @@
 //! what to do. Each refusal has a positive control: the fixed scenario is accepted, so a
 //! refusal broader than its reason would fail here too.
 
-mod common;
-
 /// `flitsim check` on a scenario made of the given tables' lines.
 fn check(topology: &str, vcs: u32, routing: &str, traffic: &str) -> (Option<i32>, String) {
     let text = format!(
         "name = \"m\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\n[routing]\n{routing}\n\
          [traffic]\n{traffic}\nrates = [0.001]\n"
     );
-    common::flitsim_check(&text, "cli-mway")
+    crate::common::flitsim_check(&text, "cli-mway")
 }
 
 const TORUS: &str = "kind = \"mway\"\nk = 4\nn = 2\nwrap = \"torus\"";
@@ -226,8 +224,8 @@ fn a_single_processor_is_refused() {
 /// leaving it on a 2-D torus).
 #[test]
 fn hotspot_inside_a_router_runs() {
-    let d = std::env::temp_dir().join(format!("flitsim-mway-hot-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let tmp = crate::common::temp_dir("mway-hot");
+    let d = tmp.path();
     let f = d.join("s.toml");
     std::fs::write(
         &f,
@@ -264,8 +262,8 @@ fn hotspot_inside_a_router_runs() {
 /// a model that reads only kind, radix, routing and V: `model` and `validate` must refuse it.
 #[test]
 fn no_latency_model_covers_an_mway_network() {
-    let d = std::env::temp_dir().join(format!("flitsim-mway-model-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let tmp = crate::common::temp_dir("mway-model");
+    let d = tmp.path();
     let f = d.join("s.toml");
     std::fs::write(
         &f,

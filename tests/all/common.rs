@@ -1,7 +1,6 @@
 //! Shared helpers of the `exact_*` integration tests: scenarios from TOML text, and the
 //! topology facts (coordinates, distances) computed here from first principles, independently
 //! of the library's own topology code.
-#![allow(dead_code)]
 
 use flitsim::Scenario;
 use flitsim::engine::{Engine, build_engine};
@@ -248,18 +247,21 @@ pub fn offer_bernoulli(
     }
 }
 
+/// A fresh directory `flitsim-{tag}-XXXXXX` under the system temp dir, removed with all it holds
+/// when the returned value is dropped, also when the test fails and unwinds: keep it alive
+/// until the binary has finished and the assertions on what it wrote are done.
+pub fn temp_dir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("flitsim-{tag}-"))
+        .tempdir()
+        .expect("create temp dir")
+}
+
 /// Runs `flitsim check` on a scenario text written to a fresh temporary file; returns the exit
 /// code and stderr.
 pub fn flitsim_check(text: &str, tag: &str) -> (Option<i32>, String) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "flitsim-{tag}-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&d).unwrap();
-    let f = d.join("s.toml");
+    let tmp = temp_dir(tag);
+    let f = tmp.path().join("s.toml");
     std::fs::write(&f, text).unwrap();
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
         .args(["check", f.to_str().unwrap()])

@@ -1,23 +1,22 @@
 //! `flitsim plot DIR` draws SVG plots from a results directory, `flitsim plot DIR... --out D`
 //! overlays several, and a directory without summary.csv is refused with exit code 2.
 
-use std::path::PathBuf;
 use std::process::Command;
+use tempfile::TempDir;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_flitsim"))
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("flitsim-plot-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh temporary directory, removed when dropped.
+fn tmp(name: &str) -> TempDir {
+    crate::common::temp_dir(&format!("plot-{name}"))
 }
 
 #[test]
 fn plots_a_run() {
-    let d = tmp("run");
+    let dir = tmp("run");
+    let d = dir.path();
     let scenario = d.join("s.toml");
     std::fs::write(
         &scenario,
@@ -93,7 +92,8 @@ fn plots_a_run() {
 
 #[test]
 fn refuses_a_directory_without_results() {
-    let d = tmp("empty");
+    let dir = tmp("empty");
+    let d = dir.path().to_path_buf();
     let o = bin().args(["plot", d.to_str().unwrap()]).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     let err = String::from_utf8_lossy(&o.stderr);

@@ -3,9 +3,7 @@
 //! constant for injection and ejection, when buffers hold at least 2 flits. The hop count h is
 //! computed here from coordinates, never by the library.
 
-mod common;
-
-use common::{Shape, Topo, quiet_engine};
+use crate::common::{Shape, Topo, quiet_engine};
 use flitsim::engine::{Delivery, Engine};
 
 const LENGTHS: [u16; 4] = [1, 2, 5, 16];

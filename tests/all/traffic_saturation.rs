@@ -5,9 +5,7 @@
 //! injection rate over the window stays below its generation rate λ by more than Poisson
 //! noise (count λW, standard deviation √(λW)), and its queue grows by the difference.
 
-mod common;
-
-use common::Topo;
+use crate::common::Topo;
 use flitsim::Scenario;
 use flitsim::engine::run_point;
 

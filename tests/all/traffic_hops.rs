@@ -16,9 +16,7 @@
 //! independently follows the pattern (probability x) or is uniform, and the same argument holds
 //! with p_h the mixture's distribution.
 
-mod common;
-
-use common::{Topo, chi2_9999};
+use crate::common::{Topo, chi2_9999};
 use flitsim::Scenario;
 use flitsim::engine::{StopReason, build_network, run_point};
 use flitsim::model::enumerate::{hop_distribution, mean_distance};

@@ -2,7 +2,6 @@
 //! 2.1) built here from channel coordinates, independently of the library's topology code, with
 //! distances by breadth-first search over its processor/channel/router graph; and scenarios
 //! from TOML text.
-#![allow(dead_code)]
 
 use flitsim::Scenario;
 use flitsim::engine::{Engine, build_engine};
@@ -80,12 +79,6 @@ impl Model {
 
     pub fn processors(&self) -> u32 {
         self.proc_chans.len() as u32
-    }
-
-    pub fn coords(&self, c: u32) -> Vec<u32> {
-        (0..self.n)
-            .map(|d| (c / self.k.pow(d as u32)) % self.k)
-            .collect()
     }
 
     /// Vertices: channels `0..C`, routers `C..C+R`, processors `C+R..`.

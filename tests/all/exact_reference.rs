@@ -21,9 +21,7 @@
 //! - a source injects one flit per cycle of its oldest message into the lowest free injection
 //!   VC with space, one message at a time.
 
-mod common;
-
-use common::{Shape, Topo, quiet_engine};
+use crate::common::{Shape, Topo, quiet_engine};
 use flitsim::engine::{Delivery, Engine};
 use flitsim::topology::Dir;
 use rand::{Rng, SeedableRng};

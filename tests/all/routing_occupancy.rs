@@ -14,9 +14,7 @@
 //! cycles, i.e. the sum over all hops of all messages of their holding times (Little's law in
 //! its exact, sample-path form), which the tests compute independently.
 
-mod common;
-
-use common::{Topo, quiet_routing_engine, routing_scenario};
+use crate::common::{Topo, quiet_routing_engine, routing_scenario};
 use flitsim::engine::{Engine, PointResult, StopReason, run_point};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;

@@ -15,9 +15,7 @@
 //! links together (header-hops in the window, compound Poisson with variance λ·N·W·E[h²], E
 //! over the exact hop distribution).
 
-mod common;
-
-use common::{Shape, Topo, scenario};
+use crate::common::{Shape, Topo, scenario};
 use flitsim::engine::{PointResult, StopReason, build_network, run_point};
 use flitsim::topology::Dir;
 

@@ -1,0 +1,33 @@
+//! flitsim's integration tests, in one test binary (cargo's target `all`): one module per
+//! theme, with the shared helpers in `common` (k-ary n-cubes) and `mway_common` (k-ary m-way
+//! networks). Run one theme with e.g. `cargo test --test all cli::`.
+
+mod cli;
+mod cli_mway;
+mod cli_routing;
+mod common;
+mod early_free;
+mod exact_channel_rates;
+mod exact_conservation;
+mod exact_determinism;
+mod exact_hops;
+mod exact_reference;
+mod exact_zero_load;
+mod model_cli;
+mod mway_channels;
+mod mway_common;
+mod mway_deadlock_freedom;
+mod mway_properties;
+mod mway_zero_load;
+mod plot;
+mod routing_adaptive;
+mod routing_deadlock_freedom;
+mod routing_hypercube_rates;
+mod routing_occupancy;
+mod routing_timeout;
+mod traffic_hops;
+mod traffic_hotspot;
+mod traffic_mixture_lengths;
+mod traffic_patterns;
+mod traffic_saturation;
+mod watchdog;
