@@ -3,6 +3,7 @@
 //! would take (the lowest dimension left) may use any class; every other minimal way only the
 //! adaptive class. The deterministic class alone is dimension-order routing, which is acyclic.
 
+use super::{Algorithm, Refusal, Setting};
 use super::{Candidate, Candidates};
 use crate::network::Network;
 
@@ -35,4 +36,27 @@ impl Adaptive {
             first = false;
         }
     }
+}
+
+/// ADAPTIVE's requirements: no torus (its deterministic class is dimension-order routing,
+/// whose rings are cycles) and two buffer classes.
+pub(super) fn check(s: &Setting) -> Result<(), Refusal> {
+    if s.torus() {
+        return Err(Refusal::new(
+            "[routing] algorithm",
+            "adaptive deadlocks on a torus: its deterministic class is dimension-order routing, whose rings are cycles",
+            "use algorithm = \"adaptive-ring\" on tori",
+        ));
+    }
+    if s.vcs < 2 {
+        return Err(Refusal::new(
+            "[router] vcs",
+            format!(
+                "{} needs two buffer classes: at least 2 buffers per set",
+                Algorithm::Adaptive.name()
+            ),
+            "set vcs = 2 or more",
+        ));
+    }
+    super::early_free(Algorithm::Adaptive, s)
 }

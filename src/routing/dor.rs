@@ -3,6 +3,7 @@
 //! classes (Dally and Seitz): a message enters a dimension in class 0 and moves to class 1 when
 //! it crosses the wrap-around link, which breaks the ring's cycle of channel dependencies.
 
+use super::{Algorithm, Refusal, Setting};
 use super::{Candidate, Candidates};
 use crate::network::Network;
 
@@ -66,4 +67,18 @@ impl Dor {
             tier: 0,
         });
     }
+}
+
+/// Dimension-order routing's requirements: early free only off tori; a torus needs the
+/// dateline's two buffer classes.
+pub(super) fn check(s: &Setting) -> Result<(), Refusal> {
+    super::early_free(Algorithm::Dor, s)?;
+    if s.deadlock_check && s.torus() && s.vcs < 2 {
+        return Err(Refusal::new(
+            "[router] vcs",
+            "dimension-order routing on a torus with 1 virtual channel deadlocks (each ring is a cycle of channel dependencies)",
+            "set vcs = 2 or more: the dateline splits each ring into two buffer classes",
+        ));
+    }
+    Ok(())
 }

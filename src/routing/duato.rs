@@ -14,6 +14,7 @@
 //! free class-a channel on arrival waits for one for τ cycles only; from then on it waits only
 //! for its class-b channel (the lowest dimension still to cross). τ = 0 tries class b at once.
 
+use super::{Algorithm, Refusal, Setting};
 use super::{Candidate, Candidates, Dor};
 use crate::network::Network;
 use crate::topology::Dir;
@@ -91,4 +92,31 @@ impl Duato {
             });
         }
     }
+}
+
+/// Duato's requirements (with or without time-out): an adaptive class a and an escape class
+/// b, which on a torus needs two virtual channels for its dateline.
+pub(super) fn check(a: Algorithm, s: &Setting) -> Result<(), Refusal> {
+    if s.vcs < 2 {
+        return Err(Refusal::new(
+            "[router] vcs",
+            format!(
+                "{} needs an adaptive class a and an escape class b: at least 2 virtual channels",
+                a.name()
+            ),
+            format!("set vcs = {} or more", if s.torus() { 3 } else { 2 }),
+        ));
+    }
+    if s.deadlock_check && s.torus() && s.vcs < 3 {
+        return Err(Refusal::new(
+            "[router] vcs",
+            format!(
+                "{} on a torus with {} virtual channels deadlocks: the escape class b needs two virtual channels (dateline) besides class a",
+                a.name(),
+                s.vcs
+            ),
+            "set vcs = 3 or more (class a = vcs - 2, class b = 2)",
+        ));
+    }
+    super::early_free(a, s)
 }

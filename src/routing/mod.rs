@@ -15,7 +15,8 @@ pub use pcube::PCube;
 pub use ring::{AdaptiveRing, DorRing};
 
 use crate::network::Network;
-use crate::scenario::{Algorithm, Scenario};
+use crate::scenario::Scenario;
+use crate::topology::{Kind, TopologySpec};
 
 /// Most candidates any routing yields for one header: one per output port.
 pub const MAX_CANDIDATES: usize = 48;
@@ -60,6 +61,152 @@ impl Candidates {
     #[inline]
     pub fn as_slice(&self) -> &[Candidate] {
         &self.items[..self.len]
+    }
+}
+
+/// The routing algorithms a scenario can name (`[routing] algorithm`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Dimension-order (e-cube) routing, lowest dimension first; dateline classes on a torus.
+    Dor,
+    /// The hypercube's partially adaptive p-cube routing (paper 002 Fig. 1b).
+    PCube,
+    /// Duato's fully adaptive routing: adaptive class a, dimension-order escape class b.
+    Duato,
+    /// Duato's routing with the time-out selection of paper 001 (Duato 1994).
+    DuatoTimeout,
+    /// Dimension order with the ring algorithm's low/high classes (paper 004, DOR_RING).
+    DorRing,
+    /// Fully adaptive with deterministic and adaptive classes (paper 004, ADAPTIVE).
+    Adaptive,
+    /// Fully adaptive with low, high and adaptive classes (paper 004, ADAPTIVE_RING).
+    AdaptiveRing,
+}
+
+/// The one name table: each algorithm's scenario name, a gloss for messages, and the other
+/// names a scenario may use for it.
+const NAMES: [(Algorithm, &str, &str, &[&str]); 7] = [
+    (
+        Algorithm::Dor,
+        "dor",
+        " (dimension-order / e-cube)",
+        &["e-cube", "ecube"],
+    ),
+    (Algorithm::PCube, "pcube", "", &["p-cube"]),
+    (Algorithm::Duato, "duato", "", &[]),
+    (Algorithm::DuatoTimeout, "duato-timeout", "", &[]),
+    (Algorithm::DorRing, "dor-ring", "", &[]),
+    (Algorithm::Adaptive, "adaptive", "", &[]),
+    (Algorithm::AdaptiveRing, "adaptive-ring", "", &[]),
+];
+
+/// What a routing's requirements are checked against: the scenario's network and router.
+pub struct Setting<'a> {
+    /// The validated topology.
+    pub topology: &'a TopologySpec,
+    /// Virtual channels (buffers) per channel.
+    pub vcs: u32,
+    /// `[router] early_free`.
+    pub early_free: bool,
+    /// `[routing] deadlock_check`: refuse combinations known to deadlock.
+    pub deadlock_check: bool,
+}
+
+impl Setting<'_> {
+    /// True on a torus (k-ary n-cube or m-way).
+    pub fn torus(&self) -> bool {
+        self.topology.kind == Kind::Torus
+    }
+}
+
+/// A refused combination of routing and scenario: the key to change, what is wrong, the fix.
+#[derive(Debug)]
+pub struct Refusal {
+    /// The key the message names, e.g. `[router] vcs`.
+    pub key: &'static str,
+    /// What is wrong.
+    pub problem: String,
+    /// How to fix it.
+    pub fix: String,
+}
+
+impl Refusal {
+    pub(crate) fn new(
+        key: &'static str,
+        problem: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Self {
+        Refusal {
+            key,
+            problem: problem.into(),
+            fix: fix.into(),
+        }
+    }
+}
+
+/// Early free is deadlock-free only with dimension-order routing on meshes and hypercubes
+/// (paper 004 section 3.5): the refusal for every other routing and network.
+fn early_free(a: Algorithm, s: &Setting) -> Result<(), Refusal> {
+    let cube_without_wrap = s.topology.cube_coordinates() && !s.torus();
+    if s.early_free && (a != Algorithm::Dor || !cube_without_wrap) {
+        return Err(Refusal::new(
+            "[router] early_free",
+            format!(
+                "early free is deadlock-free with dimension-order routing on meshes and hypercubes (paper 004 section 3.5), not with {} on a {}",
+                a.name(),
+                s.topology.name()
+            ),
+            "remove early_free, or use algorithm = \"dor\" on a mesh or hypercube",
+        ));
+    }
+    Ok(())
+}
+
+impl Algorithm {
+    /// The algorithm's name in scenarios and tables.
+    pub fn name(self) -> &'static str {
+        NAMES.iter().find(|e| e.0 == self).map_or("", |e| e.1)
+    }
+
+    /// The algorithm a scenario's name (or alias) stands for.
+    pub fn parse(name: &str) -> Option<Algorithm> {
+        NAMES
+            .iter()
+            .find(|e| e.1 == name || e.3.contains(&name))
+            .map(|e| e.0)
+    }
+
+    /// Every name, quoted, for the fix of an unknown-routing message.
+    pub fn choices() -> String {
+        let names: Vec<String> = NAMES
+            .iter()
+            .map(|e| format!("\"{}\"{}", e.1, e.2))
+            .collect();
+        let (last, rest) = names.split_last().expect("routings exist");
+        format!("{} or {last}", rest.join(", "))
+    }
+
+    /// Checks that the routing can run, deadlock-free, on the scenario's network and router;
+    /// each routing file holds its own rules.
+    pub fn check(self, s: &Setting) -> Result<(), Refusal> {
+        if self != Algorithm::Dor && !s.topology.cube_coordinates() {
+            return Err(Refusal::new(
+                "[routing] algorithm",
+                format!(
+                    "{} routes on the coordinates of k-ary n-cubes and m-way networks, not on a {}",
+                    self.name(),
+                    s.topology.name()
+                ),
+                "use algorithm = \"dor\"",
+            ));
+        }
+        match self {
+            Algorithm::Dor => dor::check(s),
+            Algorithm::PCube => pcube::check(s),
+            Algorithm::Duato | Algorithm::DuatoTimeout => duato::check(self, s),
+            Algorithm::DorRing | Algorithm::AdaptiveRing => ring::check(self, s),
+            Algorithm::Adaptive => adaptive::check(s),
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! way round; the algorithm box is followed here. Deadlock-free with one virtual channel:
 //! every route is a run of 1 → 0 hops followed by a run of 0 → 1 hops.
 
+use super::{Algorithm, Refusal, Setting};
 use super::{Candidate, Candidates};
 use crate::network::Network;
 use crate::topology::Dir;
@@ -38,4 +39,19 @@ impl PCube {
             });
         }
     }
+}
+
+/// p-cube's requirements: a hypercube.
+pub(super) fn check(s: &Setting) -> Result<(), Refusal> {
+    if s.topology.kind != crate::topology::Kind::Hypercube {
+        return Err(Refusal::new(
+            "[routing] algorithm",
+            format!(
+                "p-cube routes on hypercubes only, not on a {}",
+                s.topology.name()
+            ),
+            "use kind = \"hypercube\", or algorithm = \"duato\" for adaptive routing here",
+        ));
+    }
+    super::early_free(Algorithm::PCube, s)
 }

@@ -10,6 +10,7 @@
 //! "any" prefers the classes fewest headers are confined to: DOR_RING `[high | low]`,
 //! high = ⌊B/2⌋; ADAPTIVE_RING `[adaptive | low | high]`, low and high one buffer each.
 
+use super::{Algorithm, Refusal, Setting};
 use super::{Candidate, Candidates};
 use crate::network::Network;
 use crate::topology::{Dir, KAryNCube};
@@ -119,4 +120,45 @@ impl AdaptiveRing {
             first = false;
         }
     }
+}
+
+/// DOR_RING's and ADAPTIVE_RING's requirements: a bidirectional torus (ring groups need
+/// minimal paths of at most k/2 hops) and two (DOR_RING) or three (ADAPTIVE_RING) buffer
+/// classes.
+pub(super) fn check(a: Algorithm, s: &Setting) -> Result<(), Refusal> {
+    let torus = s.torus();
+    if !torus || !s.topology.bidirectional {
+        return Err(Refusal::new(
+            "[routing] algorithm",
+            format!(
+                "{} routes on bidirectional tori (its ring groups need minimal paths of at most k/2 hops), not on a {}{}",
+                a.name(),
+                if torus { "unidirectional " } else { "" },
+                s.topology.name()
+            ),
+            if torus {
+                "use links = \"bidirectional\", or algorithm = \"dor\""
+            } else {
+                "use algorithm = \"dor\" or \"adaptive\" on meshes and hypercubes"
+            },
+        ));
+    }
+    if a == Algorithm::DorRing && s.vcs < 2 {
+        return Err(Refusal::new(
+            "[router] vcs",
+            format!(
+                "{} needs two buffer classes: at least 2 buffers per set",
+                a.name()
+            ),
+            "set vcs = 2 or more",
+        ));
+    }
+    if a == Algorithm::AdaptiveRing && s.vcs < 3 {
+        return Err(Refusal::new(
+            "[router] vcs",
+            "adaptive-ring needs three buffer classes (adaptive, low, high): at least 3 buffers per set",
+            "set vcs = 3 or more",
+        ));
+    }
+    super::early_free(a, s)
 }

@@ -6,6 +6,7 @@ mod schema;
 mod validate;
 
 use crate::error::{Error, Result};
+pub use crate::routing::Algorithm;
 pub use crate::topology::TopologySpec;
 use std::path::Path;
 
@@ -33,38 +34,6 @@ pub struct RouterSpec {
     pub early_free: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algorithm {
-    /// Dimension-order (e-cube) routing, lowest dimension first; dateline classes on a torus.
-    Dor,
-    /// The hypercube's partially adaptive p-cube routing (paper 002 Fig. 1b).
-    PCube,
-    /// Duato's fully adaptive routing: adaptive class a, dimension-order escape class b.
-    Duato,
-    /// Duato's routing with the time-out selection of paper 001 (Duato 1994).
-    DuatoTimeout,
-    /// Dimension order with the ring algorithm's low/high classes (paper 004, DOR_RING).
-    DorRing,
-    /// Fully adaptive with deterministic and adaptive classes (paper 004, ADAPTIVE).
-    Adaptive,
-    /// Fully adaptive with low, high and adaptive classes (paper 004, ADAPTIVE_RING).
-    AdaptiveRing,
-}
-
-impl Algorithm {
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Dor => "dor",
-            Algorithm::PCube => "pcube",
-            Algorithm::Duato => "duato",
-            Algorithm::DuatoTimeout => "duato-timeout",
-            Algorithm::DorRing => "dor-ring",
-            Algorithm::Adaptive => "adaptive",
-            Algorithm::AdaptiveRing => "adaptive-ring",
-        }
-    }
-}
-
 /// How a header chooses among free candidates of the same priority.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Selection {
@@ -81,6 +50,20 @@ pub enum Selection {
 }
 
 impl Selection {
+    /// Every selection function, in the order messages list them.
+    pub const ALL: [Selection; 4] = [
+        Selection::Random,
+        Selection::LeastMultiplexed,
+        Selection::MostFree,
+        Selection::Avail,
+    ];
+
+    /// The selection a scenario's name stands for.
+    pub fn parse(name: &str) -> Option<Selection> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The name in scenarios and tables.
     pub fn name(self) -> &'static str {
         match self {
             Selection::Random => "random",
@@ -134,7 +117,30 @@ pub enum Locality {
     Sphere { radius: u32, probability: f64 },
 }
 
+/// Every pattern's name, in the order messages list them (`Pattern::name` gives each).
+pub const PATTERN_NAMES: [&str; 9] = [
+    "uniform",
+    "hotspot",
+    "bit-reversal",
+    "matrix-transpose",
+    "bit-complement",
+    "tornado",
+    "neighbor",
+    "permutation",
+    "locality",
+];
+
+/// Names quoted and joined as messages list choices: `"a", "b" or "c"`.
+pub fn quoted_choices(names: &[&str]) -> String {
+    let q: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    match q.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => q.join(""),
+    }
+}
+
 impl Pattern {
+    /// The name in scenarios and tables (one of [`PATTERN_NAMES`]).
     pub fn name(self) -> &'static str {
         match self {
             Pattern::Uniform => "uniform",

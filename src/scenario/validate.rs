@@ -4,7 +4,6 @@ mod topology;
 
 use super::schema::RawScenario;
 use super::*;
-use crate::topology::Kind;
 use topology::topology;
 
 /// Largest supported network, in nodes (memory stays well under 2 GiB at low load).
@@ -133,22 +132,13 @@ fn routing(
     t: &TopologySpec,
     router: &RouterSpec,
 ) -> Result<RoutingSpec> {
-    let algorithm = match r.algorithm.as_str() {
-        "dor" | "e-cube" | "ecube" => Algorithm::Dor,
-        "pcube" | "p-cube" => Algorithm::PCube,
-        "duato" => Algorithm::Duato,
-        "duato-timeout" => Algorithm::DuatoTimeout,
-        "dor-ring" => Algorithm::DorRing,
-        "adaptive" => Algorithm::Adaptive,
-        "adaptive-ring" => Algorithm::AdaptiveRing,
-        other => {
-            return Err(c.err(
-                "[routing] algorithm",
-                format!("unknown routing {other:?}"),
-                "use \"dor\" (dimension-order / e-cube), \"pcube\", \"duato\", \"duato-timeout\", \"dor-ring\", \"adaptive\" or \"adaptive-ring\"",
-            ));
-        }
-    };
+    let algorithm = Algorithm::parse(&r.algorithm).ok_or_else(|| {
+        c.err(
+            "[routing] algorithm",
+            format!("unknown routing {:?}", r.algorithm),
+            format!("use {}", Algorithm::choices()),
+        )
+    })?;
     let timeout = match (algorithm, r.timeout) {
         (Algorithm::DuatoTimeout, Some(v)) => c.int("[routing] timeout", v, 0, 1_000_000)?,
         (Algorithm::DuatoTimeout, None) => {
@@ -173,106 +163,25 @@ fn routing(
     let selection = match r.selection.as_deref() {
         // Paper 004's routers select by the availability of buffers.
         None if t.mway().is_some() => Selection::Avail,
-        None | Some("random") => Selection::Random,
-        Some("avail") => Selection::Avail,
-        Some("least-multiplexed") => Selection::LeastMultiplexed,
-        Some("most-free") => Selection::MostFree,
-        Some(other) => {
-            return Err(c.err(
+        None => Selection::Random,
+        Some(name) => Selection::parse(name).ok_or_else(|| {
+            let names = Selection::ALL.map(Selection::name);
+            c.err(
                 "[routing] selection",
-                format!("unknown selection {other:?}"),
-                "use \"random\", \"least-multiplexed\", \"most-free\" or \"avail\"",
-            ));
-        }
+                format!("unknown selection {name:?}"),
+                format!("use {}", quoted_choices(&names)),
+            )
+        })?,
     };
-    let torus = t.kind == Kind::Torus;
-    match algorithm {
-        Algorithm::PCube if t.kind != Kind::Hypercube => {
-            return Err(c.err(
-                "[routing] algorithm",
-                format!(
-                    "p-cube routes on hypercubes only, not on a {}",
-                    t.kind.name()
-                ),
-                "use kind = \"hypercube\", or algorithm = \"duato\" for adaptive routing here",
-            ));
-        }
-        Algorithm::Duato | Algorithm::DuatoTimeout if router.vcs < 2 => {
-            return Err(c.err(
-                "[router] vcs",
-                format!("{} needs an adaptive class a and an escape class b: at least 2 virtual channels", algorithm.name()),
-                format!("set vcs = {} or more", if torus { 3 } else { 2 }),
-            ));
-        }
-        Algorithm::Duato | Algorithm::DuatoTimeout
-            if r.deadlock_check && torus && router.vcs < 3 =>
-        {
-            return Err(c.err(
-                "[router] vcs",
-                format!("{} on a torus with {} virtual channels deadlocks: the escape class b needs two virtual channels (dateline) besides class a", algorithm.name(), router.vcs),
-                "set vcs = 3 or more (class a = vcs - 2, class b = 2)",
-            ));
-        }
-        Algorithm::DorRing | Algorithm::AdaptiveRing if !torus || !t.bidirectional => {
-            return Err(c.err(
-                "[routing] algorithm",
-                format!(
-                    "{} routes on bidirectional tori (its ring groups need minimal paths of at most k/2 hops), not on a {}{}",
-                    algorithm.name(),
-                    if torus { "unidirectional " } else { "" },
-                    t.kind.name()
-                ),
-                if torus {
-                    "use links = \"bidirectional\", or algorithm = \"dor\""
-                } else {
-                    "use algorithm = \"dor\" or \"adaptive\" on meshes and hypercubes"
-                },
-            ));
-        }
-        Algorithm::Adaptive if torus => {
-            return Err(c.err(
-                "[routing] algorithm",
-                "adaptive deadlocks on a torus: its deterministic class is dimension-order routing, whose rings are cycles",
-                "use algorithm = \"adaptive-ring\" on tori",
-            ));
-        }
-        Algorithm::DorRing | Algorithm::Adaptive if router.vcs < 2 => {
-            return Err(c.err(
-                "[router] vcs",
-                format!(
-                    "{} needs two buffer classes: at least 2 buffers per set",
-                    algorithm.name()
-                ),
-                "set vcs = 2 or more",
-            ));
-        }
-        Algorithm::AdaptiveRing if router.vcs < 3 => {
-            return Err(c.err(
-                "[router] vcs",
-                "adaptive-ring needs three buffer classes (adaptive, low, high): at least 3 buffers per set",
-                "set vcs = 3 or more",
-            ));
-        }
-        _ if router.early_free && (algorithm != Algorithm::Dor || torus) => {
-            return Err(c.err(
-                "[router] early_free",
-                format!(
-                    "early free is deadlock-free with dimension-order routing on meshes and hypercubes (paper 004 section 3.5), not with {} on a {}",
-                    algorithm.name(),
-                    t.kind.name()
-                ),
-                "remove early_free, or use algorithm = \"dor\" on a mesh or hypercube",
-            ));
-        }
-        Algorithm::Dor if r.deadlock_check && torus && router.vcs < 2 => {
-            return Err(c.err(
-                "[router] vcs",
-                "dimension-order routing on a torus with 1 virtual channel deadlocks (each ring is a cycle of channel dependencies)",
-                "set vcs = 2 or more: the dateline splits each ring into two buffer classes",
-            ));
-        }
-        _ => {}
-    }
+    let setting = crate::routing::Setting {
+        topology: t,
+        vcs: router.vcs,
+        early_free: router.early_free,
+        deadlock_check: r.deadlock_check,
+    };
+    algorithm
+        .check(&setting)
+        .map_err(|e| c.err(e.key, e.problem, e.fix))?;
     Ok(RoutingSpec {
         algorithm,
         timeout,
@@ -559,7 +468,7 @@ fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
             return Err(c.err(
                 "[traffic] pattern",
                 format!("unknown pattern {other:?}"),
-                "use \"uniform\", \"hotspot\", \"bit-reversal\", \"matrix-transpose\", \"bit-complement\", \"tornado\", \"neighbor\", \"permutation\" or \"locality\"",
+                format!("use {}", quoted_choices(&PATTERN_NAMES)),
             ));
         }
     })

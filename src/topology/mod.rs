@@ -116,6 +116,21 @@ impl TopologySpec {
         }
     }
 
+    /// The topology's name in messages: its kind (mesh, torus, hypercube).
+    pub fn name(&self) -> &'static str {
+        match self.family {
+            Family::KAryNCube | Family::MWay(_) => self.kind.name(),
+        }
+    }
+
+    /// True when the network is a cube graph with coordinates (routers, or m-way channels),
+    /// which every routing but dimension order and every coordinate pattern need.
+    pub fn cube_coordinates(&self) -> bool {
+        match self.family {
+            Family::KAryNCube | Family::MWay(_) => true,
+        }
+    }
+
     /// True for a k-ary n-cube (the networks the analytical models describe).
     pub fn is_kary_ncube(&self) -> bool {
         self.family == Family::KAryNCube

@@ -1,6 +1,6 @@
 use super::*;
-use crate::network::Network;
 use crate::model::enumerate::{dor_link_rates, hop_distribution, mean_distance};
+use crate::network::Network;
 use crate::scenario::{Pattern, TrafficSpec};
 use crate::topology::{Dir, KAryNCube, Kind};
 use crate::traffic::Traffic;

@@ -1,6 +1,6 @@
 use super::*;
-use crate::network::Network as Net;
 use crate::model::enumerate::dor_link_rates;
+use crate::network::Network as Net;
 use crate::routing::Dor;
 use crate::traffic::Traffic;
 use std::collections::HashMap;
