@@ -100,7 +100,6 @@ fn zero_load(model: &Model, vcs: u32, depth: u32, routing: &str) {
     let mut e = model.quiet_engine(vcs, depth, routing);
     let chans = library_processors(model, &e);
     let p = model.processors();
-    let topo = e.net.cube().clone();
     let mw: MWay = e.net.topology.mway().cloned().unwrap();
     let mut max_h = 0;
     for src in 0..p {
