@@ -148,7 +148,7 @@ fn load_run(args: &RunArgs) -> Result<(String, Scenario, PathBuf)> {
 }
 
 /// Runs the sweep, with a progress bar on a terminal unless `--quiet`.
-fn sweep(args: &RunArgs, s: &Scenario) -> Result<Vec<flitsim::engine::PointResult>> {
+fn sweep(args: &RunArgs, s: &Scenario) -> Result<Vec<flitsim::stats::PointResult>> {
     let progress = !args.quiet && std::io::stderr().is_terminal();
     flitsim::sweep::run_sweep(s, args.threads, progress)
 }
@@ -194,7 +194,7 @@ fn run(args: &RunArgs) -> Result<()> {
 }
 
 /// A point's traffic variant in the printed tables: x and h (`-` unless hotspot), 6 wide each.
-fn variant_cells(r: &flitsim::engine::PointResult) -> String {
+fn variant_cells(r: &flitsim::stats::PointResult) -> String {
     let h = r
         .hotspot_fraction
         .map(|h| format!("{h}"))
@@ -445,7 +445,7 @@ fn validate(args: &RunArgs) -> Result<()> {
 /// link rates (over links the model loads).
 fn validate_channels_table(
     channels: &[flitsim::model::LinkRates],
-    results: &[flitsim::engine::PointResult],
+    results: &[flitsim::stats::PointResult],
     rates: &[Vec<f64>],
     distance: &[f64],
 ) {
@@ -491,7 +491,7 @@ fn validate_latency(
     s: &Scenario,
     dir: &Path,
     m: &flitsim::model::Model,
-    results: &[flitsim::engine::PointResult],
+    results: &[flitsim::stats::PointResult],
 ) -> Result<()> {
     let rows = model_rows(m, s);
     let sat = m.saturation(1.0 / s.traffic.mean_length());

@@ -2,9 +2,10 @@
 //! in parallel and come back in scenario order, so the output does not depend on the thread
 //! count.
 
-use crate::engine::{PointResult, run_point};
+use crate::engine::run_point;
 use crate::error::{Error, Result};
 use crate::scenario::Scenario;
+use crate::stats::PointResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 

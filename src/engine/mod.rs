@@ -21,23 +21,18 @@ mod diagnostics;
 mod endpoints;
 mod messages;
 
-mod occupancy;
 mod run;
 mod selection;
 
-pub use run::{
-    PointResult, RunControl, StopReason, build_engine, build_network, run_engine, run_point,
-};
+pub use run::{RunControl, build_engine, build_network, run_engine, run_point};
 
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
-use crate::stats::LatencyStats;
+use crate::stats::{Counters, LatencyStats, VcOccupancy};
 use crate::traffic::{Source, Traffic};
 use active::ActiveSet;
 use messages::Messages;
-use occupancy::VcOccupancy;
-pub use occupancy::multiplexing_degree;
 use rand_distr::Exp;
 use rand_pcg::Pcg64;
 use std::cmp::Reverse;
@@ -345,6 +340,17 @@ impl Engine {
     pub fn with_selection(mut self, selection: Selection) -> Engine {
         self.selection = selection;
         self
+    }
+
+    /// The cumulative counters a measurement window is read from.
+    pub fn counters(&self) -> Counters {
+        Counters {
+            flits: self.c_flits.clone(),
+            msgs: self.c_msgs.clone(),
+            ejected_flits: self.ejected_flits,
+            ejected_msgs: self.ejected_msgs,
+            generated: self.generated_msgs,
+        }
     }
 
     /// Starts the virtual-channel occupancy measurement now.

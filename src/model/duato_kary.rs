@@ -16,13 +16,12 @@
 //! the model and the simulator part are in
 //! [docs/model-duato-kary.md](../../docs/model-duato-kary.md).
 
-use super::queueing::{Saturation, fixed_point, mg1_wait, vc_occupancy};
+use super::queueing::{Saturation, fixed_point, mg1_wait, model_vbar, vc_occupancy};
 use crate::model::{Outcome, Prediction};
 use crate::scenario::{Algorithm, Pattern, Scenario, Selection};
 use crate::topology::Kind;
 
 /// Eq. 30, in [`super::queueing`]; re-exported here for `Prediction::multiplexed` (`super`).
-pub use super::queueing::multiplexing_degree;
 
 /// Binomial coefficient C(a, b), exact; 0 when b < 0 or a < b (also for a < 0), the convention
 /// under which eqs. 4, 5 and 15 hold.
@@ -470,7 +469,7 @@ impl Model {
         // Eq. 27.
         let w_s = mg1_wait(lambda / self.vcs as f64, s, self.length).ok_or(Saturation::Source)?;
         // Eq. 30.
-        let vbar = multiplexing_degree(&p_v);
+        let vbar = model_vbar(&p_v);
         Ok(Solution {
             lambda_c,
             s_bar: s,

@@ -36,7 +36,7 @@ impl Prediction {
     /// latency S̄·V̄ and source wait W̄_s·V̄ (the models of papers 000 and 001), with V̄ from the
     /// occupancy `p_v` (eq. 30).
     pub fn multiplexed(s_bar: f64, w_s: f64, p_v: &[f64]) -> Prediction {
-        let vbar = duato_kary::multiplexing_degree(p_v);
+        let vbar = queueing::model_vbar(p_v);
         let network_latency = s_bar * vbar;
         let source_wait = w_s * vbar;
         Prediction {

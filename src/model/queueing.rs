@@ -31,13 +31,10 @@ pub fn vc_occupancy(rho: f64, vcs: u32) -> Option<Vec<f64>> {
     Some(q.iter().map(|x| x / total).collect())
 }
 
-/// Eq. 30: V̄ = Σ v² P_v / Σ v P_v, the mean multiplexing degree; 1 when no channel is busy
-/// (its limit at zero load).
-pub fn multiplexing_degree(p: &[f64]) -> f64 {
-    let num: f64 = p.iter().enumerate().map(|(v, x)| (v * v) as f64 * x).sum();
-    let den: f64 = p.iter().enumerate().map(|(v, x)| v as f64 * x).sum();
-    // Eq. 30.
-    if den > 0.0 { num / den } else { 1.0 }
+/// Eq. 30's V̄ of a model's P_v ([`crate::stats::multiplexing_degree`]), 1 when no virtual
+/// channel is busy: its limit at zero load.
+pub fn model_vbar(p: &[f64]) -> f64 {
+    crate::stats::multiplexing_degree(p).unwrap_or(1.0)
 }
 
 /// Eqs. 23-27: the M/G/1 mean wait with arrival rate `a`, mean service time `s` and the

@@ -16,7 +16,7 @@
 //! [docs/model-timeout.md](../../docs/model-timeout.md).
 
 use super::duato_kary::binom;
-use super::queueing::{fixed_point, multiplexing_degree, vc_occupancy};
+use super::queueing::{fixed_point, model_vbar, vc_occupancy};
 use super::{Outcome, Prediction};
 use crate::scenario::{Algorithm, Locality, Pattern, Scenario, Selection};
 use crate::topology::Kind;
@@ -277,7 +277,7 @@ impl Model {
         }
         let w_s = a * s * s / (1.0 - a * s);
         // Eq. 18.
-        let vbar = multiplexing_degree(&p_v);
+        let vbar = model_vbar(&p_v);
         Ok(Solution {
             lambda_c,
             s_bar: s,

@@ -1,9 +1,9 @@
 //! The CSV tables, one function each; column names and units are documented in README.md.
 
 use super::{num, opt};
-use crate::engine::PointResult;
 use crate::network::Network;
 use crate::scenario::Pattern;
+use crate::stats::PointResult;
 use crate::topology::{Kind, Link, Topology};
 
 /// A CSV table; every table ends with the traffic variant's columns `pattern_fraction` and

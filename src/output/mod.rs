@@ -9,9 +9,9 @@ pub use csv_tables::{
     vc_occupancy_csv,
 };
 
-use crate::engine::PointResult;
 use crate::error::{Error, Result};
 use crate::scenario::Scenario;
+use crate::stats::PointResult;
 use std::path::Path;
 
 /// Writes summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv,

@@ -3,9 +3,9 @@
 
 use super::csv_tables::{link_cells, table, variant};
 use super::num;
-use crate::engine::PointResult;
 use crate::error::{Error, Result};
 use crate::model::Outcome;
+use crate::stats::PointResult;
 use plotters::prelude::*;
 use std::path::Path;
 

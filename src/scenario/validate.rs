@@ -319,12 +319,8 @@ fn lengths(c: &Checker, t: &super::schema::RawTraffic) -> Result<(Vec<u32>, Vec<
 fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> Result<Pattern> {
     let nodes = topo.processors();
     let name = t.pattern.as_str();
-    if !topo.processors_are_routers() && !matches!(name, "uniform" | "hotspot" | "permutation") {
-        return Err(c.err(
-            "[traffic] pattern",
-            format!("{name:?} is defined on router coordinates, and this m-way network's processors are not one per channel"),
-            "use pattern = \"uniform\", \"hotspot\" or \"permutation\", or processors = \"channels\" with processor_factor = 1",
-        ));
+    if let Some((problem, fix)) = topo.refuses_pattern(name) {
+        return Err(c.err("[traffic] pattern", problem, fix));
     }
     let unused = |key: &str, given: bool, needs: &str| -> Result<()> {
         if given {

@@ -1,5 +1,12 @@
-//! Statistics of one load point: latency moments, exact percentiles from an integer histogram,
-//! batch-means confidence interval, hop counts.
+//! Measurement: the statistics of one load point (latency moments, exact percentiles from an
+//! integer histogram, batch-means confidence interval, hop counts), virtual-channel occupancy
+//! and the multiplexing degree, and the point's results with their window arithmetic.
+
+mod occupancy;
+mod point;
+
+pub use occupancy::{VcOccupancy, multiplexing_degree};
+pub use point::{Counters, Measured, PointResult, StopReason};
 
 /// Two-sided 97.5% quantiles of Student's t for 1..=30 degrees of freedom.
 const T975: [f64; 30] = [

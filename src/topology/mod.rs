@@ -163,6 +163,19 @@ impl TopologySpec {
         )
     }
 
+    /// Why the network's processors cannot use traffic pattern `name`, with the fix, or None
+    /// when they can.
+    pub fn refuses_pattern(&self, name: &str) -> Option<(String, String)> {
+        let anywhere = matches!(name, "uniform" | "hotspot" | "permutation");
+        if !self.processors_are_routers() && !anywhere {
+            return Some((
+                format!("{name:?} is defined on router coordinates, and this m-way network's processors are not one per channel"),
+                "use pattern = \"uniform\", \"hotspot\" or \"permutation\", or processors = \"channels\" with processor_factor = 1".into(),
+            ));
+        }
+        None
+    }
+
     /// Routers of the network a point builds (its graph's vertices).
     pub fn routers(&self) -> usize {
         self.radix.iter().map(|&k| k as usize).product()

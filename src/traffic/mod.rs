@@ -59,6 +59,8 @@ pub struct Traffic {
     pub destinations: Destinations,
     /// x: a message follows the pattern with probability x, else is uniform (paper 002).
     fraction: f64,
+    /// The hotspot fraction h of a hotspot pattern.
+    hotspot: Option<f64>,
     lengths: Vec<u16>,
     /// Cumulative probabilities of `lengths`.
     length_cdf: Vec<f64>,
@@ -70,6 +72,10 @@ impl Traffic {
         Traffic {
             destinations: Destinations::new(&spec.pattern, topo, seed),
             fraction: spec.pattern_fraction,
+            hotspot: match spec.pattern {
+                crate::scenario::Pattern::Hotspot { fraction, .. } => Some(fraction),
+                _ => None,
+            },
             lengths: spec.lengths.iter().map(|&l| l as u16).collect(),
             length_cdf: spec
                 .length_probabilities
@@ -82,11 +88,17 @@ impl Traffic {
         }
     }
 
+    /// The traffic variant: pattern fraction x and hotspot fraction h (hotspot only).
+    pub fn variant(&self) -> (f64, Option<f64>) {
+        (self.fraction, self.hotspot)
+    }
+
     /// Uniform destinations, one message length.
     pub fn uniform(topo: &KAryNCube, length: u32) -> Traffic {
         Traffic {
             destinations: Destinations::new(&crate::scenario::Pattern::Uniform, topo, 0),
             fraction: 1.0,
+            hotspot: None,
             lengths: vec![length as u16],
             length_cdf: vec![1.0],
         }

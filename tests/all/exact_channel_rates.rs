@@ -16,7 +16,8 @@
 //! over the exact hop distribution).
 
 use crate::common::{Shape, Topo, scenario};
-use flitsim::engine::{PointResult, StopReason, build_network, run_point};
+use flitsim::engine::{build_network, run_point};
+use flitsim::stats::{PointResult, StopReason};
 use flitsim::topology::Dir;
 
 /// The exact message rate per link per unit λ, by walking the dimension-order path of every

@@ -4,7 +4,8 @@
 //! from moderate to well past saturation, with small buffers and long messages.
 
 use crate::common::{Sent, Shape, Topo, offer_bernoulli, quiet_engine, scenario};
-use flitsim::engine::{Engine, StopReason, run_point};
+use flitsim::engine::{Engine, run_point};
+use flitsim::stats::StopReason;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 

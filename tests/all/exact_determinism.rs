@@ -3,11 +3,12 @@
 //! gives different bytes.
 
 use flitsim::Scenario;
-use flitsim::engine::{PointResult, StopReason, build_network, run_point};
+use flitsim::engine::{build_network, run_point};
 use flitsim::output::{
     channels_csv, histogram_csv, hops_csv, mway_channels_csv, nodes_csv, summary_csv,
     vc_occupancy_csv,
 };
+use flitsim::stats::{PointResult, StopReason};
 use flitsim::sweep::run_sweep;
 
 /// Light, moderate and saturated loads (the last stops early on its backlog), two seeds.

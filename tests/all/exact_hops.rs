@@ -8,7 +8,8 @@
 //! measured hop count is an independent draw from the enumerated distribution.
 
 use crate::common::{Topo, chi2_9999, scenario};
-use flitsim::engine::{StopReason, run_point};
+use flitsim::engine::run_point;
+use flitsim::stats::StopReason;
 
 /// Closed forms of the mean distance d̄ over distinct pairs (N nodes, N/(N-1) corrects for the
 /// excluded self pairs): they cross-check the enumeration used below.

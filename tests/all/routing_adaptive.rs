@@ -15,7 +15,8 @@
 //! is adaptivity steering around busy channels.
 
 use crate::common::{Topo, routing_scenario};
-use flitsim::engine::{PointResult, StopReason, build_engine, run_point};
+use flitsim::engine::{build_engine, run_point};
+use flitsim::stats::{PointResult, StopReason};
 
 const M: u32 = 16;
 

@@ -16,7 +16,8 @@
 //! Poisson too and are tested at 5 sigma.
 
 use crate::common::{Topo, chi2_9999, routing_scenario};
-use flitsim::engine::{PointResult, StopReason, build_network, run_point};
+use flitsim::engine::{build_network, run_point};
+use flitsim::stats::{PointResult, StopReason};
 use flitsim::topology::Dir;
 
 const N_DIM: usize = 6;

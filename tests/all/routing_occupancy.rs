@@ -15,7 +15,8 @@
 //! its exact, sample-path form), which the tests compute independently.
 
 use crate::common::{Topo, quiet_routing_engine, routing_scenario};
-use flitsim::engine::{Engine, PointResult, StopReason, run_point};
+use flitsim::engine::{Engine, run_point};
+use flitsim::stats::{PointResult, StopReason};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 

@@ -8,7 +8,8 @@
 //! and the timing from the delivery log; then statistics of a loaded hypercube.
 
 use crate::common::{Topo, quiet_routing_engine, routing_scenario};
-use flitsim::engine::{Delivery, Engine, PointResult, StopReason, run_point};
+use flitsim::engine::{Delivery, Engine, run_point};
+use flitsim::stats::{PointResult, StopReason};
 
 fn timeout(tau: u64) -> String {
     format!("algorithm = \"duato-timeout\"\ntimeout = {tau}")

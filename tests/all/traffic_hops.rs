@@ -18,8 +18,9 @@
 
 use crate::common::{Topo, chi2_9999};
 use flitsim::Scenario;
-use flitsim::engine::{StopReason, build_network, run_point};
+use flitsim::engine::{build_network, run_point};
 use flitsim::model::enumerate::{hop_distribution, mean_distance};
+use flitsim::stats::StopReason;
 use flitsim::traffic::Traffic;
 
 /// A hypercube scenario with e-cube routing and the given `[traffic]` lines.

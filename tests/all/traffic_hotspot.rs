@@ -15,9 +15,10 @@
 
 use crate::common::Topo;
 use flitsim::Scenario;
-use flitsim::engine::{PointResult, StopReason, build_network, run_point};
+use flitsim::engine::{build_network, run_point};
 use flitsim::model::enumerate::dor_link_rates;
 use flitsim::network::Network;
+use flitsim::stats::{PointResult, StopReason};
 use flitsim::traffic::Traffic;
 use std::collections::HashMap;
 

@@ -10,10 +10,8 @@
 
 use crate::common::{Topo, chi2_9999};
 use flitsim::Scenario;
-use flitsim::engine::{
-    Delivery, PointResult, RunControl, StopReason, build_engine, build_network, run_engine,
-    run_point,
-};
+use flitsim::engine::{Delivery, RunControl, build_engine, build_network, run_engine, run_point};
+use flitsim::stats::{PointResult, StopReason};
 use flitsim::traffic::Traffic;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;

@@ -2,7 +2,8 @@
 //! far longer than the watchdog period, is not reported as deadlock; a routing that can
 //! deadlock (DOR on a torus with one virtual channel) is.
 
-use flitsim::engine::{StopReason, run_point};
+use flitsim::engine::run_point;
+use flitsim::stats::StopReason;
 use flitsim::{Error, Scenario};
 
 fn scenario(

@@ -374,11 +374,14 @@ fn occupancy_is_the_chain_the_paper_describes() {
             let down = if v + 1 == 5 { 1.0 / s - lc } else { 1.0 / s };
             assert!(close(p[v] * lc, p[v + 1] * down, 1e-14));
         }
-        let vbar = multiplexing_degree(&p);
+        let vbar = crate::model::queueing::model_vbar(&p);
         assert!(vbar >= last && vbar >= 1.0);
         last = vbar;
     }
-    assert_eq!(multiplexing_degree(&vc_occupancy(0.0, 3).unwrap()), 1.0);
+    assert_eq!(
+        crate::model::queueing::model_vbar(&vc_occupancy(0.0, 3).unwrap()),
+        1.0
+    );
     assert!(vc_occupancy(1.0, 3).is_none() && vc_occupancy(f64::NAN, 3).is_none());
 }
 

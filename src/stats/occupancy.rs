@@ -2,6 +2,7 @@
 //! v = 0..V, pooled over links (the quantity P_v of paper 000 eqs. 28-29), kept as
 //! time-weighted counts updated only when a virtual channel is taken or freed.
 
+/// Time-weighted counts of busy virtual channels per link.
 #[derive(Clone)]
 pub struct VcOccupancy {
     busy: Vec<u8>,
@@ -11,6 +12,7 @@ pub struct VcOccupancy {
 }
 
 impl VcOccupancy {
+    /// No busy virtual channel on `links` links of `vcs` virtual channels each.
     pub fn new(links: usize, vcs: u32) -> VcOccupancy {
         VcOccupancy {
             busy: vec![0; links],
@@ -59,14 +61,15 @@ impl VcOccupancy {
     }
 }
 
-/// The multiplexing degree V̄ = Σ v² P_v / Σ v P_v (paper 000 eq. 30); NaN when no virtual
-/// channel was ever busy.
-pub fn multiplexing_degree(p: &[f64]) -> f64 {
+/// The multiplexing degree V̄ = Σ v² P_v / Σ v P_v (paper 000 eq. 30) of an occupancy
+/// distribution P_v, v = 0..V; None when no virtual channel is ever busy (P_0 = 1), where the
+/// simulation reports NaN and the models their zero-load limit 1.
+pub fn multiplexing_degree(p: &[f64]) -> Option<f64> {
     let (num, den) = p.iter().enumerate().fold((0.0, 0.0), |(n, d), (v, &pv)| {
         let v = v as f64;
         (n + v * v * pv, d + v * pv)
     });
-    if den > 0.0 { num / den } else { f64::NAN }
+    (den > 0.0).then(|| num / den)
 }
 
 #[cfg(test)]
@@ -83,6 +86,7 @@ mod tests {
         let p = o.distribution(40); // then 1 busy for 10; link 1 idle 40
         assert_eq!(p, vec![50.0 / 80.0, 20.0 / 80.0, 10.0 / 80.0]);
         // V̄ = (1·20 + 4·10) / (1·20 + 2·10) = 60/40
-        assert!((multiplexing_degree(&p) - 1.5).abs() < 1e-12);
+        assert!((multiplexing_degree(&p).unwrap() - 1.5).abs() < 1e-12);
+        assert_eq!(multiplexing_degree(&[1.0, 0.0, 0.0]), None);
     }
 }

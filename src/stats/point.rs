@@ -1,0 +1,212 @@
+//! The results of one load point and the window arithmetic that turns the engine's counters,
+//! read at the start and the end of the measurement window, into per-cycle rates.
+
+use super::LatencyStats;
+use crate::network::Network;
+
+/// The engine's cumulative counters at one cycle: flits and headers per channel, flits and
+/// messages ejected, messages generated.
+#[derive(Clone, Debug)]
+pub struct Counters {
+    /// Flits that crossed each channel since the start.
+    pub flits: Vec<u64>,
+    /// Headers (messages) that crossed each channel since the start.
+    pub msgs: Vec<u64>,
+    /// Flits ejected.
+    pub ejected_flits: u64,
+    /// Messages ejected.
+    pub ejected_msgs: u64,
+    /// Messages generated.
+    pub generated: u64,
+}
+
+/// What a point's run measured, beyond the counters: the measurement window, why it stopped,
+/// and the engine's per-message statistics and occupancy.
+pub struct Measured {
+    /// Offered load λ in messages/node/cycle, and the seed.
+    pub rate: f64,
+    /// The seed of the point.
+    pub seed: u64,
+    /// The traffic variant: pattern fraction x and hotspot fraction h.
+    pub variant: (f64, Option<f64>),
+    /// Mean message length in flits.
+    pub mean_length: f64,
+    /// Fraction of generated messages actually sent.
+    pub offered_fraction: f64,
+    /// Cycles of the measurement window actually run.
+    pub window_cycles: u64,
+    /// Measured messages never delivered.
+    pub undelivered: u64,
+    /// Why the point stopped, and the cycle it stopped at.
+    pub stop: StopReason,
+    /// The cycle the point stopped at.
+    pub cycles: u64,
+    /// Latency statistics of the measured messages.
+    pub stats: LatencyStats,
+    /// P_v over the window.
+    pub vc_occupancy: Vec<f64>,
+}
+
+/// `(now − then) / div`, NaN for an empty window.
+fn per(now: u64, then: u64, div: f64) -> f64 {
+    if div > 0.0 {
+        (now - then) as f64 / div
+    } else {
+        f64::NAN
+    }
+}
+
+/// Why a point stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// Every measured message was delivered.
+    Drained,
+    /// Source queues grew past the backlog limit: offered load above saturation.
+    Backlog,
+    /// The drain cap was hit with measured messages still in flight.
+    DrainCap,
+}
+
+impl StopReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Drained => "drained",
+            StopReason::Backlog => "backlog",
+            StopReason::DrainCap => "drain-cap",
+        }
+    }
+}
+
+/// Results of one load point.
+#[derive(Clone, Debug)]
+pub struct PointResult {
+    pub rate: f64,
+    pub seed: u64,
+    /// The traffic variant: pattern fraction x and hotspot fraction h (hotspot only).
+    pub pattern_fraction: f64,
+    pub hotspot_fraction: Option<f64>,
+    /// Mean message length in flits.
+    pub mean_length: f64,
+    /// Fraction of generated messages actually sent (nodes a pattern maps onto themselves
+    /// send nothing).
+    pub offered_fraction: f64,
+    pub nodes: u32,
+    /// Cycles of the measurement window actually run (shorter if stopped early).
+    pub window_cycles: u64,
+    pub accepted_flits: f64,
+    pub accepted_rate: f64,
+    pub stats: LatencyStats,
+    /// Measured messages never delivered (drain cap or early stop).
+    pub undelivered: u64,
+    /// Messages generated and messages delivered (any message) during the window.
+    pub window_generated: u64,
+    pub window_delivered: u64,
+    pub stop: StopReason,
+    pub cycles: u64,
+    /// Per network link: flits and headers that crossed it in the window, per cycle.
+    pub link_flits: Vec<f64>,
+    pub link_msgs: Vec<f64>,
+    /// Per node, per cycle in the window: flits and messages (heads) injected, and flits and
+    /// messages (heads) ejected.
+    pub node_inj_flits: Vec<f64>,
+    pub node_inj_msgs: Vec<f64>,
+    pub node_ej_flits: Vec<f64>,
+    pub node_ej_msgs: Vec<f64>,
+    /// P_v: fraction of link-cycles in the window with v busy virtual channels, v = 0..V.
+    pub vc_occupancy: Vec<f64>,
+    /// Per m-way channel (empty for k-ary n-cubes): flits it carried per cycle in the window,
+    /// from router buffers and injection buffers into router buffers and ejection buffers.
+    pub mway_channel_flits: Vec<f64>,
+}
+
+impl PointResult {
+    /// The point's results from the counters at the start (`w0`) and end (`w1`) of the
+    /// window; messages generated count from `w0` to the end of the window.
+    pub fn from_window(net: &Network, m: Measured, w0: &Counters, w1: &Counters) -> PointResult {
+        let wc = m.window_cycles as f64;
+        let nodes = net.nodes as usize;
+        let links = net.links as usize;
+        let att = net.attach as usize;
+        let inj = net.injection_channel(0) as usize;
+        let ej = net.ejection_channel(0) as usize;
+        // A processor's channels of one kind, summed, per cycle of the window.
+        let per_node = |first: usize, now: &[u64], then: &[u64]| -> Vec<f64> {
+            (0..nodes)
+                .map(|p| {
+                    let c = first + p * att;
+                    let sum = |v: &[u64]| v[c..c + att].iter().sum::<u64>();
+                    per(sum(now), sum(then), wc)
+                })
+                .collect()
+        };
+        let node_cycles = wc * nodes as f64;
+        PointResult {
+            rate: m.rate,
+            seed: m.seed,
+            pattern_fraction: m.variant.0,
+            hotspot_fraction: m.variant.1,
+            mean_length: m.mean_length,
+            offered_fraction: m.offered_fraction,
+            nodes: net.nodes,
+            window_cycles: m.window_cycles,
+            accepted_flits: per(w1.ejected_flits, w0.ejected_flits, node_cycles),
+            accepted_rate: per(w1.ejected_msgs, w0.ejected_msgs, node_cycles),
+            undelivered: m.undelivered,
+            window_generated: w1.generated - w0.generated.min(w1.generated),
+            window_delivered: w1.ejected_msgs - w0.ejected_msgs,
+            stats: m.stats,
+            stop: m.stop,
+            cycles: m.cycles,
+            link_flits: (0..links)
+                .map(|c| per(w1.flits[c], w0.flits[c], wc))
+                .collect(),
+            link_msgs: (0..links)
+                .map(|c| per(w1.msgs[c], w0.msgs[c], wc))
+                .collect(),
+            node_inj_flits: per_node(inj, &w1.flits, &w0.flits),
+            node_inj_msgs: per_node(inj, &w1.msgs, &w0.msgs),
+            node_ej_flits: per_node(ej, &w1.flits, &w0.flits),
+            node_ej_msgs: per_node(ej, &w1.msgs, &w0.msgs),
+            mway_channel_flits: if net.shared {
+                // Each link and ejection channel is read from the m-way channel it leaves.
+                let mut v = vec![0u64; net.routers()];
+                for c in (0..links).chain(ej..ej + nodes * att) {
+                    v[net.arb_of[c] as usize] += w1.flits[c] - w0.flits[c];
+                }
+                v.into_iter().map(|x| per(x, 0, wc)).collect()
+            } else {
+                Vec::new()
+            },
+            vc_occupancy: m.vc_occupancy,
+        }
+    }
+
+    /// The measured multiplexing degree V̄ (paper 000 eq. 30); NaN when no virtual channel
+    /// was busy in the window.
+    pub fn vbar(&self) -> f64 {
+        super::multiplexing_degree(&self.vc_occupancy).unwrap_or(f64::NAN)
+    }
+
+    /// Saturated: stopped early, or the source queues and network filled up during the
+    /// window: the messages generated in it exceed those delivered in it by more than
+    /// 3√G + N (G generated, N nodes; a stable network's population changes by far less).
+    pub fn saturated(&self) -> bool {
+        let g = self.window_generated as f64;
+        let deficit = g - self.window_delivered as f64;
+        self.stop != StopReason::Drained || deficit > 3.0 * g.sqrt() + self.nodes as f64
+    }
+
+    /// Flits per cycle on each network channel: the links of a k-ary n-cube, the shared
+    /// channels of an m-way network (paper 004's "traffic" when times 100).
+    pub fn channel_use(&self) -> &[f64] {
+        if self.mway_channel_flits.is_empty() {
+            &self.link_flits
+        } else {
+            &self.mway_channel_flits
+        }
+    }
+
+    pub fn offered_flits(&self) -> f64 {
+        self.rate * self.mean_length * self.offered_fraction
+    }
+}
