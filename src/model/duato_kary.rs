@@ -21,7 +21,6 @@ use crate::model::{Outcome, Prediction};
 use crate::scenario::{Algorithm, Pattern, Scenario, Selection};
 use crate::topology::Kind;
 
-/// Eq. 30, in [`super::queueing`]; re-exported here for `Prediction::multiplexed` (`super`).
 
 /// Binomial coefficient C(a, b), exact; 0 when b < 0 or a < b (also for a < 0), the convention
 /// under which eqs. 4, 5 and 15 hold.
