@@ -21,7 +21,6 @@ use crate::model::{Outcome, Prediction};
 use crate::scenario::{Algorithm, Pattern, Scenario, Selection};
 use crate::topology::Kind;
 
-
 /// Binomial coefficient C(a, b), exact; 0 when b < 0 or a < b (also for a < 0), the convention
 /// under which eqs. 4, 5 and 15 hold.
 pub fn binom(a: i64, b: i64) -> i128 {
