@@ -2,6 +2,7 @@
 
 mod csv_tables;
 pub mod plot;
+pub mod terminal;
 pub mod validation;
 
 pub use csv_tables::{

@@ -1,0 +1,134 @@
+//! `check` and `info`: a scenario's network, router, routing and traffic, without running it.
+
+use flitsim::{Result, Scenario};
+use std::path::Path;
+
+/// The built network's properties, as a table or, with `csv`, as property,value rows.
+pub fn info(scenario: &Path, csv: bool) -> Result<()> {
+    let s = Scenario::load(scenario)?;
+    let net = flitsim::network::Network::for_scenario(&s);
+    if csv {
+        out!("property,value");
+    }
+    for (k, v) in net.topology.properties().rows() {
+        if csv {
+            out!("{k},{v}");
+        } else {
+            out!("{k:>14}  {v}");
+        }
+    }
+    Ok(())
+}
+
+/// Validates the scenario and describes its network, router, routing and traffic.
+pub fn check(path: &Path) -> Result<()> {
+    let s = Scenario::load(path)?;
+    let net = flitsim::network::Network::for_scenario(&s);
+    out!("{}: ok", path.display());
+    if let flitsim::topology::Topology::MWay(_) = &net.topology {
+        let p = net.topology.properties();
+        let radix: Vec<String> = p.radix.iter().map(|k| k.to_string()).collect();
+        out!(
+            "  network: {} {}, {} processors on {}, {} routers, {} channels of m = {} ways, diameter {}, mean distance {:.4} (channel crossings)",
+            p.topology,
+            radix.join("x"),
+            p.processors,
+            p.processors_on.unwrap_or_default(),
+            p.routers,
+            p.channels,
+            p.m.unwrap_or(0),
+            p.diameter,
+            p.mean_distance
+        );
+        out!(
+            "  router: buffer sets of {} buffers of {} flits, selection {}",
+            s.router.vcs,
+            s.router.buffer_depth,
+            s.routing.selection.name()
+        );
+        out!("  routing: {}", s.routing.algorithm.name());
+        return check_traffic(&s);
+    }
+    let t = net.cube();
+    out!(
+        "  network: {} {:?}{}, {} nodes, {} links, diameter {}, mean distance {:.4}",
+        t.kind.name(),
+        t.radix,
+        if t.kind == flitsim::topology::Kind::Torus {
+            if t.bidirectional {
+                " bidirectional"
+            } else {
+                " unidirectional"
+            }
+        } else {
+            ""
+        },
+        t.nodes,
+        t.links.len(),
+        t.diameter(),
+        t.mean_distance()
+    );
+    out!(
+        "  router: {} virtual channels of {} flits per physical channel",
+        s.router.vcs,
+        s.router.buffer_depth
+    );
+    let routing = flitsim::routing::Routing::new(&s, &net);
+    let a = routing.adaptive_vcs();
+    let classes = if a > 0 {
+        format!(
+            ", class a = virtual channels 0..{a}, escape class b = {a}..{}, selection {}",
+            s.router.vcs,
+            s.routing.selection.name()
+        )
+    } else {
+        String::new()
+    };
+    let timeout = if s.routing.algorithm == flitsim::scenario::Algorithm::DuatoTimeout {
+        format!(", time-out {} cycles", s.routing.timeout)
+    } else {
+        String::new()
+    };
+    out!(
+        "  routing: {}{classes}{timeout}",
+        s.routing.algorithm.name()
+    );
+    check_traffic(&s)
+}
+
+/// `check`'s account of the traffic and run control.
+fn check_traffic(s: &Scenario) -> Result<()> {
+    let t = &s.traffic;
+    let lengths = if t.lengths.len() == 1 {
+        format!("{} flits/message", t.lengths[0])
+    } else {
+        format!(
+            "message lengths {:?} flits with probabilities {:?} (mean {})",
+            t.lengths,
+            t.length_probabilities,
+            t.mean_length()
+        )
+    };
+    let mixture = if t.pattern_fractions != [1.0] {
+        format!(
+            " (fraction x = {:?}, the rest uniform)",
+            t.pattern_fractions
+        )
+    } else {
+        String::new()
+    };
+    let mixture = match t.pattern {
+        flitsim::scenario::Pattern::Hotspot { node, .. } => format!(
+            " to node {node} with fraction h = {:?}{mixture}",
+            t.hotspot_fractions
+        ),
+        _ => mixture,
+    };
+    out!(
+        "  traffic: {}{mixture}, {lengths}, {} load point(s) x {} seed(s)",
+        t.pattern.name(),
+        t.rates.len(),
+        s.seeds.len()
+    );
+    Ok(())
+}
