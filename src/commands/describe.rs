@@ -49,24 +49,20 @@ pub fn check(path: &Path) -> Result<()> {
         out!("  routing: {}", s.routing.algorithm.name());
         return check_traffic(&s);
     }
-    let t = net.cube();
+    let p = net.topology.properties();
+    // Only a torus says which way its links go (meshes, hypercubes and HyperX: both ways).
+    let links = match p.links {
+        Some(l) if p.topology == "torus" => format!(" {l}"),
+        _ => String::new(),
+    };
     out!(
-        "  network: {} {:?}{}, {} nodes, {} links, diameter {}, mean distance {:.4}",
-        t.kind.name(),
-        t.radix,
-        if t.kind == flitsim::topology::Kind::Torus {
-            if t.bidirectional {
-                " bidirectional"
-            } else {
-                " unidirectional"
-            }
-        } else {
-            ""
-        },
-        t.nodes,
-        t.links.len(),
-        t.diameter(),
-        t.mean_distance()
+        "  network: {} {:?}{links}, {} nodes, {} links, diameter {}, mean distance {:.4}",
+        p.topology,
+        p.radix,
+        p.processors,
+        p.channels,
+        p.diameter,
+        p.mean_distance
     );
     out!(
         "  router: {} virtual channels of {} flits per physical channel",

@@ -1,9 +1,9 @@
 //! The fixed-width tables the command line prints (`run`, `model`, `validate`): pure functions
 //! returning the lines, without a trailing newline, for the caller to print.
 
-use crate::stats::PointResult;
 use crate::model::Outcome;
 use crate::output::validation::{ModelRow, shown};
+use crate::stats::PointResult;
 
 /// A point's traffic variant in the printed tables: x and h (`-` unless hotspot), 6 wide each.
 pub fn variant_cells(r: &PointResult) -> String {
