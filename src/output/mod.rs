@@ -1,13 +1,16 @@
 //! Output: the CSV tables of a sweep, written so that a failed run leaves earlier results alone.
 
+mod columns;
 mod csv_tables;
 pub mod plot;
+mod summary;
 pub mod validation;
 
+pub use columns::{Column, markdown as markdown_columns};
 pub use csv_tables::{
-    channels_csv, histogram_csv, hops_csv, mway_channels_csv, nodes_csv, summary_csv,
-    vc_occupancy_csv,
+    channels_csv, histogram_csv, hops_csv, mway_channels_csv, nodes_csv, vc_occupancy_csv,
 };
+pub use summary::{SUMMARY, summary_csv};
 
 use crate::engine::PointResult;
 use crate::error::{Error, Result};
