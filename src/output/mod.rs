@@ -1,14 +1,17 @@
 //! Output: the CSV tables of a sweep, written so that a failed run leaves earlier results alone.
 
+mod channels;
+mod columns;
 mod csv_tables;
 pub mod plot;
+mod summary;
 pub mod terminal;
 pub mod validation;
 
-pub use csv_tables::{
-    channels_csv, histogram_csv, hops_csv, mway_channels_csv, nodes_csv, summary_csv,
-    vc_occupancy_csv,
-};
+pub use channels::channels_csv;
+pub use columns::{Column, markdown as markdown_columns};
+pub use csv_tables::{histogram_csv, hops_csv, mway_channels_csv, nodes_csv, vc_occupancy_csv};
+pub use summary::{SUMMARY, summary_csv};
 
 use crate::error::{Error, Result};
 use crate::scenario::Scenario;

@@ -1,7 +1,8 @@
 //! Model and simulation side by side: model.csv, validation.csv, validation.svg,
 //! validation_vc.csv, validation_channels.csv and validation_distance.csv.
 
-use super::csv_tables::{link_cells, table, variant};
+use super::channels::link_cells;
+use super::csv_tables::{table, variant};
 use super::num;
 use crate::error::{Error, Result};
 use crate::model::Outcome;

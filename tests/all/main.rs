@@ -19,6 +19,7 @@ mod mway_common;
 mod mway_deadlock_freedom;
 mod mway_properties;
 mod mway_zero_load;
+mod output_columns;
 mod plot;
 mod routing_adaptive;
 mod routing_deadlock_freedom;

@@ -1,0 +1,152 @@
+//! channels.csv: one row per load point and network link, from the column lists `LINK` and
+//! `LINK_USE`; validation_channels.csv begins with `LINK` too.
+
+use super::columns::{Column, cells, names, rate, seed};
+use super::csv_tables::{table, variant};
+use super::num;
+use crate::network::Network;
+use crate::scenario::Pattern;
+use crate::stats::PointResult;
+use crate::topology::{Kind, Link};
+
+/// A row of channels.csv: a network link of the point, and what its grouping columns need.
+pub(super) struct LinkRow {
+    /// The link's id.
+    channel: usize,
+    /// The link.
+    link: Link,
+    /// Whether the network is a hypercube (`src_weight` and `bit_dir` apply).
+    cube: bool,
+    /// Under hotspot traffic, the distances from the link's source and destination to the hot
+    /// node.
+    hot: Option<(u32, u32)>,
+}
+
+/// The columns that name a point and one of its links, which channels.csv and
+/// validation_channels.csv begin with.
+const LINK: &[Column<LinkRow>] = &[
+    rate(),
+    seed(),
+    Column {
+        name: "channel",
+        unit: "",
+        doc: "link id",
+        value: |_, x| x.channel.to_string(),
+    },
+    Column {
+        name: "src",
+        unit: "",
+        doc: "node index of the link's source",
+        value: |_, x| x.link.src.to_string(),
+    },
+    Column {
+        name: "dst",
+        unit: "",
+        doc: "node index of the link's destination",
+        value: |_, x| x.link.dst.to_string(),
+    },
+    Column {
+        name: "dim",
+        unit: "",
+        doc: "0-based dimension",
+        value: |_, x| x.link.dim.to_string(),
+    },
+    Column {
+        name: "dir",
+        unit: "",
+        doc: "`+` or `-`",
+        value: |_, x| x.link.dir.sign().to_string(),
+    },
+];
+
+/// channels.csv's columns after `LINK`: the link's use and the columns paper 002's figures group
+/// by (empty where they do not apply).
+const LINK_USE: &[Column<LinkRow>] = &[
+    Column {
+        name: "flits_per_cycle",
+        unit: "flits/cycle",
+        doc: "flits that crossed the link per cycle in the window: its utilisation",
+        value: |r, x| num(r.link_flits[x.channel]),
+    },
+    Column {
+        name: "messages_per_cycle",
+        unit: "messages/cycle",
+        doc: "headers per cycle: the papers' channel rate λ_c",
+        value: |r, x| num(r.link_msgs[x.channel]),
+    },
+    Column {
+        name: "src_weight",
+        unit: "",
+        doc: "hypercube: Hamming weight of the source address",
+        value: |_, x| match x.cube {
+            true => x.link.src.count_ones().to_string(),
+            false => String::new(),
+        },
+    },
+    Column {
+        name: "bit_dir",
+        unit: "",
+        doc: "hypercube: `0->1` or `1->0`",
+        value: |_, x| match (x.cube, x.link.dst > x.link.src) {
+            (true, true) => "0->1".to_string(),
+            (true, false) => "1->0".to_string(),
+            (false, _) => String::new(),
+        },
+    },
+    Column {
+        name: "hotspot_distance",
+        unit: "links",
+        doc: "hotspot: distance from the link's source to the hot node",
+        value: |_, x| x.hot.map(|(s, _)| s.to_string()).unwrap_or_default(),
+    },
+    Column {
+        name: "toward_hotspot",
+        unit: "true/false",
+        doc: "hotspot: whether the link brings a message closer to the hot node",
+        value: |_, x| x.hot.map(|(s, d)| (d < s).to_string()).unwrap_or_default(),
+    },
+];
+
+/// The cells that name a point and one of its links: rate, seed, channel, src, dst, dim, dir.
+pub(super) fn link_cells(r: &PointResult, c: usize, l: &Link) -> Vec<String> {
+    let x = LinkRow {
+        channel: c,
+        link: *l,
+        cube: false,
+        hot: None,
+    };
+    cells(LINK, r, &x)
+}
+
+/// The hot node of a hotspot pattern, if any.
+fn hot_node(pattern: &Pattern) -> Option<u32> {
+    match *pattern {
+        Pattern::Hotspot { node, .. } => Some(node),
+        _ => None,
+    }
+}
+
+/// channels.csv: one row per load point and network link, the columns of `LINK` and `LINK_USE`.
+pub fn channels_csv(results: &[PointResult], net: &Network, pattern: &Pattern) -> String {
+    let topo = &net.topology;
+    let cube = matches!(topo.cube(), Some(t) if t.kind == Kind::Hypercube);
+    let hot = hot_node(pattern);
+    let rows: Vec<LinkRow> = (topo.links().iter().enumerate())
+        .map(|(channel, &link)| LinkRow {
+            channel,
+            link,
+            cube,
+            hot: hot.map(|h| (topo.distance(link.src, h), topo.distance(link.dst, h))),
+        })
+        .collect();
+    table(
+        &[names(LINK), names(LINK_USE)].concat(),
+        results.iter().flat_map(|r| {
+            rows.iter().map(move |x| {
+                let mut row = cells(LINK, r, x);
+                row.extend(cells(LINK_USE, r, x));
+                variant(r, row)
+            })
+        }),
+    )
+}

@@ -1,0 +1,83 @@
+//! Column tables: one list per CSV table gives each column's name, unit, one-line doc and cell,
+//! so that the header, the rows and README.md's column list are read off the same list.
+
+use super::num;
+use crate::stats::PointResult;
+
+/// One CSV column: its name, its unit and a one-line doc (markdown, as README.md shows them),
+/// and how its cell is written for a load point and a row context `R` (the sub-item a row
+/// describes, e.g. a node index; `()` when a point has one row).
+pub struct Column<R = ()> {
+    /// The header cell.
+    pub name: &'static str,
+    /// The unit, empty when it has none.
+    pub unit: &'static str,
+    /// One line of markdown saying what the column holds.
+    pub doc: &'static str,
+    /// The cell of a row: the load point and the row's context.
+    pub value: fn(&PointResult, &R) -> String,
+}
+
+/// The header cells of `columns`, in order.
+pub fn names<R>(columns: &[Column<R>]) -> Vec<&'static str> {
+    columns.iter().map(|c| c.name).collect()
+}
+
+/// The cells of one row: each column's value for point `r` and context `x`.
+pub fn cells<R>(columns: &[Column<R>], r: &PointResult, x: &R) -> Vec<String> {
+    columns.iter().map(|c| (c.value)(r, x)).collect()
+}
+
+/// `columns` as README.md's markdown table (`| column | unit | meaning |`, one line each, ending
+/// in a newline). Consecutive columns with the same unit and doc share a line, their names joined
+/// by ", ".
+pub fn markdown<R>(columns: &[Column<R>]) -> String {
+    let cell = |s: &str| {
+        if s.is_empty() {
+            " |".to_string()
+        } else {
+            format!(" {s} |")
+        }
+    };
+    let mut text = String::from("| column | unit | meaning |\n|---|---|---|\n");
+    let mut i = 0;
+    while i < columns.len() {
+        let c = &columns[i];
+        let same = columns[i..]
+            .iter()
+            .take_while(|d| d.unit == c.unit && d.doc == c.doc)
+            .count();
+        let group: Vec<String> = columns[i..i + same]
+            .iter()
+            .map(|d| format!("`{}`", d.name))
+            .collect();
+        text += &format!(
+            "|{}{}{}\n",
+            cell(&group.join(", ")),
+            cell(c.unit),
+            cell(c.doc)
+        );
+        i += same;
+    }
+    text
+}
+
+/// The `rate` column: the point's offered load λ.
+pub const fn rate<R>() -> Column<R> {
+    Column {
+        name: "rate",
+        unit: "messages/node/cycle",
+        doc: "offered λ",
+        value: |r, _| num(r.rate),
+    }
+}
+
+/// The `seed` column: the point's seed.
+pub const fn seed<R>() -> Column<R> {
+    Column {
+        name: "seed",
+        unit: "",
+        doc: "the point's seed",
+        value: |r, _| r.seed.to_string(),
+    }
+}

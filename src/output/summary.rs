@@ -1,0 +1,198 @@
+//! summary.csv: one row per load point and seed, its columns listed once in [`SUMMARY`].
+
+use super::columns::{self, Column, rate, seed};
+use super::{num, opt};
+use crate::stats::PointResult;
+
+/// The doc shared by `latency_min` and `latency_max`.
+const EXTREMES: &str = "extremes";
+/// The doc shared by `latency_p50`, `latency_p95` and `latency_p99`.
+const PERCENTILES: &str = "nearest-rank percentiles (exact, from the integer histogram)";
+/// The doc shared by `traffic_pct`, `traffic_min_pct` and `traffic_max_pct`.
+const TRAFFIC: &str = "channel utilisation in the window (paper 004's \"traffic\"): mean over the network channels (links of a k-ary n-cube; m-way channels), and the least and most busy channel";
+/// The doc shared by `injection_pct` and `ejection_pct`.
+const INJECTION: &str = "flits injected (into injection buffers) and ejected per processor per cycle, times 100: paper 004's node injection and ejection rates";
+
+/// The mean of a list (NaN when empty or undefined).
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// summary.csv's columns in order (the traffic variant's follow), with the units and docs
+/// README.md's Outputs section lists.
+pub const SUMMARY: &[Column] = &[
+    rate(),
+    seed(),
+    Column {
+        name: "offered_flits",
+        unit: "flits/node/cycle",
+        doc: "λ·M",
+        value: |r, _| num(r.offered_flits()),
+    },
+    Column {
+        name: "accepted_flits",
+        unit: "flits/node/cycle",
+        doc: "flits ejected during the window / (N · window cycles)",
+        value: |r, _| num(r.accepted_flits),
+    },
+    Column {
+        name: "accepted_rate",
+        unit: "messages/node/cycle",
+        doc: "tails ejected during the window / (N · window cycles) (counts whole messages, so it differs from `accepted_flits`/M by the messages straddling the window's edges)",
+        value: |r, _| num(r.accepted_rate),
+    },
+    Column {
+        name: "latency_mean",
+        unit: "cycles",
+        doc: "mean latency: generation to tail ejected, source queueing included",
+        value: |r, _| num(r.stats.mean()),
+    },
+    Column {
+        name: "latency_ci95",
+        unit: "cycles",
+        doc: "95% confidence half-width of `latency_mean` by batch means (`batches` batches by generation time, Student t)",
+        value: |r, _| num(r.stats.ci95()),
+    },
+    Column {
+        name: "network_latency_mean",
+        unit: "cycles",
+        doc: "head crosses the injection channel → tail ejected; M + h at zero load",
+        value: |r, _| num(r.stats.network_mean()),
+    },
+    Column {
+        name: "source_wait_mean",
+        unit: "cycles",
+        doc: "generation → head crosses the injection channel",
+        value: |r, _| num(r.stats.wait_mean()),
+    },
+    Column {
+        name: "latency_std",
+        unit: "cycles",
+        doc: "sample standard deviation of latency",
+        value: |r, _| num(r.stats.std()),
+    },
+    Column {
+        name: "latency_min",
+        unit: "cycles",
+        doc: EXTREMES,
+        value: |r, _| opt(r.stats.min()),
+    },
+    Column {
+        name: "latency_max",
+        unit: "cycles",
+        doc: EXTREMES,
+        value: |r, _| opt(r.stats.max()),
+    },
+    Column {
+        name: "latency_p50",
+        unit: "cycles",
+        doc: PERCENTILES,
+        value: |r, _| opt(r.stats.percentile(0.50)),
+    },
+    Column {
+        name: "latency_p95",
+        unit: "cycles",
+        doc: PERCENTILES,
+        value: |r, _| opt(r.stats.percentile(0.95)),
+    },
+    Column {
+        name: "latency_p99",
+        unit: "cycles",
+        doc: PERCENTILES,
+        value: |r, _| opt(r.stats.percentile(0.99)),
+    },
+    Column {
+        name: "hops_mean",
+        unit: "links",
+        doc: "mean links crossed (m-way: routers passed)",
+        value: |r, _| num(r.stats.hops_mean()),
+    },
+    Column {
+        name: "adaptive_hop_fraction",
+        unit: "fraction",
+        doc: "hops onto class-a (adaptive) virtual channels / all network hops of the measured messages; 0 for `dor` and `pcube`, which have no class a; the rest are escape hops",
+        value: |r, _| num(r.stats.adaptive_hop_fraction()),
+    },
+    Column {
+        name: "timeouts_per_message",
+        unit: "count",
+        doc: "`duato-timeout` only (0 otherwise): escape (class-b) hops per measured message; each was taken after a time-out (with τ = 0, at once when no class-a channel was free)",
+        value: |r, _| num(r.stats.timeouts_per_message()),
+    },
+    Column {
+        name: "vbar",
+        unit: "virtual channels",
+        doc: "measured multiplexing degree V̄ = Σ v² P_v / Σ v P_v (paper 000 eq. 30) of the P_v in `vc_occupancy.csv`; NaN if no virtual channel was ever busy",
+        value: |r, _| num(r.vbar()),
+    },
+    Column {
+        name: "traffic_pct",
+        unit: "% of cycles",
+        doc: TRAFFIC,
+        value: |r, _| num(100.0 * mean(r.channel_use())),
+    },
+    Column {
+        name: "traffic_min_pct",
+        unit: "% of cycles",
+        doc: TRAFFIC,
+        value: |r, _| num(100.0 * r.channel_use().iter().copied().fold(f64::NAN, f64::min)),
+    },
+    Column {
+        name: "traffic_max_pct",
+        unit: "% of cycles",
+        doc: TRAFFIC,
+        value: |r, _| num(100.0 * r.channel_use().iter().copied().fold(f64::NAN, f64::max)),
+    },
+    Column {
+        name: "injection_pct",
+        unit: "% of cycles",
+        doc: INJECTION,
+        value: |r, _| num(100.0 * mean(&r.node_inj_flits)),
+    },
+    Column {
+        name: "ejection_pct",
+        unit: "% of cycles",
+        doc: INJECTION,
+        value: |r, _| num(100.0 * mean(&r.node_ej_flits)),
+    },
+    Column {
+        name: "messages",
+        unit: "count",
+        doc: "messages generated in the window and delivered",
+        value: |r, _| r.stats.count.to_string(),
+    },
+    Column {
+        name: "undelivered",
+        unit: "count",
+        doc: "measured messages still in flight when the point stopped",
+        value: |r, _| r.undelivered.to_string(),
+    },
+    Column {
+        name: "saturated",
+        unit: "true/false",
+        doc: "the point stopped early (`backlog`), hit the drain cap, or the messages generated in the window exceeded those delivered in it by more than 3√G + N (G generated, N nodes: the source queues were filling up): past saturation, its latency is not a steady-state figure",
+        value: |r, _| r.saturated().to_string(),
+    },
+    Column {
+        name: "stop",
+        unit: "`drained`, `backlog`, `drain-cap`",
+        doc: "why the point stopped",
+        value: |r, _| r.stop.name().to_string(),
+    },
+    Column {
+        name: "cycles",
+        unit: "cycles",
+        doc: "cycles simulated",
+        value: |r, _| r.cycles.to_string(),
+    },
+];
+
+/// summary.csv: one row per load point, the columns of [`SUMMARY`] then the traffic variant's.
+pub fn summary_csv(results: &[PointResult]) -> String {
+    super::csv_tables::table(
+        &columns::names(SUMMARY),
+        results
+            .iter()
+            .map(|r| super::csv_tables::variant(r, columns::cells(SUMMARY, r, &()))),
+    )
+}
