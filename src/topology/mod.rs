@@ -8,10 +8,12 @@
 //! Coordinates are a capability of the cube topologies ([`Topology::cube`]): only the routings
 //! and traffic patterns defined on coordinates ask for them.
 
+mod hyperx;
 mod kary_ncube;
 mod mway;
 mod properties;
 
+pub use hyperx::HyperX;
 pub use kary_ncube::KAryNCube;
 pub use mway::{MWay, Placement};
 pub use properties::Properties;
@@ -80,6 +82,8 @@ pub enum Family {
     KAryNCube,
     /// A k-ary m-way network (paper 004) on the channel graph of its `kind`.
     MWay(Placement),
+    /// A HyperX: every router linked to each router that differs in one coordinate.
+    HyperX,
 }
 
 impl Family {
@@ -90,6 +94,7 @@ impl Family {
             Family::MWay(_) => {
                 "the shared channels of a k-ary m-way network (paper 004 has no model)"
             }
+            Family::HyperX => "a HyperX (no paper models it)",
         }
     }
 }
@@ -120,6 +125,7 @@ impl TopologySpec {
     pub fn name(&self) -> &'static str {
         match self.family {
             Family::KAryNCube | Family::MWay(_) => self.kind.name(),
+            Family::HyperX => "hyperx",
         }
     }
 
@@ -128,6 +134,7 @@ impl TopologySpec {
     pub fn cube_coordinates(&self) -> bool {
         match self.family {
             Family::KAryNCube | Family::MWay(_) => true,
+            Family::HyperX => false,
         }
     }
 
@@ -140,7 +147,7 @@ impl TopologySpec {
     pub fn processors(&self) -> u64 {
         let routers: u64 = self.radix.iter().map(|&k| k as u64).product();
         match self.family {
-            Family::KAryNCube => routers,
+            Family::KAryNCube | Family::HyperX => routers,
             Family::MWay(Placement::Channels(p)) => routers * p as u64,
             // One router per adjacent pair of channels: k per ring, k − 1 per line.
             Family::MWay(Placement::Routers) => self
@@ -159,7 +166,7 @@ impl TopologySpec {
     pub fn processors_are_routers(&self) -> bool {
         matches!(
             self.family,
-            Family::KAryNCube | Family::MWay(Placement::Channels(1))
+            Family::KAryNCube | Family::HyperX | Family::MWay(Placement::Channels(1))
         )
     }
 
@@ -171,6 +178,12 @@ impl TopologySpec {
             return Some((
                 format!("{name:?} is defined on router coordinates, and this m-way network's processors are not one per channel"),
                 "use pattern = \"uniform\", \"hotspot\" or \"permutation\", or processors = \"channels\" with processor_factor = 1".into(),
+            ));
+        }
+        if self.family == Family::HyperX && name == "locality" {
+            return Some((
+                "locality draws destinations by k-ary n-cube distance, not a HyperX's".into(),
+                "use another pattern".into(),
             ));
         }
         None
@@ -204,6 +217,8 @@ pub enum Topology {
     /// A k-ary m-way network: the engine's routers are its m-way channels, its links the
     /// m-way routers' buffer sets.
     MWay(MWay),
+    /// A HyperX (flattened butterfly).
+    HyperX(HyperX),
 }
 
 impl From<KAryNCube> for Topology {
@@ -219,6 +234,7 @@ impl Topology {
         match spec.family {
             Family::KAryNCube => Topology::KAryNCube(graph),
             Family::MWay(placement) => Topology::MWay(MWay::new(graph, placement)),
+            Family::HyperX => Topology::HyperX(HyperX::new(spec.radix.clone())),
         }
     }
 
@@ -229,6 +245,7 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => Some(t),
             Topology::MWay(m) => Some(&m.graph),
+            Topology::HyperX(_) => None,
         }
     }
 
@@ -245,6 +262,7 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => &t.links,
             Topology::MWay(m) => &m.graph.links,
+            Topology::HyperX(h) => &h.links,
         }
     }
 
@@ -253,13 +271,14 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => t.nodes,
             Topology::MWay(m) => m.graph.nodes,
+            Topology::HyperX(h) => h.nodes(),
         }
     }
 
     /// How processors attach to routers.
     pub fn attachment(&self) -> Attachment<'_> {
         match self {
-            Topology::KAryNCube(_) => Attachment {
+            Topology::KAryNCube(_) | Topology::HyperX(_) => Attachment {
                 proc_at: None,
                 attach: 1,
                 shared_channels: false,
@@ -281,6 +300,7 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => t.dimension_order_link(at, dst),
             Topology::MWay(m) => m.graph.dimension_order_link(at, dst),
+            Topology::HyperX(h) => h.dimension_order_link(at, dst),
         }
     }
 
@@ -290,6 +310,7 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => t.distance(a, b),
             Topology::MWay(m) => m.graph.distance(a, b),
+            Topology::HyperX(h) => h.distance(a, b),
         }
     }
 
@@ -298,6 +319,7 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => t.diameter(),
             Topology::MWay(m) => m.graph.diameter(),
+            Topology::HyperX(h) => h.properties().diameter,
         }
     }
 
@@ -307,6 +329,7 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => t,
             Topology::MWay(m) => m.line.as_ref().unwrap_or(&m.graph),
+            Topology::HyperX(h) => &h.coords,
         }
     }
 
@@ -315,6 +338,7 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => t.properties(),
             Topology::MWay(m) => m.properties(),
+            Topology::HyperX(h) => h.properties(),
         }
     }
 }

@@ -1,5 +1,5 @@
-//! The `[topology]` table: k-ary n-cubes (kind, k, n, links) and k-ary m-way networks (wrap,
-//! processors, processor_factor), with their size limit.
+//! The `[topology]` table: k-ary n-cubes (kind, k, n, links), k-ary m-way networks (wrap,
+//! processors, processor_factor) and HyperX (k, n), with their size limits.
 
 use super::super::schema::{Radix, RawTopology};
 use super::super::*;
@@ -27,11 +27,12 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         "mesh" => Kind::Mesh,
         "torus" => Kind::Torus,
         "hypercube" => Kind::Hypercube,
+        "hyperx" => return hyperx_topology(c, t),
         other => {
             return Err(c.err(
                 "[topology] kind",
                 format!("unknown topology {other:?}"),
-                "use \"mesh\", \"torus\", \"hypercube\" or \"mway\"",
+                "use \"mesh\", \"torus\", \"hypercube\" or \"mway\" (k-ary n-cubes and m-way networks), or \"hyperx\"",
             ));
         }
     };
@@ -220,6 +221,37 @@ fn mway_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
     Ok(TopologySpec {
         family: Family::MWay(placement),
         kind,
+        radix,
+        bidirectional: true,
+    })
+}
+
+/// Largest number of network ports of a HyperX router (Σ(k_d − 1)), so that a router's
+/// driver slots (ports × V) stay within the arbiter's 16-bit slots.
+const HYPERX_MAX_DEGREE: u32 = 1024;
+
+/// A HyperX: `k` (one radix or one per dimension) and `n`; links are bidirectional.
+fn hyperx_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
+    if t.links.is_some() {
+        return Err(c.err(
+            "[topology] links",
+            "a HyperX links every pair of routers that differ in one coordinate, both ways",
+            "remove links",
+        ));
+    }
+    let radix = radix_of(c, t)?;
+    check_size(c, &radix, 1)?;
+    let degree: u32 = radix.iter().map(|&k| k - 1).sum();
+    if degree > HYPERX_MAX_DEGREE {
+        return Err(c.err(
+            "[topology] k",
+            format!("each router would have {degree} links (the sum of k - 1 over the dimensions)"),
+            format!("use radices whose k - 1 sum to at most {HYPERX_MAX_DEGREE}"),
+        ));
+    }
+    Ok(TopologySpec {
+        family: Family::HyperX,
+        kind: Kind::Mesh,
         radix,
         bidirectional: true,
     })

@@ -1,0 +1,102 @@
+//! HyperX (the k-ary n-dimensional flattened butterfly): each router is linked to every router
+//! whose coordinates differ from its own in exactly one dimension, so a dimension is corrected
+//! in one hop. The hypercube is the HyperX with k = 2.
+
+use super::{Dir, KAryNCube, Kind, Link, Properties};
+
+/// A HyperX of one processor per router.
+#[derive(Clone, Debug)]
+pub struct HyperX {
+    /// The routers' coordinates, as a mesh of the same radices; it is also the processors'
+    /// address space for traffic patterns (its links are not the HyperX's).
+    pub coords: KAryNCube,
+    /// Every unidirectional link: for each dimension d, router and other coordinate b in d.
+    pub links: Vec<Link>,
+    /// `out[(router * n + d) * kmax + b]`: the link from router to coordinate b in dimension d.
+    out: Vec<u32>,
+    /// The largest radix.
+    kmax: usize,
+}
+
+impl HyperX {
+    /// Builds the HyperX with radix `radix[d]` in dimension d.
+    pub fn new(radix: Vec<u32>) -> HyperX {
+        let coords = KAryNCube::new(Kind::Mesh, radix.clone(), true);
+        let (n, nodes) = (radix.len(), coords.nodes);
+        let kmax = radix.iter().copied().max().unwrap_or(1) as usize;
+        let mut out = vec![u32::MAX; nodes * n * kmax];
+        let mut links = Vec::new();
+        let mut stride = 1usize;
+        for (d, &k) in radix.iter().enumerate() {
+            for node in 0..nodes {
+                let a = coords.coord(node as u32, d) as usize;
+                let base = node - a * stride;
+                for b in (0..k as usize).filter(|&b| b != a) {
+                    out[(node * n + d) * kmax + b] = links.len() as u32;
+                    links.push(Link {
+                        src: node as u32,
+                        dst: (base + b * stride) as u32,
+                        dim: d as u8,
+                        dir: if b > a { Dir::Plus } else { Dir::Minus },
+                        wrap: false,
+                    });
+                }
+            }
+            stride *= k as usize;
+        }
+        HyperX {
+            coords,
+            links,
+            out,
+            kmax,
+        }
+    }
+
+    /// Routers (and processors).
+    pub fn nodes(&self) -> usize {
+        self.coords.nodes
+    }
+
+    /// The next link of the dimension-order path from `at` to `dst`: to `dst`'s coordinate in
+    /// the lowest dimension where they differ.
+    #[inline(always)]
+    pub fn dimension_order_link(&self, at: u32, dst: u32) -> Option<u32> {
+        let t = &self.coords;
+        let n = t.n();
+        (0..n).find_map(|d| {
+            let b = t.coord(dst, d);
+            (t.coord(at, d) != b).then(|| self.out[(at as usize * n + d) * self.kmax + b as usize])
+        })
+    }
+
+    /// The number of coordinates in which `a` and `b` differ: their minimal hop distance.
+    #[inline]
+    pub fn distance(&self, a: u32, b: u32) -> u32 {
+        let t = &self.coords;
+        (0..t.n())
+            .filter(|&d| t.coord(a, d) != t.coord(b, d))
+            .count() as u32
+    }
+
+    /// Processors, routers, channels, degree Σ(k_d − 1), diameter n and the mean distance
+    /// N Σ_d (1 − 1/k_d) / (N − 1) over ordered pairs of distinct processors.
+    pub fn properties(&self) -> Properties {
+        let radix = &self.coords.radix;
+        let n = self.nodes() as f64;
+        let differ: f64 = radix.iter().map(|&k| 1.0 - 1.0 / k as f64).sum();
+        Properties {
+            topology: "hyperx".to_string(),
+            radix: radix.clone(),
+            links: None,
+            processors_on: None,
+            m: None,
+            processors: self.nodes() as u64,
+            routers: self.nodes() as u64,
+            channels: self.links.len() as u64,
+            degree: radix.iter().map(|&k| k - 1).sum(),
+            diameter: radix.len() as u32,
+            mean_distance: n * differ / (n - 1.0),
+            mean_hops: None,
+        }
+    }
+}
