@@ -34,14 +34,9 @@ impl RunControl {
     }
 }
 
-/// Builds the network of a scenario.
-pub fn build_network(s: &Scenario) -> Network {
-    Network::for_scenario(s)
-}
-
 /// An engine for one load point of a scenario (`rate` in messages/node/cycle).
 pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
-    let net = build_network(s);
+    let net = Network::for_scenario(s);
     let routing = Routing::new(s, &net);
     let traffic = Traffic::new(&s.traffic, net.traffic_topo(), seed);
     Engine::new(net, routing, traffic, rate, seed)

@@ -201,7 +201,7 @@ impl LinkRates {
     /// [`LinkRates::for_scenario`] gave this model; `seed` fixes a random permutation pattern
     /// as the simulation's.
     pub fn rates(self, s: &Scenario, rate: f64, seed: u64) -> Vec<f64> {
-        let net = crate::engine::build_network(s);
+        let net = crate::network::Network::for_scenario(s);
         let t = net.cube();
         match self {
             LinkRates::DorEnumeration => {

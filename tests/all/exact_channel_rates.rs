@@ -16,7 +16,8 @@
 //! over the exact hop distribution).
 
 use crate::common::{Shape, Topo, scenario};
-use flitsim::engine::{build_network, run_point};
+use flitsim::engine::run_point;
+use flitsim::network::Network;
 use flitsim::stats::{PointResult, StopReason};
 use flitsim::topology::Dir;
 
@@ -100,7 +101,7 @@ fn run(t: &Topo, vcs: u32, m: u32, rate: f64, measure: u64, seed: u64) -> Run {
 /// window's two ends (at most V in progress on a link at each end, each short by < M flits).
 fn check_rates(t: &Topo, run: &Run, want: impl Fn(u32, usize, Dir) -> f64) {
     let s = scenario(t, run.vcs, 4, run.m, run.rate, 1, 100, 1);
-    let net = build_network(&s);
+    let net = Network::for_scenario(&s);
     let links = &net.cube().links;
     let r = &run.r;
     assert_eq!(r.link_msgs.len(), links.len());

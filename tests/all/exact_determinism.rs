@@ -3,7 +3,8 @@
 //! gives different bytes.
 
 use flitsim::Scenario;
-use flitsim::engine::{build_network, run_point};
+use flitsim::engine::run_point;
+use flitsim::network::Network;
 use flitsim::output::{
     channels_csv, histogram_csv, hops_csv, mway_channels_csv, nodes_csv, summary_csv,
     vc_occupancy_csv,
@@ -33,7 +34,7 @@ const TOPOLOGIES: [&str; 6] = [
 
 /// All the CSV tables of a sweep, as bytes.
 fn csvs(s: &Scenario, results: &[PointResult]) -> [String; 7] {
-    let net = build_network(s);
+    let net = Network::for_scenario(s);
     [
         summary_csv(results),
         channels_csv(results, &net, &s.traffic.pattern),

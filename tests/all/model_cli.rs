@@ -245,7 +245,7 @@ fn validate_without_latency_model_compares_channels_and_distance() {
     let s = flitsim::Scenario::from_toml(text, "b").unwrap();
     let points = flitsim::sweep::points(&s);
     assert_eq!(points.len(), 6, "3 variants x 2 rates");
-    let net = flitsim::engine::build_network(&s);
+    let net = flitsim::network::Network::for_scenario(&s);
     let links = net.cube().links.len();
     let ch = std::fs::read_to_string(out.join("validation_channels.csv")).unwrap();
     let dist = std::fs::read_to_string(out.join("validation_distance.csv")).unwrap();

@@ -16,7 +16,8 @@
 //! Poisson too and are tested at 5 sigma.
 
 use crate::common::{Topo, chi2_9999, routing_scenario};
-use flitsim::engine::{build_network, run_point};
+use flitsim::engine::run_point;
+use flitsim::network::Network;
 use flitsim::stats::{PointResult, StopReason};
 use flitsim::topology::Dir;
 
@@ -164,7 +165,7 @@ fn links(vcs: u32) -> Vec<(usize, usize)> {
         "algorithm = \"dor\"",
         "",
     );
-    let net = build_network(&s);
+    let net = Network::for_scenario(&s);
     assert_eq!(net.cube().links.len(), NODES * N_DIM);
     net.cube()
         .links

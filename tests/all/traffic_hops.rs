@@ -18,8 +18,9 @@
 
 use crate::common::{Topo, chi2_9999};
 use flitsim::Scenario;
-use flitsim::engine::{build_network, run_point};
+use flitsim::engine::run_point;
 use flitsim::model::enumerate::{hop_distribution, mean_distance};
+use flitsim::network::Network;
 use flitsim::stats::StopReason;
 use flitsim::traffic::Traffic;
 
@@ -122,7 +123,7 @@ fn traffic_for(n: usize, pattern: &str, x: f64) -> (flitsim::topology::KAryNCube
         100,
         1,
     );
-    let topo = build_network(&s).cube().clone();
+    let topo = Network::for_scenario(&s).cube().clone();
     let t = Traffic::new(&s.traffic, &topo, 1);
     (topo, t)
 }

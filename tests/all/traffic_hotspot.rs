@@ -15,7 +15,7 @@
 
 use crate::common::Topo;
 use flitsim::Scenario;
-use flitsim::engine::{build_network, run_point};
+use flitsim::engine::run_point;
 use flitsim::model::enumerate::dor_link_rates;
 use flitsim::network::Network;
 use flitsim::stats::{PointResult, StopReason};
@@ -146,7 +146,7 @@ fn toward(net: &Network, c: usize) -> Option<u32> {
 #[test]
 fn hotspot_6cube_ecube_exact_rates_and_paper_eq5() {
     let s = cube_scenario(N, &hotspot_lines(HOT, 0.3), 1, 2, 0.01, 0, 100, 1);
-    let net = build_network(&s);
+    let net = Network::for_scenario(&s);
     let rel = |a: f64, b: f64| (a - b).abs() <= 1e-12 * (1.0 + b.abs());
     let traffic = |h: f64| {
         let s = cube_scenario(N, &hotspot_lines(HOT, h), 1, 2, 0.01, 0, 100, 1);
@@ -274,7 +274,7 @@ fn run(s: &Scenario, rate: f64, seed: u64) -> PointResult {
 fn hotspot_6cube_ecube_simulated_channel_and_node_rates() {
     let (h, m, rate, w, seed) = (0.3, 2u32, 0.01, 100_000u64, 51);
     let s = cube_scenario(N, &hotspot_lines(HOT, h), 1, m, rate, 2000, w, seed);
-    let net = build_network(&s);
+    let net = Network::for_scenario(&s);
     let r = run(&s, rate, seed);
     assert_eq!(r.window_cycles, w);
     assert_eq!(r.hotspot_fraction, Some(h));
@@ -385,7 +385,7 @@ fn fixed_points_inject_and_eject_nothing() {
     let perm_seed = (1..1000)
         .find(|&seed| {
             let s = cube_scenario(N, "pattern = \"permutation\"", 2, m, rate, 1000, w, seed);
-            let topo = build_network(&s).cube().clone();
+            let topo = Network::for_scenario(&s).cube().clone();
             let t = Traffic::new(&s.traffic, &topo, seed);
             (0..NODES)
                 .filter(|&v| t.distribution(&topo, v).is_empty())
@@ -407,7 +407,7 @@ fn fixed_points_inject_and_eject_nothing() {
         ("bit-reversal", bitrev, 61),
         ("permutation", perm, perm_seed),
     ] {
-        let net = build_network(&s);
+        let net = Network::for_scenario(&s);
         let t = Traffic::new(&s.traffic, net.cube(), seed);
         let fixed: Vec<u32> = (0..NODES)
             .filter(|&v| t.distribution(net.cube(), v).is_empty())
@@ -480,7 +480,7 @@ fn fixed_points_inject_and_eject_nothing() {
 fn channels_and_nodes_csv_columns() {
     let hot = 6u32;
     let s = cube_scenario(4, &hotspot_lines(hot, 0.5), 1, 2, 0.02, 200, 2000, 71);
-    let net = build_network(&s);
+    let net = Network::for_scenario(&s);
     let r = run(&s, 0.02, 71);
     let csv = flitsim::output::channels_csv(std::slice::from_ref(&r), &net, &s.traffic.pattern);
     let mut lines = csv.lines();

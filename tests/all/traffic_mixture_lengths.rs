@@ -10,7 +10,8 @@
 
 use crate::common::{Topo, chi2_9999};
 use flitsim::Scenario;
-use flitsim::engine::{Delivery, RunControl, build_engine, build_network, run_engine, run_point};
+use flitsim::engine::{Delivery, RunControl, build_engine, run_engine, run_point};
+use flitsim::network::Network;
 use flitsim::stats::{PointResult, StopReason};
 use flitsim::traffic::Traffic;
 use rand::SeedableRng;
@@ -180,7 +181,7 @@ fn hotspot_with_h0_is_uniform_in_distribution() {
         1000,
         1,
     );
-    let topo = build_network(&uni).cube().clone();
+    let topo = Network::for_scenario(&uni).cube().clone();
     let (a, b) = (
         Traffic::new(&uni.traffic, &topo, 1),
         Traffic::new(&h0.traffic, &topo, 1),
@@ -225,7 +226,7 @@ fn sampled_lengths_follow_length_probabilities() {
             1000,
             1,
         );
-        let topo = build_network(&s).cube().clone();
+        let topo = Network::for_scenario(&s).cube().clone();
         let mut tr = Traffic::new(&s.traffic, &topo, 1);
         let mean: f64 = lens.iter().zip(&probs).map(|(&l, p)| l as f64 * p).sum();
         assert!((tr.mean_length() - mean).abs() < 1e-12, "{ctx}");

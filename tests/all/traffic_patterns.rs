@@ -22,8 +22,8 @@
 
 use crate::common::{Shape, Topo, chi2_9999};
 use flitsim::Scenario;
-use flitsim::engine::build_network;
 use flitsim::model::enumerate::mean_distance;
+use flitsim::network::Network;
 use flitsim::topology::KAryNCube;
 use flitsim::traffic::Traffic;
 use rand::SeedableRng;
@@ -41,7 +41,7 @@ fn scenario(t: &Topo, traffic: &str, seed: u64) -> Scenario {
 
 fn traffic(t: &Topo, lines: &str, seed: u64) -> (KAryNCube, Traffic) {
     let s = scenario(t, lines, seed);
-    let topo = build_network(&s).cube().clone();
+    let topo = Network::for_scenario(&s).cube().clone();
     let tr = Traffic::new(&s.traffic, &topo, seed);
     (topo, tr)
 }
