@@ -1,27 +1,28 @@
 //! Diagnostics of the engine's state: stuck buffers and deadlock confirmation for the
 //! watchdog, readable accounts of buffers, and the invariants the tests check every cycle.
 
-use super::{ACTIVE, Buf, Engine, IDLE};
+use super::Engine;
+use super::parts::{ACTIVE, Buf, IDLE};
 use crate::network::NONE;
 
 impl Engine {
     /// Flits buffer `b` holds now. Read-only, for tests that watch arbitration from outside.
     pub fn buffer_flits(&self, b: u32) -> u16 {
-        self.bufs[b as usize].cnt
+        self.bufs.buf[b as usize].cnt
     }
 
     /// Flits of buffer `b`'s current (or last) message that have left it. Read-only, for tests:
     /// without early free it grows by exactly one in a cycle in which the buffer won its
     /// channel (a new message resets it to 0, and never arrives in a cycle in which one leaves).
     pub fn buffer_sent(&self, b: u32) -> u16 {
-        self.bufs[b as usize].sent
+        self.bufs.buf[b as usize].sent
     }
 
     /// Buffers holding flits whose front flit has not moved for `cycles` cycles.
     pub fn stuck_buffers(&self, cycles: u64) -> Vec<u32> {
         let mut v: Vec<u32> = (0..self.net.buffers() as u32)
             .filter(|&b| {
-                let buf = &self.bufs[b as usize];
+                let buf = &self.bufs.buf[b as usize];
                 buf.cnt > 0 && (self.cycle as u32).wrapping_sub(buf.last) as u64 >= cycles
             })
             .collect();
@@ -39,8 +40,8 @@ impl Engine {
         e.log_deliveries = false;
         let patience = self.routing.timer_cycles() + 2;
         let partial: u64 = (0..self.net.nodes as usize)
-            .filter(|&s| self.s_sent[s] > 0)
-            .map(|s| self.msgs.len[self.q_head[s] as usize] as u64)
+            .filter(|&s| self.sources.sent[s] > 0)
+            .map(|s| self.msgs.len[self.sources.head[s] as usize] as u64)
             .sum();
         let limit = (self.flits_in_net + partial) * (self.net.topology.diameter() as u64 + 2)
             + patience
@@ -62,7 +63,7 @@ impl Engine {
 
     /// A readable account of a stuck buffer: where it is, its message and what it waits for.
     pub fn describe_stuck(&self, b: u32) -> String {
-        let buf = self.bufs[b as usize];
+        let buf = self.bufs.buf[b as usize];
         let m = buf.msg;
         let (src, dst) = if m == NONE {
             (NONE, NONE)
@@ -97,7 +98,7 @@ impl Engine {
                 sent,
                 len,
                 ..
-            } = self.bufs[b];
+            } = self.bufs.buf[b];
             flits += cnt as u64;
             if cnt > depth {
                 return Err(format!("buffer {b} holds {cnt} flits > depth {depth}"));
@@ -105,22 +106,22 @@ impl Engine {
             if cnt > 0 && msg == NONE {
                 return Err(format!("buffer {b} holds flits but no message"));
             }
-            let queued = self.queued.get(b).is_some_and(|&q| q != NONE);
+            let queued = self.early.queued.get(b).is_some_and(|&q| q != NONE);
             if msg != NONE && !queued && sent + cnt > len {
                 return Err(format!("buffer {b} has more flits than its message"));
             }
-            if queued && (self.bufs[b].up != self.bufs.len() as u32 || cnt <= len - sent) {
+            if queued && (self.bufs.buf[b].up != self.bufs.buf.len() as u32 || cnt <= len - sent) {
                 return Err(format!(
                     "buffer {b} queues a message before its own tail arrived, or without its header"
                 ));
             }
-            if queued && cnt - (len - sent) > self.q_len[b] {
+            if queued && cnt - (len - sent) > self.early.len[b] {
                 return Err(format!("buffer {b} holds more flits than its two messages"));
             }
-            if cnt > 0 && self.b_state[b] == IDLE {
+            if cnt > 0 && self.bufs.state[b] == IDLE {
                 return Err(format!("buffer {b} holds flits but is not tracked"));
             }
-            if (self.b_state[b] == ACTIVE) != self.active.contains(b as u32) {
+            if (self.bufs.state[b] == ACTIVE) != self.bufs.active.contains(b as u32) {
                 return Err(format!("buffer {b}: active set and state disagree"));
             }
         }

@@ -1,9 +1,69 @@
 //! The network's endpoints: Poisson sources and their FIFO queues, injection into the
 //! injection buffers (step 1 and step 3 of the cycle), and delivery of ejected messages.
 
-use super::{ACTIVE, Delivery, Engine, IDLE};
+use super::parts::{ACTIVE, IDLE};
+use super::{Delivery, Engine};
 use crate::network::NONE;
+use crate::traffic::Source;
+use rand_distr::Exp;
 use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// The processors' sources: Poisson generators, their message queues (intrusive FIFOs through
+/// `Messages::next`), and the message each is injecting; indexed by processor.
+#[derive(Clone)]
+pub(super) struct Sources {
+    /// Interarrival times, or None without Poisson sources (messages only through `send`).
+    exp: Option<Exp<f64>>,
+    /// One random stream per processor.
+    gens: Vec<Source>,
+    /// The next arrival of each source, earliest first.
+    arrivals: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Oldest message queued, or NONE.
+    pub head: Vec<u32>,
+    /// Newest message queued.
+    tail: Vec<u32>,
+    /// Injection buffer of the message being injected, or NONE.
+    buf: Vec<u32>,
+    /// Injection channel of the message being injected.
+    link: Vec<u32>,
+    /// Flits of the oldest message injected so far.
+    pub sent: Vec<u16>,
+    /// On the `active` list.
+    listed: Vec<bool>,
+    /// Processors with a message queued.
+    active: Vec<u32>,
+}
+
+impl Sources {
+    /// `nodes` sources of `rate` messages/cycle each (0: none), seeded from `seed`.
+    pub fn new(nodes: usize, rate: f64, seed: u64) -> Sources {
+        let exp = (rate > 0.0).then(|| Exp::new(rate).expect("positive rate"));
+        let mut gens = Vec::new();
+        let mut arrivals = BinaryHeap::new();
+        if let Some(e) = &exp {
+            gens.reserve(nodes);
+            arrivals.reserve(nodes);
+            for node in 0..nodes as u32 {
+                let s = Source::new(seed, node, e);
+                arrivals.push(Reverse((s.next_cycle(), node)));
+                gens.push(s);
+            }
+        }
+        Sources {
+            exp,
+            gens,
+            arrivals,
+            head: vec![NONE; nodes],
+            tail: vec![NONE; nodes],
+            buf: vec![NONE; nodes],
+            link: vec![NONE; nodes],
+            sent: vec![0; nodes],
+            listed: vec![false; nodes],
+            active: Vec::new(),
+        }
+    }
+}
 
 impl Engine {
     /// Queues a message of `len` flits at `src` for `dst`, generated in the current cycle.
@@ -20,33 +80,35 @@ impl Engine {
         if created >= self.window.start && created < self.window.end {
             self.outstanding += 1;
         }
-        if self.q_head[su] == NONE {
-            self.q_head[su] = m;
+        let q = &mut self.sources;
+        if q.head[su] == NONE {
+            q.head[su] = m;
         } else {
-            self.msgs.next[self.q_tail[su] as usize] = m;
+            self.msgs.next[q.tail[su] as usize] = m;
         }
-        self.q_tail[su] = m;
-        if !self.s_listed[su] {
-            self.s_listed[su] = true;
-            self.active_src.push(s);
+        q.tail[su] = m;
+        if !q.listed[su] {
+            q.listed[su] = true;
+            q.active.push(s);
         }
     }
 
     /// Step 1: Poisson arrivals due this cycle join their source queues.
     pub(super) fn generate(&mut self) {
-        let Some(exp) = self.exp else { return };
+        let Some(exp) = self.sources.exp else { return };
         if self.drain_only {
             return;
         }
-        while let Some(&Reverse((c, s))) = self.arrivals.peek() {
+        while let Some(&Reverse((c, s))) = self.sources.arrivals.peek() {
             if c > self.cycle {
                 break;
             }
-            self.arrivals.pop();
-            let src = &mut self.sources[s as usize];
+            self.sources.arrivals.pop();
+            let src = &mut self.sources.gens[s as usize];
             let rng = src.arrive(&exp);
             let sent = self.traffic.message(self.net.traffic_topo(), s, rng);
-            self.arrivals.push(Reverse((src.next_cycle(), s)));
+            let next = src.next_cycle();
+            self.sources.arrivals.push(Reverse((next, s)));
             if let Some((dst, len)) = sent {
                 let m = self.msgs.alloc(s, dst, len, self.cycle);
                 self.enqueue(s, m);
@@ -61,24 +123,26 @@ impl Engine {
         let depth = net.depth;
         let vcs = net.vcs;
         let inj_vcs = net.inj_vcs;
+        let q = &mut self.sources;
+        let bufs = &mut self.bufs;
         let mut injected = 0;
         let mut i = 0;
-        while i < self.active_src.len() {
-            let s = self.active_src[i] as usize;
-            let m = self.q_head[s];
-            if self.drain_only && self.s_sent[s] == 0 {
+        while i < q.active.len() {
+            let s = q.active[i] as usize;
+            let m = q.head[s];
+            if self.drain_only && q.sent[s] == 0 {
                 i += 1;
                 continue;
             }
-            let mut t = self.s_buf[s];
-            let mut link = self.s_link[s];
+            let mut t = q.buf[s];
+            let mut link = q.link[s];
             if t == NONE {
                 link = match net.attach {
                     1 => net.injection_channel(s as u32),
                     _ => net.injection_link(s as u32, self.msgs.dst[m as usize]),
                 };
                 let base = link * vcs;
-                match (base..base + inj_vcs).find(|&b| self.bufs[b as usize].msg == NONE) {
+                match (base..base + inj_vcs).find(|&b| bufs.buf[b as usize].msg == NONE) {
                     Some(b) => t = b,
                     None => {
                         i += 1;
@@ -87,39 +151,39 @@ impl Engine {
                 }
             }
             let tu = t as usize;
-            if self.bufs[tu].cnt >= depth {
+            if bufs.buf[tu].cnt >= depth {
                 i += 1;
                 continue;
             }
             let len = self.msgs.len[m as usize];
-            if self.s_sent[s] == 0 {
-                let tb = &mut self.bufs[tu];
+            if q.sent[s] == 0 {
+                let tb = &mut bufs.buf[tu];
                 tb.msg = m;
                 tb.len = len;
                 tb.sent = 0;
                 tb.last = self.cycle as u32;
                 self.msgs.inject[m as usize] = self.cycle;
-                self.s_buf[s] = t;
-                self.s_link[s] = link;
+                q.buf[s] = t;
+                q.link[s] = link;
                 self.c_msgs[link as usize] += 1;
             }
             self.c_flits[link as usize] += 1;
-            self.bufs[tu].cnt += 1;
-            if self.b_state[tu] == IDLE {
-                self.b_state[tu] = ACTIVE;
-                self.active.insert(t);
+            bufs.buf[tu].cnt += 1;
+            if bufs.state[tu] == IDLE {
+                bufs.state[tu] = ACTIVE;
+                bufs.active.insert(t);
             }
             self.flits_in_net += 1;
             injected += 1;
-            self.s_sent[s] += 1;
-            if self.s_sent[s] == len {
-                self.q_head[s] = self.msgs.next[m as usize];
-                self.s_buf[s] = NONE;
-                self.s_sent[s] = 0;
+            q.sent[s] += 1;
+            if q.sent[s] == len {
+                q.head[s] = self.msgs.next[m as usize];
+                q.buf[s] = NONE;
+                q.sent[s] = 0;
                 self.backlog -= 1;
-                if self.q_head[s] == NONE {
-                    self.s_listed[s] = false;
-                    self.active_src.swap_remove(i);
+                if q.head[s] == NONE {
+                    q.listed[s] = false;
+                    q.active.swap_remove(i);
                     continue;
                 }
             }
@@ -145,8 +209,7 @@ impl Engine {
                 hops as u32,
                 batch,
             );
-            self.stats
-                .record_routing(self.msgs.adaptive[mi] as u32, self.msgs.timeouts[mi] as u32);
+            self.stats.record_classes(self.msgs.escape[mi] as u32);
         }
         if self.log_deliveries {
             self.deliveries.push(Delivery {

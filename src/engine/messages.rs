@@ -14,10 +14,9 @@ pub struct Messages {
     pub inject: Vec<u64>,
     /// Network links its head has crossed.
     pub hops: Vec<u16>,
-    /// Of those, links crossed on an adaptive (class a) virtual channel.
-    pub adaptive: Vec<u16>,
-    /// Hops taken after a time-out (duato-timeout).
-    pub timeouts: Vec<u16>,
+    /// Of those, links crossed outside the routing's adaptive buffer class (escape or
+    /// deterministic hops; after a time-out under duato-timeout).
+    pub escape: Vec<u16>,
     /// Next message in the same source queue (an intrusive FIFO), or NONE.
     pub next: Vec<u32>,
     free: Vec<u32>,
@@ -33,8 +32,7 @@ impl Messages {
             self.created[i] = created;
             self.inject[i] = 0;
             self.hops[i] = 0;
-            self.adaptive[i] = 0;
-            self.timeouts[i] = 0;
+            self.escape[i] = 0;
             self.next[i] = NONE;
             id
         } else {
@@ -44,8 +42,7 @@ impl Messages {
             self.created.push(created);
             self.inject.push(0);
             self.hops.push(0);
-            self.adaptive.push(0);
-            self.timeouts.push(0);
+            self.escape.push(0);
             self.next.push(NONE);
             (self.src.len() - 1) as u32
         }

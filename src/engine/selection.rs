@@ -3,7 +3,7 @@
 //! Within a tier the policy chooses (ARCHITECTURE.md: routing yields candidates, selection
 //! picks one with a free buffer).
 
-use super::Buf;
+use super::parts::Buf;
 use crate::network::{NONE, Network};
 use crate::routing::{Candidate, Candidates};
 use crate::scenario::Selection;

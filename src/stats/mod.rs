@@ -37,8 +37,10 @@ pub struct LatencyStats {
     wait_sum: f64,
     batch_sum: Vec<f64>,
     batch_count: Vec<u64>,
-    adaptive_hops: u64,
-    timeouts: u64,
+    /// Hops outside the routing's adaptive buffer class (escape or deterministic hops).
+    escape_hops: u64,
+    /// The routing's escape hops are time-outs (duato-timeout).
+    timeouts: bool,
 }
 
 impl LatencyStats {
@@ -72,11 +74,17 @@ impl LatencyStats {
         self.batch_count[batch] += 1;
     }
 
-    /// Records the routing of a message also passed to `record`: hops on adaptive virtual
-    /// channels and time-outs.
-    pub fn record_routing(&mut self, adaptive_hops: u32, timeouts: u32) {
-        self.adaptive_hops += adaptive_hops as u64;
-        self.timeouts += timeouts as u64;
+    /// Counts the routing's escape hops as time-outs (duato-timeout: a header takes its escape
+    /// class only after waiting τ cycles).
+    pub fn escapes_are_timeouts(mut self, on: bool) -> Self {
+        self.timeouts = on;
+        self
+    }
+
+    /// Records the buffer classes of a message also passed to `record`: of its hops, those
+    /// outside the routing's adaptive class.
+    pub fn record_classes(&mut self, escape_hops: u32) {
+        self.escape_hops += escape_hops as u64;
     }
 
     /// Fraction of hops taken on adaptive (class a) virtual channels; the rest are escape or
@@ -91,13 +99,14 @@ impl LatencyStats {
         if hops == 0 {
             f64::NAN
         } else {
-            self.adaptive_hops as f64 / hops as f64
+            (hops - self.escape_hops) as f64 / hops as f64
         }
     }
 
-    /// Time-outs per measured message (duato-timeout).
+    /// Time-outs per measured message (duato-timeout; 0 for other routings).
     pub fn timeouts_per_message(&self) -> f64 {
-        self.mean_of(self.timeouts as f64)
+        let timeouts = if self.timeouts { self.escape_hops } else { 0 };
+        self.mean_of(timeouts as f64)
     }
 
     fn mean_of(&self, s: f64) -> f64 {
