@@ -297,10 +297,20 @@ impl Topology {
     /// dimension first), if they differ.
     #[inline(always)]
     pub fn dimension_order_link(&self, at: u32, dst: u32) -> Option<u32> {
+        // One inlined copy for the cube graphs; the other topologies are called out of line,
+        // which keeps the cube routings' loop as tight as it is without them.
+        match self.cube() {
+            Some(t) => t.dimension_order_link(at, dst),
+            None => self.other_dimension_order_link(at, dst),
+        }
+    }
+
+    /// `dimension_order_link` on topologies without a cube graph.
+    #[inline(never)]
+    fn other_dimension_order_link(&self, at: u32, dst: u32) -> Option<u32> {
         match self {
-            Topology::KAryNCube(t) => t.dimension_order_link(at, dst),
-            Topology::MWay(m) => m.graph.dimension_order_link(at, dst),
             Topology::HyperX(h) => h.dimension_order_link(at, dst),
+            _ => self.cube().and_then(|t| t.dimension_order_link(at, dst)),
         }
     }
 
