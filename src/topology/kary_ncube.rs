@@ -101,7 +101,7 @@ impl KAryNCube {
         self.coords[node as usize * self.radix.len() + d] as u32
     }
 
-    /// The link leaving router `node` in dimension d in direction `dir`, or [`NO_LINK`].
+    /// The link leaving router `node` in dimension d in direction `dir`, or `NO_LINK`.
     #[inline]
     pub fn out_link(&self, node: u32, d: usize, dir: Dir) -> u32 {
         self.out_link[(node as usize * self.radix.len() + d) * 2 + dir as usize]
