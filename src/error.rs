@@ -9,6 +9,7 @@ pub const EXIT_DEADLOCK: i32 = 3;
 /// Exit code for an I/O failure while writing results.
 pub const EXIT_IO: i32 = 4;
 
+/// A flitsim failure: bad input, a deadlock, or an I/O error, each with its message.
 #[derive(Debug)]
 pub enum Error {
     /// Bad input: the message names the file, the key and the fix.
@@ -20,6 +21,7 @@ pub enum Error {
 }
 
 impl Error {
+    /// The command line's exit code: [`EXIT_BAD_INPUT`], [`EXIT_DEADLOCK`] or [`EXIT_IO`].
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Input(_) => EXIT_BAD_INPUT,
@@ -39,4 +41,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A result whose error is a flitsim [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

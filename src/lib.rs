@@ -1,3 +1,5 @@
+#![warn(missing_docs)]
+
 //! flitsim: a flit-level, cycle-accurate simulator of wormhole-switched interconnection
 //! networks (k-ary n-cubes, meshes, hypercubes) driven by TOML scenarios.
 //!

@@ -158,7 +158,9 @@ pub fn transpose_mean_distance(n: u32) -> f64 {
 /// A permutation pattern of paper 002 on the hypercube.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Permutation {
+    /// Bit reversal: x1 x2 ... xn → xn ... x2 x1 (paper 002 eqs. 7-10).
     BitReversal,
+    /// Matrix transpose: the address's two halves swap (paper 002 eqs. 12-16).
     MatrixTranspose,
 }
 

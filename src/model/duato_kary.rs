@@ -173,7 +173,9 @@ pub enum Eq13 {
 /// The model's choices where the printed formulas admit two readings (module doc).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
+    /// How eqs. 16-20 weigh a message's remaining paths: by minimal path, or as printed.
     pub phi: PathMeasure,
+    /// Eq. 13's count of blocking sets of V − 1 busy virtual channels.
     pub eq13: Eq13,
 }
 
@@ -301,7 +303,7 @@ pub fn phi(k: u32, n: u32, measure: PathMeasure) -> Vec<Vec<f64>> {
 /// Eqs. 12-13: (P_a, P_{a&d}) from the occupancy `p` (P_0..=P_V): the probability that all
 /// adaptive virtual channels of a physical channel are busy, and that they and the escape
 /// virtual channel the message needs are. `escape` is the size of class b: 2 on a torus
-/// (eqs. 12-13), 1 on a hypercube (Boura et al. [4]).
+/// (eqs. 12-13), 1 on a hypercube (Boura et al. \[4\]).
 pub fn blocking_probabilities(p: &[f64], escape: u32, eq13: Eq13) -> (f64, f64) {
     let v = p.len() - 1;
     let c = |a: usize, b: usize| binom(a as i64, b as i64) as f64;
@@ -362,13 +364,17 @@ impl Solution {
 /// virtual channels, M-flit messages.
 #[derive(Clone, Debug)]
 pub struct Model {
+    /// Radix k (2 for the hypercube).
     pub k: u32,
+    /// Dimensions n.
     pub n: u32,
+    /// Virtual channels V per physical channel, classes a and b together.
     pub vcs: u32,
     /// Class b: 2 virtual channels on a torus, 1 on a hypercube.
     pub escape: u32,
     /// Message length M, flits.
     pub length: f64,
+    /// The readings of eq. 13 and eqs. 16-20 in use.
     pub options: Options,
     /// p_i, i = 0..=d_max (eq. 6).
     pub p: Vec<f64>,

@@ -56,17 +56,25 @@ pub enum Classes {
     /// `x_x[j0]`, `w_x[j0]`: x channel ⟨j0⟩ (eq. 12, index 0 unused, 0); `x_y[j0][j1]`,
     /// `w_y[j0][j1]`: y channel ⟨j0, j1⟩ (eq. 13, j1 = 0 unused, 0).
     Mesh {
+        /// Service time of x channel ⟨j0⟩ in cycles (eq. 12).
         x_x: Vec<f64>,
+        /// M/G/1 wait at x channel ⟨j0⟩ in cycles (eq. 4).
         w_x: Vec<f64>,
+        /// Service time of y channel ⟨j0, j1⟩ in cycles (eq. 13).
         x_y: Vec<Vec<f64>>,
+        /// M/G/1 wait at y channel ⟨j0, j1⟩ in cycles (eq. 4).
         w_y: Vec<Vec<f64>>,
     },
     /// `x_last[j0]`, `w_last[j0]`: Appendix A's x_{j0}, W_{j0} (last dimension);
     /// `x_first[j0][j1]`, `w_first[j0][j1]`: x_{j0,j1}, W_{j0,j1} (first dimension).
     Torus {
+        /// Appendix A's x_{j0}: service time of a last-dimension channel, cycles.
         x_last: Vec<f64>,
+        /// Appendix A's W_{j0}: wait at a last-dimension channel, cycles.
         w_last: Vec<f64>,
+        /// Appendix A's x_{j0,j1}: service time of a first-dimension channel, cycles.
         x_first: Vec<Vec<f64>>,
+        /// Appendix A's W_{j0,j1}: wait at a first-dimension channel, cycles.
         w_first: Vec<Vec<f64>>,
     },
 }
@@ -80,6 +88,7 @@ pub struct Solution {
     pub w_inj: Vec<Vec<f64>>,
     /// Appendix A's flit_xfer (1 on the mesh).
     pub flit_xfer: f64,
+    /// Service times and waits of every channel class.
     pub classes: Classes,
     /// The paper's L̄ as printed (eq. 15; Appendix A), one cycle above `latency`.
     pub paper_latency: f64,
@@ -106,7 +115,9 @@ impl Solution {
 /// messages.
 #[derive(Clone, Debug)]
 pub struct Model {
+    /// The mesh or the unidirectional torus.
     pub network: Network,
+    /// Radix k of both dimensions (k x k nodes).
     pub k: u32,
     /// Message length M (s/f), flits.
     pub length: f64,

@@ -52,6 +52,7 @@ impl Prediction {
 /// What a model says about one load.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
+    /// Below saturation: the model's latency prediction.
     Stable(Prediction),
     /// The load is at or past the model's saturation (its fixed point diverges or a
     /// utilisation reaches 1).
@@ -117,6 +118,7 @@ impl Model {
         }
     }
 
+    /// The model's paper and authors, as tables and messages cite it.
     pub fn name(&self) -> &'static str {
         match self {
             Model::DuatoKary(_) => "paper 000 (Khonsari, Ould-Khaoua, Ferguson)",
@@ -189,6 +191,7 @@ impl LinkRates {
         }
     }
 
+    /// Where the rates come from (enumeration or the paper's equation), for output.
     pub fn name(self) -> &'static str {
         match self {
             LinkRates::DorEnumeration => "exact enumeration of the dimension-order routes",

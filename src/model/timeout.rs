@@ -172,7 +172,9 @@ pub use super::queueing::Saturation;
 /// Paper 001's model of one n-cube with V virtual channels, M-flit messages and time-out τ.
 #[derive(Clone, Debug)]
 pub struct Model {
+    /// Dimensions n of the hypercube (2^n nodes).
     pub n: u32,
+    /// Virtual channels V per physical channel, adaptive and escape together.
     pub vcs: u32,
     /// Message length M, flits.
     pub length: f64,

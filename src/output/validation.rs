@@ -12,7 +12,9 @@ use std::path::Path;
 
 /// One load point of a model: the rate and what the model says there.
 pub struct ModelRow {
+    /// Offered load λ, messages/node/cycle.
     pub rate: f64,
+    /// The model's prediction at `rate`, or saturation.
     pub outcome: Outcome,
 }
 

@@ -7,16 +7,20 @@ use super::{Algorithm, Refusal, Setting};
 use super::{Candidate, Candidates};
 use crate::network::Network;
 
+/// ADAPTIVE (paper 004 section 3.5): adaptive class `0..B-1`, dimension-order class `B-1`.
 #[derive(Clone)]
 pub struct Adaptive {
     pub(super) vcs: u8,
 }
 
 impl Adaptive {
+    /// ADAPTIVE with `net`'s B buffers per set.
     pub fn new(net: &Network) -> Adaptive {
         Adaptive { vcs: net.vcs as u8 }
     }
 
+    /// Pushes one candidate per dimension left to correct from router `at` to router `dst`: the
+    /// lowest (dimension order's way) with every class, the others with the adaptive class.
     #[inline]
     pub fn route(&self, net: &Network, at: u32, dst: u32, out: &mut Candidates) {
         let t = net.cube();

@@ -7,6 +7,7 @@ use super::{Algorithm, Refusal, Setting};
 use super::{Candidate, Candidates};
 use crate::network::Network;
 
+/// Dimension-order (e-cube) routing, with two dateline buffer classes per ring on a torus.
 #[derive(Clone)]
 pub struct Dor {
     /// Dateline classes are in use (a torus with at least two virtual channels; with one, the

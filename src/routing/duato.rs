@@ -19,6 +19,8 @@ use super::{Candidate, Candidates, Dor};
 use crate::network::Network;
 use crate::topology::Dir;
 
+/// Duato's routing: adaptive class a `0..A`, dimension-order escape class b `A..V`, and the
+/// optional time-out τ of paper 001.
 #[derive(Clone)]
 pub struct Duato {
     /// Number of class-a virtual channels.
@@ -26,10 +28,12 @@ pub struct Duato {
     vcs: u8,
     /// Class b has two dateline virtual channels (a torus with at least 3 virtual channels).
     dateline: bool,
+    /// The time-out τ in cycles (duato-timeout); `None` for Duato without time-out.
     pub timeout: Option<u64>,
 }
 
 impl Duato {
+    /// Duato's routing with `net`'s V virtual channels and time-out τ = `timeout` cycles.
     pub fn new(net: &Network, timeout: Option<u64>) -> Duato {
         let vcs = net.vcs as u8;
         let dateline = net.cube().wraps() && vcs >= 3;
@@ -41,6 +45,8 @@ impl Duato {
         }
     }
 
+    /// Pushes the header's class-a candidates (every profitable direction) and its class-b
+    /// escape channel, as far as the time-out allows after `waited` cycles at router `at`.
     #[inline]
     pub fn route(&self, net: &Network, at: u32, dst: u32, waited: u64, out: &mut Candidates) {
         let (class_a, class_b) = match self.timeout {

@@ -26,9 +26,13 @@ pub const MAX_CANDIDATES: usize = 48;
 /// buffer (Duato: class a is tier 0, the escape class b tier 1). Candidates come in tier order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Candidate {
+    /// Channel id of the output: a network link, or the ejection channel at the destination.
     pub chan: u32,
+    /// First virtual channel of the buffer class on `chan` (inclusive).
     pub vc_lo: u8,
+    /// End of the buffer class (exclusive): the header may take virtual channels `vc_lo..vc_hi`.
     pub vc_hi: u8,
+    /// Selection priority: 0 first (Duato's class a), 1 only when no tier-0 buffer is free.
     pub tier: u8,
 }
 
@@ -49,15 +53,18 @@ impl Default for Candidates {
 }
 
 impl Candidates {
+    /// Empties the list for the next header.
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
     }
+    /// Appends a candidate; a routing pushes at most [`MAX_CANDIDATES`] per header.
     #[inline]
     pub fn push(&mut self, c: Candidate) {
         self.items[self.len] = c;
         self.len += 1;
     }
+    /// The candidates pushed since the last `clear`, in tier order.
     #[inline]
     pub fn as_slice(&self) -> &[Candidate] {
         &self.items[..self.len]
@@ -213,15 +220,23 @@ impl Algorithm {
 /// The routing algorithms flitsim simulates.
 #[derive(Clone)]
 pub enum Routing {
+    /// Dimension-order (e-cube) routing, with dateline classes on a torus.
     Dor(Dor),
+    /// P-cube routing on the hypercube (paper 002 Fig. 1b).
     PCube(PCube),
+    /// Duato's fully adaptive routing (paper 000), with or without the time-out of paper 001.
     Duato(Duato),
+    /// DOR_RING: dimension order with the ring algorithm's low/high classes (paper 004).
     DorRing(DorRing),
+    /// ADAPTIVE: fully adaptive on meshes and hypercubes, deterministic escape (paper 004).
     Adaptive(Adaptive),
+    /// ADAPTIVE_RING: fully adaptive on bidirectional tori, low/high/adaptive (paper 004).
     AdaptiveRing(AdaptiveRing),
 }
 
 impl Routing {
+    /// The routing `[routing] algorithm` names, set up for `net`'s virtual channels (and
+    /// `[routing] timeout` for duato-timeout).
     pub fn new(s: &Scenario, net: &Network) -> Routing {
         match s.routing.algorithm {
             Algorithm::Dor => Routing::Dor(Dor::new(net)),

@@ -9,16 +9,20 @@ use super::{Candidate, Candidates};
 use crate::network::Network;
 use crate::topology::Dir;
 
+/// P-cube routing on the hypercube (paper 002 Fig. 1b), over all V virtual channels.
 #[derive(Clone)]
 pub struct PCube {
     vcs: u8,
 }
 
 impl PCube {
+    /// p-cube on the hypercube `net`.
     pub fn new(net: &Network) -> PCube {
         PCube { vcs: net.vcs as u8 }
     }
 
+    /// Pushes one candidate per dimension of the current phase from `at` to `dst`: the bits
+    /// going 1 → 0 while there are any, then the bits going 0 → 1.
     #[inline]
     pub fn route(&self, net: &Network, at: u32, dst: u32, out: &mut Candidates) {
         let mut s = at & !dst;

@@ -49,11 +49,14 @@ pub struct DorRing {
 }
 
 impl DorRing {
+    /// DOR_RING with `net`'s B buffers per set: `0..⌊B/2⌋` class high, the rest class low.
     pub fn new(net: &Network) -> DorRing {
         let vcs = net.vcs as u8;
         DorRing { high: vcs / 2, vcs }
     }
 
+    /// Pushes the lowest dimension's minimal way (both when half-way round) from `at` to
+    /// `dst`: any class in the destination's ring group, else class low only.
     #[inline]
     pub fn route(&self, net: &Network, at: u32, dst: u32, out: &mut Candidates) {
         let t = net.cube();
@@ -87,10 +90,13 @@ pub struct AdaptiveRing {
 }
 
 impl AdaptiveRing {
+    /// ADAPTIVE_RING with `net`'s B buffers per set: adaptive `0..B-2`, low `B-2`, high `B-1`.
     pub fn new(net: &Network) -> AdaptiveRing {
         AdaptiveRing { vcs: net.vcs as u8 }
     }
 
+    /// Pushes every minimal way from `at` to `dst`: dimension order's way with the classes the
+    /// ring rule allows plus adaptive, every other way with the adaptive class only.
     #[inline]
     pub fn route(&self, net: &Network, at: u32, dst: u32, out: &mut Candidates) {
         let t = net.cube();

@@ -15,15 +15,23 @@ pub use schema::RawScenario;
 /// A validated scenario: every value in range, every combination possible.
 #[derive(Clone, Debug)]
 pub struct Scenario {
+    /// `name`: names the output directory `results/<name>/`.
     pub name: String,
+    /// Replications: every load point runs once per seed (`seeds`, or the one `seed`).
     pub seeds: Vec<u64>,
+    /// `[topology]`: the network's family, wrap and radices.
     pub topology: TopologySpec,
+    /// `[router]`: virtual channels, buffer depth, early free.
     pub router: RouterSpec,
+    /// `[routing]`: algorithm, time-out, selection function, deadlock check.
     pub routing: RoutingSpec,
+    /// `[traffic]`: pattern, message lengths and offered loads.
     pub traffic: TrafficSpec,
+    /// `[run]`: warm-up, measurement, drain and watchdog lengths in cycles.
     pub run: RunSpec,
 }
 
+/// The validated `[router]` table: the virtual-channel buffers of every channel.
 #[derive(Clone, Debug)]
 pub struct RouterSpec {
     /// Virtual channels per physical channel (V).
@@ -74,22 +82,29 @@ impl Selection {
     }
 }
 
+/// The validated `[routing]` table.
 #[derive(Clone, Debug)]
 pub struct RoutingSpec {
+    /// The routing algorithm (`[routing] algorithm`).
     pub algorithm: Algorithm,
     /// Time-out τ in cycles (duato-timeout only).
     pub timeout: u64,
+    /// How a header chooses among free candidates of equal tier.
     pub selection: Selection,
+    /// Refuse routings known to deadlock on this network; false runs them to study deadlock.
     pub deadlock_check: bool,
 }
 
 /// Where messages go (README: Traffic patterns).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Pattern {
+    /// Every processor but the source equally likely (paper 000's assumption).
     Uniform,
     /// A fraction of messages to one hot node, the rest uniform (paper 002).
     Hotspot {
+        /// The hot node's index (`hotspot_node`).
         node: u32,
+        /// h: the fraction of messages sent to the hot node (`hotspot_fraction`).
         fraction: f64,
     },
     /// Reverse the address bits (paper 002).
@@ -104,6 +119,7 @@ pub enum Pattern {
     Neighbor,
     /// A random permutation fixed by the seed.
     Permutation,
+    /// Destinations weighted by distance from the source (`locality_model`).
     Locality(Locality),
 }
 
@@ -156,8 +172,10 @@ impl Pattern {
     }
 }
 
+/// The validated `[traffic]` table.
 #[derive(Clone, Debug)]
 pub struct TrafficSpec {
+    /// Where messages go.
     pub pattern: Pattern,
     /// x: each message follows the pattern with probability x, else goes uniform (paper 002).
     pub pattern_fraction: f64,
@@ -167,6 +185,7 @@ pub struct TrafficSpec {
     pub hotspot_fractions: Vec<f64>,
     /// Message lengths in flits, and the probability of each.
     pub lengths: Vec<u32>,
+    /// The probability of each of `lengths` (summing to 1).
     pub length_probabilities: Vec<f64>,
     /// Offered loads λ in messages/node/cycle, one per load point.
     pub rates: Vec<f64>,
@@ -183,14 +202,20 @@ impl TrafficSpec {
     }
 }
 
+/// The validated `[run]` table: the phases of one load point, in cycles.
 #[derive(Clone, Debug)]
 pub struct RunSpec {
+    /// Cycles simulated before measuring; their messages are discarded.
     pub warmup_cycles: u64,
+    /// The measurement window in cycles: messages generated in it are measured.
     pub measure_cycles: u64,
+    /// Cycles after the window to wait for measured messages; hitting it marks saturation.
     pub drain_cycles: u64,
+    /// Deadlock watchdog: flits unmoved in a buffer for this many cycles stop the run.
     pub watchdog_cycles: u64,
     /// A point stops as saturated when more than this many messages per node wait at sources.
     pub max_backlog: u64,
+    /// Batches of the batch-means confidence interval of the mean latency.
     pub batches: u32,
     /// Bin width of histogram.csv in cycles; 0 chooses, per point, the smallest width that
     /// gives at most 200 bins.
@@ -266,6 +291,8 @@ impl Scenario {
         out
     }
 
+    /// Vertices of the network's graph, ∏ k_i: the routers (and processors) of a k-ary n-cube
+    /// or HyperX, the m-way channels of an m-way network.
     pub fn nodes(&self) -> usize {
         self.topology.radix.iter().map(|&k| k as usize).product()
     }

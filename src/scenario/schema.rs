@@ -3,20 +3,28 @@
 
 use serde::Deserialize;
 
+/// A scenario file as parsed, before validation: one field per table or top-level key.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct RawScenario {
+    /// `name`: the output directory's name.
     pub name: String,
+    /// `seed`: the seed of every random stream (default 1).
     #[serde(default = "default_seed")]
     pub seed: u64,
     /// Replications: one run per seed and load point. Overrides `seed` when given.
     pub seeds: Option<Vec<u64>>,
+    /// `[topology]` (required).
     pub topology: RawTopology,
+    /// `[router]` (defaults when absent).
     #[serde(default)]
     pub router: RawRouter,
+    /// `[routing]` (defaults when absent).
     #[serde(default)]
     pub routing: RawRouting,
+    /// `[traffic]` (required).
     pub traffic: RawTraffic,
+    /// `[run]` (defaults when absent).
     #[serde(default)]
     pub run: RawRun,
 }

@@ -3,18 +3,23 @@
 
 use super::{Dir, Kind, Link, Properties};
 
+/// The `out_link` entry of a direction without a link (a mesh's edge, a unidirectional torus).
 pub const NO_LINK: u32 = u32::MAX;
 
+/// A k-ary n-cube's graph: routers numbered by their coordinates, and the links between them.
 #[derive(Clone, Debug)]
 pub struct KAryNCube {
+    /// Wrap-around: torus, mesh or hypercube.
     pub kind: Kind,
     /// Radix of each dimension.
     pub radix: Vec<u32>,
     /// Whether each dimension has links in both directions.
     pub bidirectional: bool,
+    /// Number of routers, ∏ k_d (each with one processor).
     pub nodes: usize,
     /// `coords[node * n + d]` is the node's coordinate in dimension d.
     pub coords: Vec<u16>,
+    /// The unidirectional links, by dimension, then router, then direction (Plus first).
     pub links: Vec<Link>,
     /// `out_link[(node * n + d) * 2 + dir]`: the link leaving `node` in dimension d, or NO_LINK.
     pub out_link: Vec<u32>,
@@ -80,19 +85,23 @@ impl KAryNCube {
         }
     }
 
+    /// Number of dimensions n.
     pub fn n(&self) -> usize {
         self.radix.len()
     }
 
+    /// True on a torus: every dimension's ring has wrap-around links (the dateline's links).
     pub fn wraps(&self) -> bool {
         self.kind == Kind::Torus
     }
 
+    /// Router `node`'s coordinate in dimension d, in `0..k_d`.
     #[inline]
     pub fn coord(&self, node: u32, d: usize) -> u32 {
         self.coords[node as usize * self.radix.len() + d] as u32
     }
 
+    /// The link leaving router `node` in dimension d in direction `dir`, or `NO_LINK`.
     #[inline]
     pub fn out_link(&self, node: u32, d: usize, dir: Dir) -> u32 {
         self.out_link[(node as usize * self.radix.len() + d) * 2 + dir as usize]

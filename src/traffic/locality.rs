@@ -16,6 +16,7 @@ pub struct DistanceTable {
 }
 
 impl DistanceTable {
+    /// The tables of source router `src` on `t`: per dimension, coordinates at each distance.
     pub fn new(t: &KAryNCube, src: u32) -> DistanceTable {
         let n = t.n();
         let per_dim: Vec<Vec<u64>> = (0..n)

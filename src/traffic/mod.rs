@@ -32,6 +32,8 @@ pub struct Source {
 }
 
 impl Source {
+    /// Node `node`'s source, its stream derived from `seed`; `exp` draws the inter-arrival
+    /// times (mean 1/λ cycles), the first arrival among them.
     pub fn new(seed: u64, node: u32, exp: &Exp<f64>) -> Source {
         let mut rng = Pcg64::new(mix_seed(seed, node as u64) as u128, node as u128);
         let next = exp.sample(&mut rng);
@@ -56,6 +58,7 @@ impl Source {
 /// What a source sends: destination pattern, its mixture with uniform traffic, and lengths.
 #[derive(Clone)]
 pub struct Traffic {
+    /// Where pattern messages go.
     pub destinations: Destinations,
     /// x: a message follows the pattern with probability x, else is uniform (paper 002).
     fraction: f64,
@@ -67,6 +70,7 @@ pub struct Traffic {
 }
 
 impl Traffic {
+    /// The traffic `spec` describes on `topo`; `seed` fixes a permutation pattern's map.
     pub fn new(spec: &TrafficSpec, topo: &KAryNCube, seed: u64) -> Traffic {
         let mut acc = 0.0;
         Traffic {

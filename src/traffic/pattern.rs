@@ -10,10 +10,13 @@ use rand_pcg::Pcg64;
 /// A destination pattern built for one network.
 #[derive(Clone)]
 pub enum Destinations {
+    /// Every node but the source equally likely.
     Uniform,
     /// A fraction h of messages go to the hot node, the rest uniform (paper 002 eq. 4-6).
     Hotspot {
+        /// The hot node.
         node: u32,
+        /// h: the fraction of messages sent to the hot node.
         fraction: f64,
     },
     /// A fixed map from source to destination (a permutation for all but neighbor/tornado on
@@ -21,9 +24,11 @@ pub enum Destinations {
     Map(Vec<u32>),
     /// Locality: a destination at distance r has weight `weights[r]` (r ≥ 1).
     ByDistance {
+        /// Weight of each distance in hops, indexed by distance up to the diameter (0 at r = 0).
         weights: Vec<f64>,
         /// The probability of a local (weighted) destination; otherwise uniform.
         local: f64,
+        /// Nodes at each distance from a source, to draw among them uniformly.
         tables: Tables,
     },
 }
@@ -37,6 +42,7 @@ pub enum Tables {
 }
 
 impl Destinations {
+    /// Pattern `p` built for the k-ary n-cube `t`; `seed` draws a permutation's map.
     pub fn new(p: &Pattern, t: &KAryNCube, seed: u64) -> Destinations {
         let n = t.nodes as u32;
         let map = |f: &dyn Fn(u32) -> u32| Destinations::Map((0..n).map(f).collect());
