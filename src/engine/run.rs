@@ -12,16 +12,22 @@ use crate::traffic::Traffic;
 /// Run-control settings of one point (from the scenario's `[run]`).
 #[derive(Clone, Copy, Debug)]
 pub struct RunControl {
+    /// Cycles before the measurement window.
     pub warmup: u64,
+    /// Cycles of the measurement window.
     pub measure: u64,
+    /// Most cycles after the window to deliver the measured messages.
     pub drain: u64,
+    /// Cycles without a flit moving after which the deadlock check runs.
     pub watchdog: u64,
     /// Messages per node waiting at sources beyond which the point is saturated.
     pub max_backlog: u64,
+    /// Batches of the batch-means confidence interval.
     pub batches: u32,
 }
 
 impl RunControl {
+    /// The scenario's `[run]` settings.
     pub fn from_scenario(s: &Scenario) -> RunControl {
         RunControl {
             warmup: s.run.warmup_cycles,

@@ -128,9 +128,17 @@ pub enum Pattern {
 pub enum Locality {
     /// Reed and Fujimoto's decreasing probability: a destination at distance r has weight
     /// φ^(r−1) (paper 001).
-    Decreasing { factor: f64 },
+    Decreasing {
+        /// φ in (0, 1]: the weight ratio between successive distances.
+        factor: f64,
+    },
     /// With probability p a uniform destination within distance L, otherwise uniform.
-    Sphere { radius: u32, probability: f64 },
+    Sphere {
+        /// L: the sphere's radius in hops.
+        radius: u32,
+        /// p: the probability of a destination inside the sphere.
+        probability: f64,
+    },
 }
 
 /// Every pattern's name, in the order messages list them (`Pattern::name` gives each).

@@ -30,6 +30,7 @@ pub struct LatencyStats {
     pub latency_hist: Vec<u64>,
     /// `hop_hist[h]`: messages that made h hops.
     pub hop_hist: Vec<u64>,
+    /// Messages recorded.
     pub count: u64,
     sum: f64,
     sum_sq: f64,
@@ -44,6 +45,7 @@ pub struct LatencyStats {
 }
 
 impl LatencyStats {
+    /// Empty statistics with `batches` batches for the batch-means confidence interval.
     pub fn new(batches: u32) -> Self {
         LatencyStats {
             batch_sum: vec![0.0; batches as usize],
@@ -117,12 +119,17 @@ impl LatencyStats {
         }
     }
 
+    /// Mean latency in cycles (generation to tail ejection, source queueing included).
     pub fn mean(&self) -> f64 {
         self.mean_of(self.sum)
     }
+
+    /// Mean network latency in cycles (head injected to tail ejected).
     pub fn network_mean(&self) -> f64 {
         self.mean_of(self.network_sum)
     }
+
+    /// Mean source waiting time in cycles (generation to head injected).
     pub fn wait_mean(&self) -> f64 {
         self.mean_of(self.wait_sum)
     }
@@ -138,12 +145,15 @@ impl LatencyStats {
             .sqrt()
     }
 
+    /// Smallest latency in cycles, None without messages.
     pub fn min(&self) -> Option<u64> {
         self.latency_hist
             .iter()
             .position(|&c| c > 0)
             .map(|i| i as u64)
     }
+
+    /// Largest latency in cycles, None without messages.
     pub fn max(&self) -> Option<u64> {
         self.latency_hist
             .iter()
@@ -167,6 +177,7 @@ impl LatencyStats {
         None
     }
 
+    /// Mean number of network links a message's head crossed.
     pub fn hops_mean(&self) -> f64 {
         let h: u64 = self
             .hop_hist

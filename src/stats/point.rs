@@ -68,6 +68,7 @@ pub enum StopReason {
 }
 
 impl StopReason {
+    /// The reason as summary.csv's `stop` column writes it.
     pub fn name(self) -> &'static str {
         match self {
             StopReason::Drained => "drained",
@@ -80,37 +81,51 @@ impl StopReason {
 /// Results of one load point.
 #[derive(Clone, Debug)]
 pub struct PointResult {
+    /// Offered load λ in messages/node/cycle.
     pub rate: f64,
+    /// The seed of the point.
     pub seed: u64,
     /// The traffic variant: pattern fraction x and hotspot fraction h (hotspot only).
     pub pattern_fraction: f64,
+    /// The hotspot fraction h (hotspot only).
     pub hotspot_fraction: Option<f64>,
     /// Mean message length in flits.
     pub mean_length: f64,
     /// Fraction of generated messages actually sent (nodes a pattern maps onto themselves
     /// send nothing).
     pub offered_fraction: f64,
+    /// Processors.
     pub nodes: u32,
     /// Cycles of the measurement window actually run (shorter if stopped early).
     pub window_cycles: u64,
+    /// Flits ejected per node per cycle in the window.
     pub accepted_flits: f64,
+    /// Messages ejected per node per cycle in the window.
     pub accepted_rate: f64,
+    /// Latency statistics of the measured messages.
     pub stats: LatencyStats,
     /// Measured messages never delivered (drain cap or early stop).
     pub undelivered: u64,
-    /// Messages generated and messages delivered (any message) during the window.
+    /// Messages generated during the window.
     pub window_generated: u64,
+    /// Messages delivered (any message) during the window.
     pub window_delivered: u64,
+    /// Why the point stopped.
     pub stop: StopReason,
+    /// The cycle it stopped at.
     pub cycles: u64,
     /// Per network link: flits and headers that crossed it in the window, per cycle.
     pub link_flits: Vec<f64>,
+    /// Per network link: headers that crossed it per cycle in the window.
     pub link_msgs: Vec<f64>,
     /// Per node, per cycle in the window: flits and messages (heads) injected, and flits and
     /// messages (heads) ejected.
     pub node_inj_flits: Vec<f64>,
+    /// Per node: messages (heads) injected per cycle.
     pub node_inj_msgs: Vec<f64>,
+    /// Per node: flits ejected per cycle.
     pub node_ej_flits: Vec<f64>,
+    /// Per node: messages (heads) ejected per cycle.
     pub node_ej_msgs: Vec<f64>,
     /// P_v: fraction of link-cycles in the window with v busy virtual channels, v = 0..V.
     pub vc_occupancy: Vec<f64>,
@@ -206,6 +221,7 @@ impl PointResult {
         }
     }
 
+    /// Offered load in flits/node/cycle: λ times the mean length times the share sent.
     pub fn offered_flits(&self) -> f64 {
         self.rate * self.mean_length * self.offered_fraction
     }
