@@ -188,11 +188,6 @@ impl TopologySpec {
         }
         None
     }
-
-    /// Routers of the network a point builds (its graph's vertices).
-    pub fn routers(&self) -> usize {
-        self.radix.iter().map(|&k| k as usize).product()
-    }
 }
 
 /// How processors attach to a topology's routers, for wiring the network.
