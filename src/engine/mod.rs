@@ -257,6 +257,10 @@ impl Engine {
             ..
         } = self;
         let Buffers { buf, state, active } = bufs;
+        let (buf, state) = (&mut buf[..], &mut state[..]);
+        let (arbs, drv_rr) = (&mut arbiters.arb[..], &arbiters.drv_rr[..]);
+        let requested = &mut arbiters.requested;
+        let queued = &early.queued[..];
         let depth = net.depth;
         let now = *cycle as u32;
         active.for_each(|active, b32| {
@@ -278,7 +282,7 @@ impl Engine {
                 let waited = now.wrapping_sub(cur.last).wrapping_sub(1) as u64;
                 routing.route(net, at, dst, b32, waited, cand);
                 let rng = &mut rngs[at as usize];
-                match selection::select(net, buf, &early.queued, cand, *selection, rng) {
+                match selection::select(net, buf, queued, cand, *selection, rng) {
                     Some((ch, t)) => {
                         buf[b].want = t;
                         buf[b].out_chan = ch;
@@ -296,7 +300,7 @@ impl Engine {
                 }
             };
             let a = if SHARED { net.arb_of[ch as usize] } else { ch };
-            let arb = &mut arbiters.arb[a as usize];
+            let arb = &mut arbs[a as usize];
             // Round-robin: the first slot after the last grant wins.
             let k = cur.slot + arb.drivers - arb.rr - 1;
             let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
@@ -305,10 +309,10 @@ impl Engine {
                 let d = net.buf_driver[b] as usize;
                 let size = net.driver_size[d] as u32;
                 let sub = net.buf_sub[b] as u32;
-                key = key * 256 + ((sub + size - arbiters.drv_rr[d] as u32 - 1) % size) as u64;
+                key = key * 256 + ((sub + size - drv_rr[d] as u32 - 1) % size) as u64;
             }
             arb.best = arb.best.min(key << 32 | b as u64);
-            arbiters.requested.insert(a);
+            requested.insert(a);
         });
     }
 
@@ -334,6 +338,9 @@ impl Engine {
             drv_rr,
             requested,
         } = arbiters;
+        // Slices, not vectors, in the loop: their pointers stay in registers.
+        let (arb, drv_rr) = (&mut arb[..], &mut drv_rr[..]);
+        let (c_flits, c_msgs) = (&mut c_flits[..], &mut c_msgs[..]);
         let now = *cycle as u32;
         let after = *cycle + 1;
         let no_up = bufs.buf.len() as u32;
