@@ -3,11 +3,13 @@
 //! Every error names the file, the key and a fix, and is reported before anything is written.
 
 mod schema;
+mod schema_check;
 mod validate;
 
 use crate::error::{Error, Result};
 pub use crate::routing::Algorithm;
 pub use crate::topology::TopologySpec;
+use schema_check::{Problem, SchemaError};
 use std::path::Path;
 
 pub use schema::RawScenario;
@@ -268,8 +270,18 @@ impl Scenario {
         // spans let a schema error name the key it is about.
         let doc = toml::de::DeTable::parse(text)
             .map_err(|e| Error::Input(syntax_error(file, text, &e)))?;
-        let raw: RawScenario = toml::from_str(text)
-            .map_err(|e| Error::Input(schema_error(file, text, doc.get_ref(), &e)))?;
+        // Check the keys and types against our own schema first, so that the message comes
+        // from it and not from serde's wording; serde then deserializes what passed.
+        schema_check::check_document(doc.get_ref(), &doc.span())
+            .map_err(|e| Error::Input(schema_error(file, text, doc.get_ref(), e)))?;
+        let raw: RawScenario = toml::from_str(text).map_err(|e| {
+            // Not reached for any case the schema check models: serde's message as it is.
+            let e = SchemaError {
+                problem: Problem::Other(e.message().to_string()),
+                span: e.span(),
+            };
+            Error::Input(schema_error(file, text, doc.get_ref(), e))
+        })?;
         validate::validate(raw, file)
     }
 
@@ -390,34 +402,23 @@ fn key_name(path: &[String]) -> String {
     }
 }
 
-/// The text between the first pair of backquotes of a serde message.
-fn quoted(msg: &str) -> Option<&str> {
-    let a = msg.find('`')? + 1;
-    let b = a + msg[a..].find('`')?;
-    Some(&msg[a..b])
-}
-
-/// A serde type expectation in the words of the README.
-fn plain_expected(expected: &str) -> String {
-    match expected {
-        "i64" | "i32" | "u32" => "a whole number".into(),
-        "u64" => "a whole number >= 0".into(),
-        "f64" | "f32" => "a number".into(),
-        "a sequence" => "a list, e.g. [1, 2]".into(),
-        "a boolean" => "true or false (without quotes)".into(),
-        "a string" => "a string in double quotes".into(),
-        e if e.starts_with("struct ") => "a table".into(),
-        e => e.into(),
+/// Names listed as alternatives: "`a`", "`a` or `b`", "one of `a`, `b`, `c`".
+fn one_of(names: &[&str]) -> String {
+    let q: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match q.as_slice() {
+        [] => "nothing".to_string(),
+        [a] => a.clone(),
+        [a, b] => format!("{a} or {b}"),
+        _ => format!("one of {}", q.join(", ")),
     }
 }
 
 /// One line for a schema error (unknown key, wrong type, missing key):
 /// `file:line:col: [table] key: problem; fix: ...`.
-fn schema_error(file: &str, text: &str, doc: &toml::de::DeTable, e: &toml::de::Error) -> String {
-    let msg = one_line(e.message());
+fn schema_error(file: &str, text: &str, doc: &toml::de::DeTable, e: SchemaError) -> String {
     // Where: `file:line:col` and the offending line, or just `file` when the error is about the
     // whole document (its span is then empty).
-    let ((mut path, is_list), place, at) = match e.span() {
+    let ((mut path, is_list), place, at) = match e.span {
         Some(span) if !span.is_empty() => {
             let (line, col) = line_col(text, span.start);
             let at = format!(" (at `{}`)", line_text(text, line));
@@ -429,53 +430,60 @@ fn schema_error(file: &str, text: &str, doc: &toml::de::DeTable, e: &toml::de::E
         }
         _ => ((Vec::new(), false), file.to_string(), String::new()),
     };
-    let (problem, fix) = if let Some(rest) = msg.strip_prefix("unknown field ") {
-        // The span is the unknown key itself, so `path` already ends with it.
-        let expected = rest.split_once(", expected ").map_or("", |(_, e)| e);
-        (
-            "unknown key".to_string(),
-            format!("remove it or correct its spelling (expected {expected})"),
-        )
-    } else if let Some(rest) = msg.strip_prefix("missing field ") {
-        let key = quoted(rest).unwrap_or(rest).to_string();
-        // The span is the table that lacks the key, or empty for the top level.
-        let top = path.is_empty();
-        if top && TABLES.contains(&key.as_str()) {
+    let (problem, fix) = match e.problem {
+        Problem::Unknown(fields) => {
+            // The span is the unknown key itself, so `path` already ends with it.
+            let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
             (
-                format!("missing table [{key}]"),
-                format!("add a [{key}] table (see README.md)"),
-            )
-        } else if top {
-            path.push(key.clone());
-            (
-                "missing key".to_string(),
-                format!("add `{key} = ...` at the top of the file, before the first [table]"),
-            )
-        } else {
-            let table = format!("[{}]", path.join("."));
-            path.push(key.clone());
-            (
-                "missing key".to_string(),
-                format!("add `{key} = ...` to {table} (see README.md)"),
+                "unknown key".to_string(),
+                format!(
+                    "remove it or correct its spelling (expected {})",
+                    one_of(&names)
+                ),
             )
         }
-    } else if let Some((problem, expected)) = msg.split_once(", expected ") {
-        let expected = plain_expected(expected);
-        let key = match path.last() {
-            // A wrong item inside a list: the list itself has the right type.
-            Some(k) if is_list && !expected.contains("a list") => format!("each item of `{k}`"),
-            Some(k) => format!("`{k}`"),
-            None => "the value".to_string(),
-        };
-        (
-            format!("{problem}, expected {expected}"),
-            format!("give {key} as {expected}"),
-        )
-    } else {
-        (
-            msg.clone(),
+        Problem::Missing(key) => {
+            let key = key.to_string();
+            // The span is the table that lacks the key, or empty for the top level.
+            let top = path.is_empty();
+            if top && TABLES.contains(&key.as_str()) {
+                (
+                    format!("missing table [{key}]"),
+                    format!("add a [{key}] table (see README.md)"),
+                )
+            } else if top {
+                path.push(key.clone());
+                (
+                    "missing key".to_string(),
+                    format!("add `{key} = ...` at the top of the file, before the first [table]"),
+                )
+            } else {
+                let table = format!("[{}]", path.join("."));
+                path.push(key.clone());
+                (
+                    "missing key".to_string(),
+                    format!("add `{key} = ...` to {table} (see README.md)"),
+                )
+            }
+        }
+        Problem::Mismatch { what, expected } => {
+            let key = match path.last() {
+                // A wrong item inside a list: the list itself has the right type.
+                Some(k) if is_list && !expected.contains("a list") => {
+                    format!("each item of `{k}`")
+                }
+                Some(k) => format!("`{k}`"),
+                None => "the value".to_string(),
+            };
+            (
+                format!("{}, expected {expected}", one_line(&what)),
+                format!("give {key} as {expected}"),
+            )
+        }
+        Problem::Other(msg) => (
+            one_line(&msg),
             "correct the value (see README.md for each key)".to_string(),
-        )
+        ),
     };
     let key = key_name(&path);
     let key = if key.is_empty() {

@@ -1,0 +1,395 @@
+//! The scenario schema checked on the parsed TOML before serde runs, so that an unknown key, a
+//! missing key or a value of the wrong type is described from our own schema, never by reading
+//! serde's or toml's error text.
+//!
+//! The check follows what `toml::from_str::<RawScenario>` does, step by step and in the same order
+//! (keys in the order the parsed table iterates them, missing keys after a table's keys, a list
+//! given for a table read as the table's fields in order), so that the first problem it reports
+//! is the one serde would have stopped at, with the same span. The key lists agree with the
+//! `Raw*` structs of `schema.rs`: a unit test reads the structs' field names from serde itself.
+
+use std::ops::Range;
+use toml::Spanned;
+use toml::de::{DeArray, DeTable, DeValue};
+
+/// What a key's value must be, as the `Raw*` structs declare it.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Ty {
+    /// `String`.
+    Str,
+    /// `bool`.
+    Bool,
+    /// `i64`.
+    Int,
+    /// `u64`.
+    Uint,
+    /// `f64`.
+    Num,
+    /// `Vec<_>` of the inner type.
+    List(&'static Ty),
+    /// `Radix`: a whole number or a list of whole numbers (untagged).
+    Radix,
+    /// `Values`: a number or a list of numbers (untagged).
+    Values,
+    /// A nested `Raw*` struct.
+    Table(&'static Table),
+}
+
+/// Whether a key may be left out, and how serde fills it in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Need {
+    /// No default: leaving the key out is an error.
+    Required,
+    /// An `Option` without `#[serde(default)]`: `None` when left out of a table.
+    Optional,
+    /// `#[serde(default)]`: its default when left out.
+    Default,
+}
+
+/// One key of a table.
+#[derive(Debug)]
+pub(super) struct Field {
+    /// The key, as spelled in scenario files.
+    pub name: &'static str,
+    /// Its value's type.
+    pub ty: Ty,
+    /// Whether it may be left out.
+    pub need: Need,
+}
+
+/// One table: its keys in the struct's field order.
+#[derive(Debug)]
+pub(super) struct Table {
+    /// The keys, in the order of the struct's fields.
+    pub fields: &'static [Field],
+}
+
+const fn f(name: &'static str, ty: Ty, need: Need) -> Field {
+    Field { name, ty, need }
+}
+
+use Need::{Default as D, Optional as O, Required as R};
+
+/// The whole file (`RawScenario`).
+pub(super) static SCENARIO: Table = Table {
+    fields: &[
+        f("name", Ty::Str, R),
+        f("seed", Ty::Uint, D),
+        f("seeds", Ty::List(&Ty::Uint), O),
+        f("topology", Ty::Table(&TOPOLOGY), R),
+        f("router", Ty::Table(&ROUTER), D),
+        f("routing", Ty::Table(&ROUTING), D),
+        f("traffic", Ty::Table(&TRAFFIC), R),
+        f("run", Ty::Table(&RUN), D),
+    ],
+};
+
+/// `[topology]` (`RawTopology`).
+pub(super) static TOPOLOGY: Table = Table {
+    fields: &[
+        f("kind", Ty::Str, R),
+        f("k", Ty::Radix, O),
+        f("n", Ty::Int, O),
+        f("links", Ty::Str, O),
+        f("wrap", Ty::Str, O),
+        f("processors", Ty::Str, O),
+        f("processor_factor", Ty::Int, O),
+    ],
+};
+
+/// `[router]` (`RawRouter`).
+pub(super) static ROUTER: Table = Table {
+    fields: &[
+        f("vcs", Ty::Int, D),
+        f("buffer_depth", Ty::Int, D),
+        f("early_free", Ty::Bool, D),
+    ],
+};
+
+/// `[routing]` (`RawRouting`).
+pub(super) static ROUTING: Table = Table {
+    fields: &[
+        f("algorithm", Ty::Str, D),
+        f("timeout", Ty::Int, O),
+        f("selection", Ty::Str, O),
+        f("deadlock_check", Ty::Bool, D),
+    ],
+};
+
+/// `[traffic]` (`RawTraffic`).
+pub(super) static TRAFFIC: Table = Table {
+    fields: &[
+        f("pattern", Ty::Str, D),
+        f("message_length", Ty::Int, O),
+        f("message_lengths", Ty::List(&Ty::Int), O),
+        f("length_probabilities", Ty::List(&Ty::Num), O),
+        f("rates", Ty::List(&Ty::Num), O),
+        f("flit_rates", Ty::List(&Ty::Num), O),
+        f("pattern_fraction", Ty::Values, O),
+        f("hotspot_node", Ty::Int, O),
+        f("hotspot_fraction", Ty::Values, O),
+        f("locality_model", Ty::Str, O),
+        f("locality_factor", Ty::Num, O),
+        f("locality_radius", Ty::Int, O),
+        f("locality_probability", Ty::Num, O),
+    ],
+};
+
+/// `[run]` (`RawRun`).
+pub(super) static RUN: Table = Table {
+    fields: &[
+        f("warmup_cycles", Ty::Int, D),
+        f("measure_cycles", Ty::Int, D),
+        f("drain_cycles", Ty::Int, O),
+        f("watchdog_cycles", Ty::Int, D),
+        f("max_backlog", Ty::Int, D),
+        f("batches", Ty::Int, D),
+        f("histogram_bin", Ty::Int, D),
+    ],
+};
+
+/// What `Values` says when a value is neither a number nor a list of numbers (its `expecting`).
+pub(super) const VALUES_EXPECTING: &str = "a number or a list of numbers";
+/// `Radix`'s words for what it expects.
+const RADIX_EXPECTED: &str = "a whole number or a list of whole numbers";
+
+/// A schema problem, before it is turned into a message.
+#[derive(Debug)]
+pub(super) enum Problem {
+    /// A key the table does not have; the table's keys in field order.
+    Unknown(&'static [Field]),
+    /// A required key (or table) left out.
+    Missing(&'static str),
+    /// A value of the wrong type or range: `what` (e.g. "invalid type: integer `5`") and the
+    /// expected kind in plain words (e.g. "a string in double quotes").
+    Mismatch {
+        what: String,
+        expected: &'static str,
+    },
+    /// Anything else, told as it is (a number too large for any integer type, say).
+    Other(String),
+}
+
+/// A schema problem and the span it is about (`None`: the whole document).
+#[derive(Debug)]
+pub(super) struct SchemaError {
+    /// What is wrong.
+    pub problem: Problem,
+    /// Where, in bytes of the scenario text.
+    pub span: Option<Range<usize>>,
+}
+
+type Check = Result<(), SchemaError>;
+
+fn at(problem: Problem, span: &Range<usize>) -> SchemaError {
+    SchemaError {
+        problem,
+        span: Some(span.clone()),
+    }
+}
+
+/// A value as toml hands it to serde.
+enum Found<'a> {
+    Str(&'a str),
+    Int(i64),
+    Uint(u64),
+    /// An integer beyond 64 bits, described as serde describes it.
+    Wide(String),
+    Float(f64),
+    Bool(bool),
+    Seq(&'a DeArray<'a>),
+    Map(&'a DeTable<'a>),
+    Datetime,
+}
+
+/// The value as toml hands it to a visitor; a number too large for toml is an error there.
+fn found<'a>(v: &'a DeValue<'a>) -> Result<Found<'a>, Problem> {
+    Ok(match v {
+        DeValue::String(s) => Found::Str(s),
+        DeValue::Integer(i) => {
+            let (s, r) = (i.as_str(), i.radix());
+            if let Ok(n) = i64::from_str_radix(s, r) {
+                Found::Int(n)
+            } else if let Ok(n) = u64::from_str_radix(s, r) {
+                Found::Uint(n)
+            } else if let Ok(n) = i128::from_str_radix(s, r) {
+                Found::Wide(format!("integer `{n}` as i128"))
+            } else if let Ok(n) = u128::from_str_radix(s, r) {
+                Found::Wide(format!("integer `{n}` as u128"))
+            } else {
+                return Err(Problem::Other("integer number overflowed".into()));
+            }
+        }
+        DeValue::Float(x) => match x.as_str().parse::<f64>() {
+            // As toml: an infinity is an overflow unless written as `inf`.
+            Ok(f) if !f.is_infinite() || x.as_str().contains("inf") => Found::Float(f),
+            _ => return Err(Problem::Other("floating-point number overflowed".into())),
+        },
+        DeValue::Boolean(b) => Found::Bool(*b),
+        DeValue::Datetime(_) => Found::Datetime,
+        DeValue::Array(a) => Found::Seq(a),
+        DeValue::Table(t) => Found::Map(t),
+    })
+}
+
+/// A found value described as in "invalid type: <this>, expected ...".
+fn describe(v: &Found) -> String {
+    match v {
+        Found::Str(s) => format!("string {s:?}"),
+        Found::Int(n) => format!("integer `{n}`"),
+        Found::Uint(n) => format!("integer `{n}`"),
+        Found::Wide(s) => s.clone(),
+        Found::Float(x) if x.is_finite() && !format!("{x}").contains('.') => {
+            format!("floating point `{x}.0`")
+        }
+        Found::Float(x) => format!("floating point `{x}`"),
+        Found::Bool(b) => format!("boolean `{b}`"),
+        Found::Seq(_) => "sequence".into(),
+        Found::Map(_) | Found::Datetime => "map".into(),
+    }
+}
+
+fn invalid(kind: &str, v: &Found, expected: &'static str) -> Problem {
+    Problem::Mismatch {
+        what: format!("invalid {kind}: {}", describe(v)),
+        expected,
+    }
+}
+
+/// Checks the whole parsed file; `span` is the document's.
+pub(super) fn check_document(doc: &DeTable, span: &Range<usize>) -> Check {
+    check_table(doc, &SCENARIO, span)
+}
+
+/// Checks a table's keys in the table's order, then the required keys it lacks.
+fn check_table(t: &DeTable, schema: &'static Table, span: &Range<usize>) -> Check {
+    for (k, v) in t.iter() {
+        match schema
+            .fields
+            .iter()
+            .find(|f| f.name == k.get_ref().as_ref())
+        {
+            Some(field) => check(v, field.ty)?,
+            None => return Err(at(Problem::Unknown(schema.fields), &k.span())),
+        }
+    }
+    let missing = schema
+        .fields
+        .iter()
+        .find(|f| f.need == Need::Required && !t.iter().any(|(k, _)| k.get_ref() == f.name));
+    match missing {
+        Some(f) => Err(at(Problem::Missing(f.name), span)),
+        None => Ok(()),
+    }
+}
+
+/// Checks a list given for a table: serde reads its items as the fields in order, and a field
+/// past the end of the list is an error unless it has a default.
+fn check_table_list(items: &DeArray, schema: &'static Table, span: &Range<usize>) -> Check {
+    for (i, field) in schema.fields.iter().enumerate() {
+        match items.get(i) {
+            Some(item) => check(item, field.ty)?,
+            None if field.need == Need::Default => {}
+            None => {
+                let what = format!("invalid length {i}");
+                let expected = "a table";
+                return Err(at(Problem::Mismatch { what, expected }, span));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks one value against its type.
+fn check(v: &Spanned<DeValue>, ty: Ty) -> Check {
+    let span = v.span();
+    let value = found(v.get_ref()).map_err(|p| at(p, &span))?;
+    let wrong = |expected| Err(at(invalid("type", &value, expected), &span));
+    match ty {
+        Ty::Str => match value {
+            Found::Str(_) => Ok(()),
+            _ => wrong("a string in double quotes"),
+        },
+        Ty::Bool => match value {
+            Found::Bool(_) => Ok(()),
+            _ => wrong("true or false (without quotes)"),
+        },
+        Ty::Int => match value {
+            Found::Int(_) => Ok(()),
+            Found::Uint(_) => Err(at(invalid("value", &value, "a whole number"), &span)),
+            _ => wrong("a whole number"),
+        },
+        Ty::Uint => match value {
+            Found::Int(n) if n < 0 => {
+                Err(at(invalid("value", &value, "a whole number >= 0"), &span))
+            }
+            Found::Int(_) | Found::Uint(_) => Ok(()),
+            _ => wrong("a whole number >= 0"),
+        },
+        Ty::Num => match value {
+            Found::Int(_) | Found::Uint(_) | Found::Float(_) => Ok(()),
+            _ => wrong("a number"),
+        },
+        Ty::List(item) => match value {
+            Found::Seq(items) => items.iter().try_for_each(|i| check(i, *item)),
+            _ => wrong("a list, e.g. [1, 2]"),
+        },
+        Ty::Table(schema) => match value {
+            Found::Map(t) => check_table(t, schema, &span),
+            // A date or time reaches serde as a table with one key of toml's own.
+            Found::Datetime => Err(at(Problem::Unknown(schema.fields), &span)),
+            Found::Seq(items) => check_table_list(items, schema, &span),
+            _ => wrong("a table"),
+        },
+        Ty::Radix | Ty::Values => {
+            // Serde first reads the whole value, then tries each variant.
+            capture(v)?;
+            let whole = |x: &Found| matches!(x, Found::Int(_));
+            let number = |x: &Found| matches!(x, Found::Int(_) | Found::Uint(_) | Found::Float(_));
+            let fits: &dyn Fn(&Found) -> bool = if matches!(ty, Ty::Radix) {
+                &whole
+            } else {
+                &number
+            };
+            let ok = match &value {
+                Found::Seq(items) => items
+                    .iter()
+                    .all(|i| found(i.get_ref()).is_ok_and(|x| fits(&x))),
+                x => fits(x),
+            };
+            match (ok, ty) {
+                (true, _) => Ok(()),
+                (false, Ty::Radix) => Err(at(
+                    Problem::Mismatch {
+                        what: "invalid value".into(),
+                        expected: RADIX_EXPECTED,
+                    },
+                    &span,
+                )),
+                (false, _) => Err(at(Problem::Other(VALUES_EXPECTING.into()), &span)),
+            }
+        }
+    }
+}
+
+/// Reads a value whole, as serde does before trying the variants of an untagged enum: only
+/// integers beyond 64 bits and numbers too large for toml fail.
+fn capture(v: &Spanned<DeValue>) -> Check {
+    let span = v.span();
+    match found(v.get_ref()).map_err(|p| at(p, &span))? {
+        Found::Wide(w) => Err(at(
+            Problem::Mismatch {
+                what: format!("invalid type: {w}"),
+                expected: "any value",
+            },
+            &span,
+        )),
+        Found::Seq(items) => items.iter().try_for_each(capture),
+        Found::Map(t) => t.iter().try_for_each(|(_, v)| capture(v)),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+#[path = "schema_check_tests.rs"]
+mod tests;
