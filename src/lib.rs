@@ -1,10 +1,15 @@
 #![warn(missing_docs)]
 
 //! flitsim: a flit-level, cycle-accurate simulator of wormhole-switched interconnection
-//! networks (k-ary n-cubes, meshes, hypercubes) driven by TOML scenarios.
+//! networks (k-ary n-cubes: tori, meshes, hypercubes; k-ary m-way networks; HyperX) driven by
+//! TOML scenarios.
 //!
 //! The public API: load a [`Scenario`], run it with [`sweep::run_sweep`] (or one point with
-//! [`engine::run_point`]), write the CSVs with [`output::write_results`].
+//! [`engine::run_point`]), write the CSVs with [`output::write_results`]. The layers:
+//! [`topology`] builds a [`topology::Topology`], [`network`] wires it into a
+//! [`network::Network`], [`routing`] and [`traffic`] drive the [`engine`]'s cycle, [`stats`]
+//! turns its counters into a [`stats::PointResult`], and [`model`] holds the papers' analytical
+//! models (ARCHITECTURE.md in the repository describes each).
 //!
 //! # Tutorial: one load point from code
 //!
