@@ -84,6 +84,7 @@
 
 pub mod engine;
 pub mod error;
+pub mod experiment;
 pub mod model;
 pub mod network;
 pub mod output;

@@ -21,14 +21,21 @@ struct Cli {
 enum Command {
     /// Run a scenario's sweep and write CSVs to results/<name>/ (or --out).
     Run(RunArgs),
-    /// Validate a scenario and describe its network, without running it.
-    Check { scenario: PathBuf },
+    /// Validate a scenario (every configuration of its sweep) and describe its network, its
+    /// points and their cycles, without running it.
+    Check {
+        scenario: PathBuf,
+        #[command(flatten)]
+        sets: SetArgs,
+    },
     /// The built network's properties (processors, routers, channels, degree, diameter,
     /// mean distance), as a table or, with --csv, as property,value rows.
     Info {
         scenario: PathBuf,
         #[arg(long)]
         csv: bool,
+        #[command(flatten)]
+        sets: SetArgs,
     },
     /// Draw latency, throughput, latency std dev and traffic plots (SVG) from summary.csv files.
     Plot {
@@ -45,15 +52,31 @@ enum Command {
         /// Output directory for model.csv (default: results/<scenario name>).
         #[arg(long)]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        sets: SetArgs,
     },
     /// Simulation and model on the same loads: validation.csv and validation.svg.
     Validate(RunArgs),
+}
+
+/// `--set KEY=VALUE`, on every command that reads a scenario.
+#[derive(clap::Args)]
+struct SetArgs {
+    /// Override one key of the scenario for this run, e.g. --set router.vcs=8 or
+    /// --set traffic.flit_rates=[0.1,0.2]; --set sweep.KEY=[a,b] sweeps a key. Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
 }
 
 /// Arguments of the commands that simulate a scenario.
 #[derive(clap::Args)]
 struct RunArgs {
     scenario: PathBuf,
+    #[command(flatten)]
+    sets: SetArgs,
+    /// Rerun every point, even those whose results are already in the output directory.
+    #[arg(long)]
+    fresh: bool,
     /// Output directory (default: results/<scenario name>).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -84,9 +107,17 @@ fn main() {
 fn dispatch(cmd: Command) -> Result<()> {
     match cmd {
         Command::Run(args) => commands::run(&args),
-        Command::Check { scenario } => commands::check(&scenario),
-        Command::Info { scenario, csv } => commands::info(&scenario, csv),
-        Command::Model { scenario, out } => commands::model(&scenario, out),
+        Command::Check { scenario, sets } => commands::check(&scenario, &sets.sets),
+        Command::Info {
+            scenario,
+            csv,
+            sets,
+        } => commands::info(&scenario, csv, &sets.sets),
+        Command::Model {
+            scenario,
+            out,
+            sets,
+        } => commands::model(&scenario, out, &sets.sets),
         Command::Validate(args) => commands::validate(&args),
         Command::Plot { results, out } => commands::plot(&results, out),
     }

@@ -1,12 +1,15 @@
 //! `check` and `info`: a scenario's network, router, routing and traffic, without running it.
 
+use flitsim::experiment::Experiment;
 use flitsim::{Result, Scenario};
 use std::path::Path;
 
-/// The built network's properties, as a table or, with `csv`, as property,value rows.
-pub fn info(scenario: &Path, csv: bool) -> Result<()> {
-    let s = Scenario::load(scenario)?;
-    let net = flitsim::network::Network::for_scenario(&s);
+/// The built network's properties (of the first configuration when the sweep has several), as
+/// a table or, with `csv`, as property,value rows.
+pub fn info(scenario: &Path, csv: bool, sets: &[String]) -> Result<()> {
+    let exp = Experiment::load(scenario, sets, None)?;
+    let s = exp.base();
+    let net = flitsim::network::Network::for_scenario(s);
     if csv {
         out!("property,value");
     }
@@ -20,11 +23,37 @@ pub fn info(scenario: &Path, csv: bool) -> Result<()> {
     Ok(())
 }
 
-/// Validates the scenario and describes its network, router, routing and traffic.
-pub fn check(path: &Path) -> Result<()> {
-    let s = Scenario::load(path)?;
-    let net = flitsim::network::Network::for_scenario(&s);
+/// Validates every configuration of the experiment, describes the first one's network,
+/// router, routing and traffic, and counts the points and their cycles.
+pub fn check(path: &Path, sets: &[String]) -> Result<()> {
+    let exp = Experiment::load(path, sets, None)?;
     out!("{}: ok", path.display());
+    describe(exp.base())?;
+    check_experiment(&exp);
+    Ok(())
+}
+
+/// The sweep, the number of points and the most cycles they simulate.
+fn check_experiment(exp: &Experiment) {
+    for a in &exp.axes {
+        out!("  sweep: {} = [{}]", a.key, a.values.join(", "));
+    }
+    let points = exp.points();
+    let cycles: u64 = points.iter().map(|&p| exp.max_cycles(p)).sum();
+    let s = exp.base();
+    out!(
+        "  points: {} ({} configuration(s) x {} load(s) x {} seed(s)), at most {} simulated cycles in all",
+        points.len(),
+        exp.configurations.len(),
+        s.traffic.rates.len(),
+        s.seeds.len(),
+        cycles
+    );
+}
+
+/// The network, router, routing and traffic of one configuration.
+fn describe(s: &Scenario) -> Result<()> {
+    let net = flitsim::network::Network::for_scenario(s);
     if let flitsim::topology::Topology::MWay(_) = &net.topology {
         let p = net.topology.properties();
         let radix: Vec<String> = p.radix.iter().map(|k| k.to_string()).collect();
@@ -47,7 +76,7 @@ pub fn check(path: &Path) -> Result<()> {
             s.routing.selection.name()
         );
         out!("  routing: {}", s.routing.algorithm.name());
-        return check_traffic(&s);
+        return check_traffic(s);
     }
     let p = net.topology.properties();
     // Only a torus says which way its links go (meshes, hypercubes and HyperX: both ways).
@@ -69,7 +98,7 @@ pub fn check(path: &Path) -> Result<()> {
         s.router.vcs,
         s.router.buffer_depth
     );
-    let routing = flitsim::routing::Routing::new(&s, &net);
+    let routing = flitsim::routing::Routing::new(s, &net);
     let a = routing.adaptive_vcs();
     let classes = if a > 0 {
         format!(
@@ -89,7 +118,7 @@ pub fn check(path: &Path) -> Result<()> {
         "  routing: {}{classes}{timeout}",
         s.routing.algorithm.name()
     );
-    check_traffic(&s)
+    check_traffic(s)
 }
 
 /// `check`'s account of the traffic and run control.

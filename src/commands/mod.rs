@@ -23,9 +23,15 @@ pub use run::run;
 pub use validate::validate;
 
 use crate::RunArgs;
-use flitsim::{Result, Scenario};
+use flitsim::Result;
+use flitsim::experiment::Experiment;
+use flitsim::experiment::runner::{Outcome, RunOptions};
+use flitsim::output::directory::OutDir;
+use flitsim::output::point_table::PointTable;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Prints each line with `out!`.
 fn out_lines(lines: Vec<String>) {
@@ -34,24 +40,116 @@ fn out_lines(lines: Vec<String>) {
     }
 }
 
-/// A simulating command's scenario: its text (read once, so the text validated is the text
-/// copied next to the results), the validated scenario with `--seed` applied, and the output
-/// directory.
-fn load_run(args: &RunArgs) -> Result<(String, Scenario, PathBuf)> {
-    let text = Scenario::read(&args.scenario)?;
-    let mut s = Scenario::from_toml(&text, &args.scenario.display().to_string())?;
-    if let Some(seed) = args.seed {
-        s.seeds = vec![seed];
-    }
-    let dir = args
+/// A simulating command's experiment (the scenario file with `--set` and `--seed` applied,
+/// every configuration validated) and its output directory, opened and locked before anything
+/// is simulated.
+fn load_run(args: &RunArgs) -> Result<(Experiment, OutDir)> {
+    let exp = Experiment::load(&args.scenario, &args.sets.sets, args.seed)?;
+    let path = args
         .out
         .clone()
-        .unwrap_or_else(|| Path::new("results").join(&s.name));
-    Ok((text, s, dir))
+        .unwrap_or_else(|| Path::new("results").join(&exp.name));
+    let dir = OutDir::open(&path)?;
+    Ok((exp, dir))
 }
 
-/// Runs the sweep, with a progress bar on a terminal unless `--quiet`.
-fn sweep(args: &RunArgs, s: &Scenario) -> Result<Vec<flitsim::stats::PointResult>> {
-    let progress = !args.quiet && std::io::stderr().is_terminal();
-    flitsim::sweep::run_sweep(s, args.threads, progress)
+/// What an interruption (Ctrl-C, SIGTERM) reports: the points kept so far and the command that
+/// resumes.
+struct Interruption {
+    /// Points in the experiment.
+    total: usize,
+    /// The output directory.
+    dir: String,
+    /// The command line that resumes the run.
+    resume: String,
+}
+
+/// Points of the current run kept on disk, for the interruption message.
+static KEPT: AtomicUsize = AtomicUsize::new(0);
+/// The current run's interruption report.
+static INTERRUPTION: OnceLock<Interruption> = OnceLock::new();
+
+/// The command line as typed, each argument quoted for a POSIX shell where it needs it.
+fn command_line(skip: &[&str]) -> String {
+    std::env::args()
+        .filter(|a| !skip.contains(&a.as_str()))
+        .map(|a| {
+            if !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c))
+            {
+                a
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// On Ctrl-C or SIGTERM: says how many points are kept and how to resume, then exits 130.
+fn on_interrupt(total: usize, dir: &Path) {
+    let _ = INTERRUPTION.set(Interruption {
+        total,
+        dir: dir.display().to_string(),
+        resume: command_line(&["--fresh"]),
+    });
+    let _ = ctrlc::set_handler(|| {
+        if let Some(i) = INTERRUPTION.get() {
+            eprintln!(
+                "\nflitsim: interrupted: {} of {} points are kept in {}/; resume with: {}",
+                KEPT.load(Ordering::SeqCst),
+                i.total,
+                i.dir,
+                i.resume
+            );
+        }
+        std::process::exit(130);
+    });
+}
+
+/// Runs the experiment's points not already in `dir`, printing each point's line as it
+/// finishes (in point order) unless `--quiet`, with a progress bar on a terminal.
+fn run_points(args: &RunArgs, exp: &Experiment, dir: &OutDir) -> Result<Outcome> {
+    on_interrupt(exp.points().len(), dir.path());
+    let leads: Vec<Vec<String>> = (0..exp.configurations.len()).map(|c| exp.lead(c)).collect();
+    let table = PointTable::new(&exp.lead_header(), &leads, exp.several_seeds());
+    let points = exp.points();
+    if !args.quiet {
+        out!("{}: {} points", exp.name, points.len());
+        out_lines(table.header());
+    }
+    let on_point = |i: usize, r: &flitsim::stats::PointResult| {
+        if !args.quiet {
+            out!("{}", table.row(&leads[points[i].config], r));
+        }
+    };
+    let opts = RunOptions {
+        threads: args.threads,
+        progress: !args.quiet && std::io::stderr().is_terminal(),
+        fresh: args.fresh,
+    };
+    let outcome = flitsim::experiment::runner::run(exp, dir, opts, &KEPT, &on_point)?;
+    if !args.quiet {
+        let all: Vec<&flitsim::stats::PointResult> = outcome.results.iter().collect();
+        out_lines(table.footer(&all));
+    }
+    Ok(outcome)
+}
+
+/// Writes the experiment's files (and `extra` ones) into `dir` as one set, then drops the
+/// records of points that are not the experiment's.
+fn commit(
+    exp: &Experiment,
+    dir: &OutDir,
+    results: &[flitsim::stats::PointResult],
+    extra: Vec<(String, Vec<u8>)>,
+) -> Result<Vec<String>> {
+    let argv: Vec<String> = std::env::args().collect();
+    let mut files = flitsim::output::experiment_tables::experiment_files(exp, results, &argv);
+    files.extend(extra);
+    dir.commit(&files)?;
+    let keep = exp.points().into_iter().map(|p| exp.key(p).0).collect();
+    dir.prune_points(&keep)?;
+    Ok(files.into_iter().map(|(name, _)| name).collect())
 }

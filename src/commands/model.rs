@@ -1,6 +1,7 @@
 //! `model`: the analytical model's latency at each load point, and its saturation load.
 
 use super::out_lines;
+use flitsim::experiment::Experiment;
 use flitsim::output::validation::{ModelRow, model_csv};
 use flitsim::{Error, Result, Scenario};
 use std::path::{Path, PathBuf};
@@ -16,37 +17,72 @@ pub(super) fn model_of(path: &Path, s: &Scenario) -> Result<flitsim::model::Mode
     })
 }
 
-/// The model's rows for every load point (variants × rates × seeds, as the sweep).
-pub(super) fn model_rows(m: &flitsim::model::Model, s: &Scenario) -> Vec<ModelRow> {
-    flitsim::sweep::points(s)
-        .into_iter()
-        .map(|(_, rate, _)| ModelRow {
+/// The model's rows for every point of one configuration (loads × seeds, as the run).
+pub(super) fn rows_of(m: &flitsim::model::Model, s: &Scenario) -> Vec<ModelRow> {
+    s.traffic
+        .rates
+        .iter()
+        .flat_map(|&rate| s.seeds.iter().map(move |_| rate))
+        .map(|rate| ModelRow {
             rate,
             outcome: m.predict(rate),
         })
         .collect()
 }
 
-/// Writes model.csv into `out` (default: results/<scenario name>) and prints the model's table
-/// and saturation load.
-pub fn model(path: &Path, out: Option<PathBuf>) -> Result<()> {
-    let s = Scenario::load(path)?;
-    let m = model_of(path, &s)?;
-    let rows = model_rows(&m, &s);
-    let max_rate = 1.0 / s.traffic.mean_length();
-    let sat = m.saturation(max_rate);
-    let dir = out.unwrap_or_else(|| Path::new("results").join(&s.name));
-    flitsim::output::write_file(&dir, "model.csv", &model_csv(&rows, sat))?;
-    out!("model: {}", m.name());
-    out_lines(flitsim::output::terminal::model_table(&rows));
-    if sat >= max_rate {
-        out!("model saturation: none below the injection channel's capacity (1 flit/node/cycle)");
-    } else {
-        out!(
-            "model saturation: {sat:.6} messages/node/cycle ({:.4} flits/node/cycle)",
-            sat * s.traffic.mean_length()
-        );
+/// Writes model.csv into `out` (default: results/<scenario name>) and prints, per
+/// configuration, the model's table and saturation load.
+pub fn model(path: &Path, out: Option<PathBuf>, sets: &[String]) -> Result<()> {
+    let exp = Experiment::load(path, sets, None)?;
+    let models = exp
+        .configurations
+        .iter()
+        .map(|c| model_of(path, &c.scenario))
+        .collect::<Result<Vec<_>>>()?;
+    let rows: Vec<Vec<ModelRow>> = exp
+        .configurations
+        .iter()
+        .zip(&models)
+        .map(|(c, m)| rows_of(m, &c.scenario))
+        .collect();
+    let sat: Vec<f64> = exp
+        .configurations
+        .iter()
+        .zip(&models)
+        .map(|(c, m)| m.saturation(1.0 / c.scenario.traffic.mean_length()))
+        .collect();
+    let path_out = out.unwrap_or_else(|| Path::new("results").join(&exp.name));
+    let dir = flitsim::output::directory::OutDir::open(&path_out)?;
+    let text = flitsim::output::experiment_tables::per_configuration(&exp, &|c| {
+        Some(model_csv(&rows[c], sat[c]))
+    })
+    .unwrap_or_default();
+    flitsim::output::write_file(dir.path(), "model.csv", &text)?;
+    for (c, conf) in exp.configurations.iter().enumerate() {
+        if exp.configurations.len() > 1 {
+            let at: Vec<String> = exp
+                .axes
+                .iter()
+                .zip(&conf.coordinates)
+                .map(|(a, v)| format!("{} = {v}", a.key))
+                .collect();
+            out!("configuration {}:", at.join(", "));
+        }
+        out!("model: {}", models[c].name());
+        out_lines(flitsim::output::terminal::model_table(&rows[c]));
+        let max_rate = 1.0 / conf.scenario.traffic.mean_length();
+        if sat[c] >= max_rate {
+            out!(
+                "model saturation: none below the injection channel's capacity (1 flit/node/cycle)"
+            );
+        } else {
+            out!(
+                "model saturation: {:.6} messages/node/cycle ({:.4} flits/node/cycle)",
+                sat[c],
+                sat[c] * conf.scenario.traffic.mean_length()
+            );
+        }
     }
-    out!("written to {}/model.csv", dir.display());
+    out!("written to {}/model.csv", dir.path().display());
     Ok(())
 }

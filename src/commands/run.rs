@@ -1,24 +1,27 @@
-//! `run`: the sweep, its CSVs and its table.
+//! `run`: the experiment's points, its tables and its terminal table.
 
-use super::{load_run, out_lines, sweep};
+use super::{commit, load_run, run_points};
 use crate::RunArgs;
 use flitsim::Result;
 
-/// Runs the scenario's sweep, writes the results and, unless `--quiet`, prints the table.
+/// Runs the experiment (resuming from the points already in its output directory), writes its
+/// files as one set and, unless `--quiet`, prints each point's line as it finishes.
 pub fn run(args: &RunArgs) -> Result<()> {
-    let (text, s, dir) = load_run(args)?;
-    let results = sweep(args, &s)?;
-    flitsim::output::write_results(&dir, &s, &text, &results)?;
+    let (exp, dir) = load_run(args)?;
+    let outcome = run_points(args, &exp, &dir)?;
+    let written = commit(&exp, &dir, &outcome.results, Vec::new())?;
     if !args.quiet {
-        out_lines(flitsim::output::terminal::run_table(&results));
+        let n = outcome.results.len();
         out!(
-            "results written to {}/ (summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv{})",
-            dir.display(),
-            if s.topology.mway().is_some() {
-                ", mway_channels.csv"
-            } else {
-                ""
-            }
+            "{} points: {} run, {} kept from an earlier run (--fresh reruns them)",
+            n,
+            n - outcome.reused,
+            outcome.reused
+        );
+        out!(
+            "results written to {}/ ({})",
+            dir.path().display(),
+            written.join(", ")
         );
     }
     Ok(())

@@ -1,107 +1,157 @@
 //! `validate`: simulation and model on the same loads.
 
-use super::model::{model_of, model_rows};
-use super::{load_run, out_lines, sweep};
+use super::model::{model_of, rows_of};
+use super::{commit, load_run, out_lines, run_points};
 use crate::RunArgs;
+use flitsim::experiment::Experiment;
+use flitsim::output::directory::OutDir;
+use flitsim::output::experiment_tables::with_coordinates;
 use flitsim::output::terminal;
-use flitsim::output::validation::{model_csv, validation_csv, validation_plot};
-use flitsim::{Result, Scenario};
-use std::path::Path;
+use flitsim::output::validation::{
+    ModelRow, model_csv, validation_channels_csv, validation_csv, validation_distance_csv,
+    validation_plot, validation_vc_csv,
+};
+use flitsim::stats::PointResult;
+use flitsim::{Error, Result};
 
-/// Runs the sweep and compares it with the scenario's latency model and/or its channel rates
-/// and mean distances, writing the comparison files and, unless `--quiet`, the tables.
+/// Runs the experiment and compares it with each configuration's latency model and/or its
+/// channel rates and mean distances, writing the comparison files with the run's tables as one
+/// set and, unless `--quiet`, the tables.
 pub fn validate(args: &RunArgs) -> Result<()> {
-    let (text, s, dir) = load_run(args)?;
-    let points = flitsim::sweep::points(&s);
+    let (exp, dir) = load_run(args)?;
+    let points = exp.points();
     // Channel rates and mean distances side by side wherever every point has them; a latency
     // model is needed only when they are missing.
     let channels = points
         .iter()
-        .map(|(v, _, _)| flitsim::model::LinkRates::for_scenario(v))
+        .map(|&p| flitsim::model::LinkRates::for_scenario(exp.scenario(p)))
         .collect::<Option<Vec<_>>>();
-    let m = match (model_of(&args.scenario, &s), &channels) {
+    let models = exp
+        .configurations
+        .iter()
+        .map(|c| model_of(&args.scenario, &c.scenario))
+        .collect::<Result<Vec<_>>>();
+    let models = match (models, &channels) {
         (Ok(m), _) => Some(m),
         (Err(_), Some(_)) => None,
         (Err(e), None) => return Err(e),
     };
-    let results = sweep(args, &s)?;
-    flitsim::output::write_results(&dir, &s, &text, &results)?;
-    let mut written = vec![];
-    if let Some(m) = &m {
-        validate_latency(args, &s, &dir, m, &results)?;
-        written.extend(["validation.csv", "validation.svg", "model.csv"]);
-        if m.gives_vc_occupancy() {
-            written.push("validation_vc.csv");
+    let outcome = run_points(args, &exp, &dir)?;
+    let results = &outcome.results;
+    let mut extra = Vec::new();
+    let mut print = Vec::new();
+    if let Some(models) = &models {
+        let rows: Vec<Vec<ModelRow>> = exp
+            .configurations
+            .iter()
+            .zip(models)
+            .map(|(c, m)| rows_of(m, &c.scenario))
+            .collect();
+        let sat: Vec<f64> = exp
+            .configurations
+            .iter()
+            .zip(models)
+            .map(|(c, m)| m.saturation(1.0 / c.scenario.traffic.mean_length()))
+            .collect();
+        let table = |name: &str, f: &dyn Fn(usize, &[PointResult]) -> String| {
+            with_coordinates(&exp, results, &|_, c, r| Some(f(c, r)))
+                .map(|t| (name.to_string(), t.into_bytes()))
+        };
+        extra.extend(table("model.csv", &|c, _| model_csv(&rows[c], sat[c])));
+        extra.extend(table("validation.csv", &|c, r| validation_csv(r, &rows[c])));
+        if models.iter().all(|m| m.gives_vc_occupancy()) {
+            extra.extend(table("validation_vc.csv", &|c, r| {
+                validation_vc_csv(r, &rows[c])
+            }));
         }
+        let all_rows: Vec<ModelRow> = rows.iter().flatten().cloned().collect();
+        extra.push((
+            "validation.svg".into(),
+            svg(&dir, results, &all_rows)?.into_bytes(),
+        ));
+        let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
+        print.push(format!("model: {}", dedup(names).join("; ")));
+        print.extend(terminal::validation_table(results, &all_rows));
+        let sats: Vec<String> = sat.iter().map(|s| format!("{s:.6}")).collect();
+        print.push(format!(
+            "model saturation: {} messages/node/cycle",
+            dedup(sats.iter().map(String::as_str).collect()).join("; ")
+        ));
     }
-    if let Some(channels) = channels {
+    if let Some(channels) = &channels {
         let rates: Vec<Vec<f64>> = points
             .iter()
-            .zip(&channels)
-            .map(|((v, rate, seed), c)| c.rates(v, *rate, *seed))
+            .zip(channels)
+            .map(|(&p, c)| c.rates(exp.scenario(p), exp.rate(p), p.seed))
             .collect();
         let distance: Vec<f64> = points
             .iter()
-            .map(|(v, _, seed)| flitsim::model::mean_distance(v, *seed).unwrap_or(f64::NAN))
+            .map(|&p| flitsim::model::mean_distance(exp.scenario(p), p.seed).unwrap_or(f64::NAN))
             .collect();
-        let net = flitsim::network::Network::for_scenario(&s);
-        flitsim::output::write_file(
-            &dir,
-            "validation_channels.csv",
-            &flitsim::output::validation::validation_channels_csv(
-                &results,
-                net.topology.links(),
-                &rates,
-            ),
-        )?;
-        flitsim::output::write_file(
-            &dir,
-            "validation_distance.csv",
-            &flitsim::output::validation::validation_distance_csv(&results, &distance),
-        )?;
-        written.extend(["validation_channels.csv", "validation_distance.csv"]);
-        if !args.quiet {
-            let mut names: Vec<&str> = channels.iter().map(|c| c.name()).collect();
-            names.dedup();
-            out!("channel rates: {}", names.join("; "));
-            out_lines(terminal::channels_table(&results, &rates, &distance));
-        }
+        let offsets = offsets(&exp);
+        extra.extend(
+            with_coordinates(&exp, results, &|e, c, r| {
+                let net = flitsim::network::Network::for_scenario(&e.configurations[c].scenario);
+                let at = offsets[c];
+                Some(validation_channels_csv(
+                    r,
+                    net.topology.links(),
+                    &rates[at..at + r.len()],
+                ))
+            })
+            .map(|t| ("validation_channels.csv".to_string(), t.into_bytes())),
+        );
+        extra.extend(
+            with_coordinates(&exp, results, &|_, c, r| {
+                let at = offsets[c];
+                Some(validation_distance_csv(r, &distance[at..at + r.len()]))
+            })
+            .map(|t| ("validation_distance.csv".to_string(), t.into_bytes())),
+        );
+        let names: Vec<&str> = channels.iter().map(|c| c.name()).collect();
+        print.push(format!("channel rates: {}", dedup(names).join("; ")));
+        print.extend(terminal::channels_table(results, &rates, &distance));
     }
+    let written = commit(&exp, &dir, results, extra)?;
     if !args.quiet {
+        out_lines(print);
         out!(
-            "written to {}/ ({} and the run's CSVs)",
-            dir.display(),
+            "written to {}/ ({})",
+            dir.path().display(),
             written.join(", ")
         );
     }
     Ok(())
 }
 
-/// `validate` with a latency model: model.csv, validation.csv, validation.svg and, where the
-/// model gives P_v, validation_vc.csv; the latency table unless `--quiet`.
-fn validate_latency(
-    args: &RunArgs,
-    s: &Scenario,
-    dir: &Path,
-    m: &flitsim::model::Model,
-    results: &[flitsim::stats::PointResult],
-) -> Result<()> {
-    let rows = model_rows(m, s);
-    let sat = m.saturation(1.0 / s.traffic.mean_length());
-    flitsim::output::write_file(dir, "model.csv", &model_csv(&rows, sat))?;
-    flitsim::output::write_file(dir, "validation.csv", &validation_csv(results, &rows))?;
-    validation_plot(&dir.join("validation.svg"), results, &rows)?;
-    if m.gives_vc_occupancy() {
-        flitsim::output::write_file(
-            dir,
-            "validation_vc.csv",
-            &flitsim::output::validation::validation_vc_csv(results, &rows),
-        )?;
-    }
-    if !args.quiet {
-        out!("model: {}", m.name());
-        out_lines(terminal::validation_table(results, &rows));
-        out!("model saturation: {sat:.6} messages/node/cycle");
-    }
-    Ok(())
+/// The index of each configuration's first point.
+fn offsets(exp: &Experiment) -> Vec<usize> {
+    let mut at = 0;
+    exp.configurations
+        .iter()
+        .map(|c| {
+            let here = at;
+            at += c.scenario.traffic.rates.len() * c.scenario.seeds.len();
+            here
+        })
+        .collect()
+}
+
+/// Names with consecutive repeats removed.
+fn dedup(mut v: Vec<&str>) -> Vec<&str> {
+    v.dedup();
+    v
+}
+
+/// validation.svg's text, drawn through a temporary file in the output directory.
+fn svg(dir: &OutDir, results: &[PointResult], rows: &[ModelRow]) -> Result<String> {
+    let tmp = dir
+        .path()
+        .join(format!(".validation.svg.{}.tmp", std::process::id()));
+    let drawn = validation_plot(&tmp, results, rows);
+    let text = drawn.and_then(|()| {
+        std::fs::read_to_string(&tmp).map_err(|e| Error::Io(format!("{}: {e}", tmp.display())))
+    });
+    let _ = std::fs::remove_file(&tmp);
+    text
 }

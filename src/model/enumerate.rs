@@ -61,6 +61,7 @@ mod tests {
             pattern_fraction: 1.0,
             pattern_fractions: vec![1.0],
             hotspot_fractions: vec![],
+            flit_rates: None,
             lengths: vec![8],
             length_probabilities: vec![1.0],
             rates: vec![0.01],

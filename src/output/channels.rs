@@ -2,7 +2,7 @@
 //! `LINK_USE`; validation_channels.csv begins with `LINK` too.
 
 use super::columns::{Column, cells, names, rate, seed};
-use super::csv_tables::{table, variant};
+use super::csv_tables::table;
 use super::num;
 use crate::network::Network;
 use crate::scenario::Pattern;
@@ -145,7 +145,7 @@ pub fn channels_csv(results: &[PointResult], net: &Network, pattern: &Pattern) -
             rows.iter().map(move |x| {
                 let mut row = cells(LINK, r, x);
                 row.extend(cells(LINK_USE, r, x));
-                variant(r, row)
+                row
             })
         }),
     )

@@ -1,6 +1,5 @@
 //! The per-point CSV tables other than summary.csv (`summary.rs`) and channels.csv
-//! (`channels.rs`), each from its column list, and what every table ends with (the traffic
-//! variant); README.md documents the columns.
+//! (`channels.rs`), each from its column list; README.md documents the columns.
 
 use super::columns::{Column, cells, names, rate, seed};
 use super::num;
@@ -8,36 +7,10 @@ use crate::network::Network;
 use crate::stats::PointResult;
 use crate::topology::Topology;
 
-/// The traffic variant's columns, which end every table: pattern fraction x and hotspot
-/// fraction h.
-const VARIANT: &[Column] = &[
-    Column {
-        name: "pattern_fraction",
-        unit: "fraction",
-        doc: "x, the share of the pattern in the traffic mixture",
-        value: |r, _| num(r.pattern_fraction),
-    },
-    Column {
-        name: "hotspot_fraction",
-        unit: "fraction",
-        doc: "h, empty unless the pattern is hotspot",
-        value: |r, _| r.hotspot_fraction.map(num).unwrap_or_default(),
-    },
-];
-
-/// A CSV table; every table ends with the traffic variant's columns `pattern_fraction` and
-/// `hotspot_fraction` (see `variant`).
+/// A CSV table: the header, then the rows (the experiment's coordinates are put in front of
+/// both by `experiment_tables`).
 pub(super) fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
-    let mut header = header.to_vec();
-    header.extend(names(VARIANT));
-    super::csv_text(&header, rows)
-}
-
-/// The traffic variant of a point: pattern fraction x, hotspot fraction h (empty unless
-/// hotspot), appended to each row.
-pub(super) fn variant(r: &PointResult, mut row: Vec<String>) -> Vec<String> {
-    row.extend(cells(VARIANT, r, &()));
-    row
+    super::csv_text(header, rows)
 }
 
 /// A table whose rows are the sub-items `items(point)` of each point, with `columns`.
@@ -50,7 +23,7 @@ fn per_item<'a, R: 'a, I: Iterator<Item = R> + 'a>(
         &names(columns),
         results
             .iter()
-            .flat_map(move |r| items(r).map(move |x| variant(r, cells(columns, r, &x)))),
+            .flat_map(move |r| items(r).map(move |x| cells(columns, r, &x))),
     )
 }
 

@@ -18,7 +18,7 @@ fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
 }
 
-/// summary.csv's columns in order (the traffic variant's follow), with the units and docs
+/// summary.csv's columns in order (after the experiment's coordinates), with the units and docs
 /// README.md's Outputs section lists.
 pub const SUMMARY: &[Column] = &[
     rate(),
@@ -187,12 +187,10 @@ pub const SUMMARY: &[Column] = &[
     },
 ];
 
-/// summary.csv: one row per load point, the columns of [`SUMMARY`] then the traffic variant's.
+/// summary.csv: one row per load point, the columns of [`SUMMARY`].
 pub fn summary_csv(results: &[PointResult]) -> String {
     super::csv_tables::table(
         &columns::names(SUMMARY),
-        results
-            .iter()
-            .map(|r| super::csv_tables::variant(r, columns::cells(SUMMARY, r, &()))),
+        results.iter().map(|r| columns::cells(SUMMARY, r, &())),
     )
 }

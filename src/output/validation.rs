@@ -2,7 +2,7 @@
 //! validation_vc.csv, validation_channels.csv and validation_distance.csv.
 
 use super::channels::link_cells;
-use super::csv_tables::{table, variant};
+use super::csv_tables::table;
 use super::num;
 use crate::error::{Error, Result};
 use crate::model::Outcome;
@@ -11,6 +11,7 @@ use plotters::prelude::*;
 use std::path::Path;
 
 /// One load point of a model: the rate and what the model says there.
+#[derive(Clone, Debug)]
 pub struct ModelRow {
     /// Offered load λ, messages/node/cycle.
     pub rate: f64,
@@ -178,7 +179,7 @@ fn draw(
 }
 
 /// validation_channels.csv: per point and network link, the simulated messages per cycle and
-/// the exact or model rate from `flitsim::model::link_rates`, then the traffic variant.
+/// the exact or model rate from `flitsim::model::link_rates`.
 pub fn validation_channels_csv(
     sim: &[PointResult],
     links: &[crate::topology::Link],
@@ -200,7 +201,7 @@ pub fn validation_channels_csv(
             links.iter().enumerate().map(move |(c, l)| {
                 let mut row = link_cells(r, c, l);
                 row.extend([num(r.link_msgs[c]), num(m[c])]);
-                variant(r, row)
+                row
             })
         }),
     )
@@ -208,7 +209,7 @@ pub fn validation_channels_csv(
 
 /// validation_vc.csv: per point, V + 1 rows (v = 0..=V busy virtual channels of a network
 /// link): the simulated P_v (`vc_occupancy.csv`'s `probability`) and the model's (paper 000
-/// eqs. 28-29; NaN where the model is saturated or gives no P_v), then the traffic variant.
+/// eqs. 28-29; NaN where the model is saturated or gives no P_v).
 pub fn validation_vc_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
     table(
         &[
@@ -225,16 +226,13 @@ pub fn validation_vc_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
             };
             r.vc_occupancy.iter().enumerate().map(move |(v, &p)| {
                 let model = p_v.and_then(|q| q.get(v)).copied().unwrap_or(f64::NAN);
-                variant(
-                    r,
-                    vec![
-                        num(r.rate),
-                        r.seed.to_string(),
-                        v.to_string(),
-                        num(p),
-                        num(model),
-                    ],
-                )
+                vec![
+                    num(r.rate),
+                    r.seed.to_string(),
+                    v.to_string(),
+                    num(p),
+                    num(model),
+                ]
             })
         }),
     )
@@ -242,7 +240,7 @@ pub fn validation_vc_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
 
 /// validation_distance.csv: per point, the simulated mean hops with its standard error, the
 /// model's mean distance (`flitsim::model::mean_distance`) and `rel_error` = (model −
-/// simulation) / simulation, then the traffic variant.
+/// simulation) / simulation.
 pub fn validation_distance_csv(sim: &[PointResult], model_distance: &[f64]) -> String {
     table(
         &[
@@ -255,17 +253,14 @@ pub fn validation_distance_csv(sim: &[PointResult], model_distance: &[f64]) -> S
         ],
         sim.iter().zip(model_distance).map(|(r, &d)| {
             let h = r.stats.hops_mean();
-            variant(
-                r,
-                vec![
-                    num(r.rate),
-                    r.seed.to_string(),
-                    num(h),
-                    num(r.stats.hops_std_error()),
-                    num(d),
-                    num((d - h) / h),
-                ],
-            )
+            vec![
+                num(r.rate),
+                r.seed.to_string(),
+                num(h),
+                num(r.stats.hops_std_error()),
+                num(d),
+                num((d - h) / h),
+            ]
         }),
     )
 }

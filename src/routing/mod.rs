@@ -72,7 +72,8 @@ impl Candidates {
 }
 
 /// The routing algorithms a scenario can name (`[routing] algorithm`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
     /// Dimension-order (e-cube) routing, lowest dimension first; dateline classes on a torus.
     Dor,

@@ -2,6 +2,7 @@
 //!
 //! Every error names the file, the key and a fix, and is reported before anything is written.
 
+pub mod document;
 mod schema;
 mod schema_check;
 mod validate;
@@ -15,7 +16,7 @@ use std::path::Path;
 pub use schema::RawScenario;
 
 /// A validated scenario: every value in range, every combination possible.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Scenario {
     /// `name`: names the output directory `results/<name>/`.
     pub name: String,
@@ -34,7 +35,7 @@ pub struct Scenario {
 }
 
 /// The validated `[router]` table: the virtual-channel buffers of every channel.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct RouterSpec {
     /// Virtual channels per physical channel (V).
     pub vcs: u32,
@@ -45,7 +46,8 @@ pub struct RouterSpec {
 }
 
 /// How a header chooses among free candidates of the same priority.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Selection {
     /// Uniformly at random among the free virtual channels (paper 000 assumption f).
     Random,
@@ -85,7 +87,7 @@ impl Selection {
 }
 
 /// The validated `[routing]` table.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct RoutingSpec {
     /// The routing algorithm (`[routing] algorithm`).
     pub algorithm: Algorithm,
@@ -98,7 +100,8 @@ pub struct RoutingSpec {
 }
 
 /// Where messages go (README: Traffic patterns).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Pattern {
     /// Every processor but the source equally likely (paper 000's assumption).
     Uniform,
@@ -126,7 +129,8 @@ pub enum Pattern {
 }
 
 /// Communication locality models.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Locality {
     /// Reed and Fujimoto's decreasing probability: a destination at distance r has weight
     /// φ^(r−1) (paper 001).
@@ -183,7 +187,7 @@ impl Pattern {
 }
 
 /// The validated `[traffic]` table.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct TrafficSpec {
     /// Where messages go.
     pub pattern: Pattern,
@@ -199,6 +203,9 @@ pub struct TrafficSpec {
     pub length_probabilities: Vec<f64>,
     /// Offered loads λ in messages/node/cycle, one per load point.
     pub rates: Vec<f64>,
+    /// The loads as the scenario gave them in flits/node/cycle (`flit_rates`), if it did;
+    /// `rates` are these divided by the mean length.
+    pub flit_rates: Option<Vec<f64>>,
 }
 
 impl TrafficSpec {
@@ -213,7 +220,7 @@ impl TrafficSpec {
 }
 
 /// The validated `[run]` table: the phases of one load point, in cycles.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct RunSpec {
     /// Cycles simulated before measuring; their messages are discarded.
     pub warmup_cycles: u64,

@@ -301,7 +301,7 @@ fn check_table_list(items: &DeArray, schema: &'static Table, span: &Range<usize>
 }
 
 /// Checks one value against its type.
-fn check(v: &Spanned<DeValue>, ty: Ty) -> Check {
+pub(super) fn check(v: &Spanned<DeValue>, ty: Ty) -> Check {
     let span = v.span();
     let value = found(v.get_ref()).map_err(|p| at(p, &span))?;
     let wrong = |expected| Err(at(invalid("type", &value, expected), &span));

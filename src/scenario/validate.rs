@@ -252,6 +252,7 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
         lengths,
         length_probabilities,
         rates,
+        flit_rates: per_flit.then(|| list.clone()),
     })
 }
 

@@ -24,7 +24,7 @@ fn t975(dof: usize) -> f64 {
 }
 
 /// Accumulates the messages generated in the measurement window, as they are delivered.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct LatencyStats {
     /// `latency_hist[l]`: messages with latency l cycles.
     pub latency_hist: Vec<u64>,

@@ -57,7 +57,7 @@ fn per(now: u64, then: u64, div: f64) -> f64 {
 }
 
 /// Why a point stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum StopReason {
     /// Every measured message was delivered.
     Drained,
@@ -79,7 +79,7 @@ impl StopReason {
 }
 
 /// Results of one load point.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct PointResult {
     /// Offered load λ in messages/node/cycle.
     pub rate: f64,
@@ -132,6 +132,9 @@ pub struct PointResult {
     /// Per m-way channel (empty for k-ary n-cubes): flits it carried per cycle in the window,
     /// from router buffers and injection buffers into router buffers and ejection buffers.
     pub mway_channel_flits: Vec<f64>,
+    /// The load as the scenario gave it in flits/node/cycle (`flit_rates`), if it did: the
+    /// offered load is written as given, never as `rate` × M recomputed.
+    pub given_flit_rate: Option<f64>,
 }
 
 impl PointResult {
@@ -193,6 +196,7 @@ impl PointResult {
                 Vec::new()
             },
             vc_occupancy: m.vc_occupancy,
+            given_flit_rate: None,
         }
     }
 
@@ -221,8 +225,12 @@ impl PointResult {
         }
     }
 
-    /// Offered load in flits/node/cycle: λ times the mean length times the share sent.
+    /// Offered load in flits/node/cycle: λ times the mean length times the share sent (the
+    /// scenario's flit rate as given when every node sends).
     pub fn offered_flits(&self) -> f64 {
-        self.rate * self.mean_length * self.offered_fraction
+        match self.given_flit_rate {
+            Some(f) if self.offered_fraction == 1.0 => f,
+            _ => self.rate * self.mean_length * self.offered_fraction,
+        }
     }
 }

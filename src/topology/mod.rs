@@ -54,7 +54,8 @@ pub struct Link {
 }
 
 /// Which family a k-ary n-cube belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// No wrap-around links.
     Mesh,
@@ -76,7 +77,8 @@ impl Kind {
 }
 
 /// The family of network a scenario describes, with what the family alone needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Family {
     /// A k-ary n-cube with crossbar routers and one processor per router.
     KAryNCube,
@@ -100,7 +102,7 @@ impl Family {
 }
 
 /// The validated `[topology]` of a scenario: what [`Topology::build`] builds.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct TopologySpec {
     /// The family of network.
     pub family: Family,

@@ -12,7 +12,8 @@
 use super::{Dir, KAryNCube, Kind, Properties};
 
 /// Where processors are linked (paper 004 section 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Placement {
     /// `p` processors on each channel (processor factor p, m = 2n + p).
     Channels(u32),

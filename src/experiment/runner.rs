@@ -1,0 +1,165 @@
+//! Running an experiment's points: the points already on disk with the same key are taken
+//! from there, the others run on worker threads, each persisted the moment it finishes, and
+//! handed to the caller in point order as soon as that order allows.
+
+use super::{Experiment, Point, record};
+use crate::engine::run_point;
+use crate::error::{Error, Result};
+use crate::output::directory::OutDir;
+use crate::stats::PointResult;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How to run an experiment.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions {
+    /// Worker threads (0: one per core); the results do not depend on it.
+    pub threads: usize,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+    /// Rerun every point, ignoring the records on disk.
+    pub fresh: bool,
+}
+
+/// What a run did: every point's results in point order, and how many were taken from disk.
+pub struct Outcome {
+    /// Every point's results, in [`Experiment::points`] order.
+    pub results: Vec<PointResult>,
+    /// Points whose records were on disk (not simulated again).
+    pub reused: usize,
+}
+
+/// Results of points as they finish, handed on in point order.
+struct InOrder<'a> {
+    /// Each point's result once known.
+    slots: Vec<Option<Result<PointResult>>>,
+    /// The first point not yet handed on.
+    next: usize,
+    /// Receives each point, in order.
+    on_point: &'a (dyn Fn(usize, &PointResult) + Sync),
+}
+
+impl InOrder<'_> {
+    /// Hands on every point from `next` whose result is known, stopping at an error.
+    fn flush(&mut self) {
+        while let Some(Some(Ok(r))) = self.slots.get(self.next) {
+            (self.on_point)(self.next, r);
+            self.next += 1;
+        }
+    }
+}
+
+/// Runs every point of `exp` not already recorded in `dir` (all of them with `fresh`),
+/// recording each as it finishes; `kept` counts the points on disk (for an interruption's
+/// message); `on_point` receives every point, in point order, as soon as it and all before it
+/// are known. The first error in point order (a deadlock, say) is returned after every point
+/// has run.
+pub fn run(
+    exp: &Experiment,
+    dir: &OutDir,
+    opts: RunOptions,
+    kept: &AtomicUsize,
+    on_point: &(dyn Fn(usize, &PointResult) + Sync),
+) -> Result<Outcome> {
+    let points = exp.points();
+    let keys: Vec<(String, String)> = points.iter().map(|&p| exp.key(p)).collect();
+    let stored = if opts.fresh {
+        Default::default()
+    } else {
+        dir.load_points()?
+    };
+    let mut slots: Vec<Option<Result<PointResult>>> = keys
+        .iter()
+        .map(|(hash, text)| {
+            stored
+                .get(hash)
+                .and_then(|b| record::decode(b, text))
+                .map(Ok)
+        })
+        .collect();
+    let reused = slots.iter().filter(|s| s.is_some()).count();
+    kept.store(reused, Ordering::SeqCst);
+    let todo: Vec<usize> = (0..points.len()).filter(|&i| slots[i].is_none()).collect();
+    let bar = progress_bar(exp, &points, &todo, reused, opts.progress);
+    let mut order = InOrder {
+        slots: std::mem::take(&mut slots),
+        next: 0,
+        on_point,
+    };
+    bar.suspend(|| order.flush());
+    let order = Mutex::new(order);
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(reused);
+    let threads = match opts.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .min(todo.len().max(1));
+    let worker = || {
+        loop {
+            let j = next.fetch_add(1, Ordering::SeqCst);
+            let Some(&i) = todo.get(j) else { break };
+            let p = points[i];
+            let result = run_one(exp, p).and_then(|r| {
+                dir.save_point(&keys[i].0, &record::encode(&keys[i].1, &r))?;
+                kept.fetch_add(1, Ordering::SeqCst);
+                Ok(r)
+            });
+            let n = done.fetch_add(1, Ordering::SeqCst) + 1;
+            bar.set_message(format!("{}: {n}/{} points", exp.name, points.len()));
+            bar.inc(cost_units(exp, p));
+            let mut o = order.lock().unwrap_or_else(|e| e.into_inner());
+            o.slots[i] = Some(result);
+            bar.suspend(|| o.flush());
+        }
+    };
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(worker);
+        }
+    });
+    bar.finish_and_clear();
+    let order = order.into_inner().unwrap_or_else(|e| e.into_inner());
+    let results = order
+        .slots
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|| Err(Error::Io("a point did not run".into()))))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Outcome { results, reused })
+}
+
+/// Simulates one point, with its load as the scenario gave it.
+fn run_one(exp: &Experiment, p: Point) -> Result<PointResult> {
+    let mut r = run_point(exp.scenario(p), exp.rate(p), p.seed)?;
+    r.given_flit_rate = exp.given_flit_rate(p);
+    Ok(r)
+}
+
+/// A point's estimated cost in the progress bar's units.
+fn cost_units(exp: &Experiment, p: Point) -> u64 {
+    (exp.cost(p) / 1000.0).ceil().max(1.0) as u64
+}
+
+/// A bar over the cost of the points to run: its ETA follows their cycles and sizes, not their
+/// count.
+fn progress_bar(
+    exp: &Experiment,
+    points: &[Point],
+    todo: &[usize],
+    reused: usize,
+    show: bool,
+) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let total: u64 = todo.iter().map(|&i| cost_units(exp, points[i])).sum();
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {elapsed_precise} elapsed, ETA {eta}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(format!("{}: {reused}/{} points", exp.name, points.len()));
+    bar
+}

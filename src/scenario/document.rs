@@ -1,0 +1,512 @@
+//! The scenario document: the file's TOML with the command line's `--set KEY=VALUE` overrides
+//! applied, and its sweep (the `[sweep]` table, and list-valued `pattern_fraction` /
+//! `hotspot_fraction`) expanded into configurations, each validated as a scenario of its own.
+//!
+//! Overrides and swept values are checked against the same schema as the file's own values,
+//! before any configuration is built, so that their errors name the `--set` or the `[sweep]`
+//! line they came from.
+
+use super::schema_check::{self, Field, Problem, SCENARIO, SchemaError, Ty};
+use super::{RawScenario, Scenario};
+use crate::error::{Error, Result};
+use serde::Deserialize;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+/// Most configurations one experiment may have (the product of its sweep's lists).
+pub const MAX_CONFIGURATIONS: usize = 100_000;
+
+/// One swept key and its values, in the order the points run.
+#[derive(Clone, Debug)]
+pub struct Axis {
+    /// The key's dotted path, e.g. `router.vcs`.
+    pub key: String,
+    /// Each value as the scenario gave it (strings bare, numbers in shortest form).
+    pub values: Vec<String>,
+}
+
+/// One combination of the swept keys' values, validated.
+#[derive(Clone, Debug)]
+pub struct Configuration {
+    /// The value of each axis, in axis order (as in [`Axis::values`]).
+    pub coordinates: Vec<String>,
+    /// The scenario with those values.
+    pub scenario: Scenario,
+}
+
+/// A scenario's sweep: its axes and every configuration, first axis outermost.
+#[derive(Clone, Debug)]
+pub struct Expanded {
+    /// The swept keys: `[sweep]`'s in file order, then `--set sweep.KEY` ones, then the
+    /// list-valued `traffic.hotspot_fraction` and `traffic.pattern_fraction`.
+    pub axes: Vec<Axis>,
+    /// Every combination, validated.
+    pub configurations: Vec<Configuration>,
+}
+
+/// Keys that cannot be swept, and why: each is already a dimension of every experiment, or
+/// names its output.
+const NOT_SWEPT: [(&str, &str); 5] = [
+    (
+        "name",
+        "the name names the output directory: run one scenario file per name",
+    ),
+    (
+        "seed",
+        "list the replications in `seeds = [...]`: every configuration runs with every seed",
+    ),
+    (
+        "seeds",
+        "list the replications in `seeds = [...]`: every configuration runs with every seed",
+    ),
+    (
+        "traffic.rates",
+        "list the loads in [traffic] rates: every configuration runs at every load",
+    ),
+    (
+        "traffic.flit_rates",
+        "list the loads in [traffic] flit_rates: every configuration runs at every load",
+    ),
+];
+
+/// A value given on the command line, parsed.
+struct Override<'a> {
+    /// The key's path segments.
+    path: Vec<String>,
+    /// The value.
+    value: Spanned<DeValue<'a>>,
+}
+
+/// Parses `text`, applies `sets` and expands the sweep; `file` names the file in messages.
+pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
+    let mut doc =
+        DeTable::parse(text).map_err(|e| Error::Input(super::syntax_error(file, text, &e)))?;
+    let doc_span = doc.span();
+    // Each value's text as a one-key document, kept here so that the parsed values may borrow
+    // from it as the file's do from `text`.
+    let value_docs: Vec<String> = sets
+        .iter()
+        .map(|s| format!("v = {}", s.split_once('=').map_or("", |(_, v)| v.trim())))
+        .collect();
+    // The [sweep] table's axes, checked against the schema where the file gives them.
+    let mut axes = file_axes(doc.get_ref(), text, file)?;
+    remove(doc.get_mut(), "sweep");
+    let mut sweep_sets = Vec::new();
+    let mut value_sets = Vec::new();
+    for (set, value_doc) in sets.iter().zip(&value_docs) {
+        let o = parse_set(set, value_doc)?;
+        if o.path.first().map(String::as_str) == Some("sweep") {
+            sweep_sets.push(o);
+        } else {
+            value_sets.push(o);
+        }
+    }
+    for o in &value_sets {
+        let key = o.path.join(".");
+        // A value set for this run replaces the sweep of that key.
+        axes.retain(|a| a.0 != key);
+        insert(doc.get_mut(), &o.path, o.value.clone());
+    }
+    for o in sweep_sets {
+        let key = o.path[1..].join(".");
+        let items = match o.value.get_ref() {
+            DeValue::Array(a) => a.to_vec(),
+            _ => unreachable!("checked by parse_set"),
+        };
+        axes.retain(|a| a.0 != key);
+        axes.push((key, items));
+    }
+    schema_check::check_document(doc.get_ref(), &doc_span)
+        .map_err(|e| Error::Input(super::schema_error(file, text, doc.get_ref(), e)))?;
+    implicit_axes(doc.get_ref(), &mut axes, file)?;
+    let total = axes
+        .iter()
+        .try_fold(1usize, |n, a| n.checked_mul(a.1.len()));
+    if total.is_none_or(|n| n > MAX_CONFIGURATIONS) {
+        return Err(Error::Input(format!(
+            "{file}: [sweep]: the sweep has more than {MAX_CONFIGURATIONS} combinations; fix: sweep fewer keys or fewer values per key, or split the study into several scenarios"
+        )));
+    }
+    let out_axes: Vec<Axis> = axes
+        .iter()
+        .map(|(key, items)| Axis {
+            key: key.clone(),
+            values: items.iter().map(|v| display(v.get_ref())).collect(),
+        })
+        .collect();
+    let mut configurations = Vec::with_capacity(total.unwrap_or(0));
+    let sets_label = if sets.is_empty() {
+        String::new()
+    } else {
+        format!(" with --set {}", sets.join(" --set "))
+    };
+    for combo in Odometer::new(axes.iter().map(|a| a.1.len()).collect()) {
+        let mut d = doc.clone();
+        for (a, &i) in axes.iter().zip(&combo) {
+            let path: Vec<String> = a.0.split('.').map(str::to_string).collect();
+            insert(d.get_mut(), &path, a.1[i].clone());
+        }
+        let coordinates: Vec<String> = out_axes
+            .iter()
+            .zip(&combo)
+            .map(|(a, &i)| a.values[i].clone())
+            .collect();
+        let at = if axes.is_empty() {
+            String::new()
+        } else {
+            let pairs: Vec<String> = out_axes
+                .iter()
+                .zip(&coordinates)
+                .map(|(a, v)| format!("{} = {v}", a.key))
+                .collect();
+            format!(" at {}", pairs.join(", "))
+        };
+        let label = format!("{file}{sets_label}{at}");
+        let raw = RawScenario::deserialize(toml::de::Deserializer::from(d)).map_err(|e| {
+            Error::Input(format!(
+                "{label}: {}; fix: correct the value (see README.md for each key)",
+                e.message()
+            ))
+        })?;
+        let scenario = super::validate::validate(raw, &label)?;
+        configurations.push(Configuration {
+            coordinates,
+            scenario,
+        });
+    }
+    Ok(Expanded {
+        axes: out_axes,
+        configurations,
+    })
+}
+
+/// Removes `key` from a table.
+fn remove(t: &mut DeTable<'_>, key: &str) {
+    t.remove(key);
+}
+
+/// Sets `path` in the document to `value`, creating the tables on the way (with empty spans,
+/// so that a message about them names the file, not a place in it).
+fn insert<'a>(t: &mut DeTable<'a>, path: &[String], value: Spanned<DeValue<'a>>) {
+    let (first, rest) = path.split_first().expect("a non-empty path");
+    let key = Spanned::new(0..0, std::borrow::Cow::Owned(first.clone()));
+    if rest.is_empty() {
+        remove(t, first);
+        t.insert(key, value);
+        return;
+    }
+    let exists = t
+        .iter()
+        .any(|(k, v)| k.get_ref() == first && v.get_ref().is_table());
+    if !exists {
+        remove(t, first);
+        t.insert(key, Spanned::new(0..0, DeValue::Table(DeTable::new())));
+    }
+    let child = t
+        .iter_mut()
+        .find(|(k, _)| k.get_ref() == first)
+        .map(|(_, v)| v)
+        .expect("just inserted");
+    if let DeValue::Table(inner) = child.get_mut() {
+        insert(inner, rest, value);
+    }
+}
+
+/// The schema's field at a dotted path, or the problem with the path.
+fn field_at(path: &[String]) -> std::result::Result<&'static Field, String> {
+    let mut table = &SCENARIO;
+    let mut here: Vec<&str> = Vec::new();
+    for (i, seg) in path.iter().enumerate() {
+        let Some(field) = table.fields.iter().find(|f| f.name == seg) else {
+            let names: Vec<String> = table
+                .fields
+                .iter()
+                .map(|f| format!("`{}`", f.name))
+                .collect();
+            let within = if here.is_empty() {
+                "at the top level".to_string()
+            } else {
+                format!("in [{}]", here.join("."))
+            };
+            return Err(format!(
+                "unknown key; fix: correct its spelling (keys {within}: {})",
+                names.join(", ")
+            ));
+        };
+        here.push(field.name);
+        match (field.ty, i + 1 == path.len()) {
+            (Ty::Table(_), true) => {
+                let first = match field.ty {
+                    Ty::Table(t) => t.fields[0].name,
+                    _ => unreachable!(),
+                };
+                return Err(format!(
+                    "is a table; fix: give one of its keys, e.g. {}.{first}",
+                    path.join(".")
+                ));
+            }
+            (Ty::Table(t), false) => table = t,
+            (_, true) => return Ok(field),
+            (_, false) => {
+                return Err(format!(
+                    "`{}` is not a table; fix: give the key as {}",
+                    here.join("."),
+                    here.join(".")
+                ));
+            }
+        }
+    }
+    Err("the key is empty; fix: give a dotted key such as router.vcs".into())
+}
+
+/// Why a key cannot be swept, if it cannot.
+fn not_swept(key: &str) -> Option<&'static str> {
+    NOT_SWEPT
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, why)| *why)
+}
+
+/// Problem text and fix for a value that failed the schema check (a `--set`'s value).
+fn value_problem(e: SchemaError, key: &str) -> String {
+    match e.problem {
+        Problem::Mismatch { what, expected } => {
+            format!("{what}, expected {expected}; fix: give {key} as {expected}")
+        }
+        Problem::Unknown(fields) => {
+            let names: Vec<String> = fields.iter().map(|f| format!("`{}`", f.name)).collect();
+            format!(
+                "unknown key inside the value; fix: use only {}",
+                names.join(", ")
+            )
+        }
+        Problem::Missing(k) => format!("missing key `{k}` inside the value; fix: add it"),
+        Problem::Other(msg) => {
+            format!("{msg}; fix: correct the value (see README.md for each key)")
+        }
+    }
+}
+
+/// Parses one `--set KEY=VALUE` (its value also given as the document `v = VALUE`) and checks
+/// it against the schema.
+fn parse_set<'a>(set: &str, value_doc: &'a str) -> Result<Override<'a>> {
+    let err = |msg: String| Error::Input(format!("--set {set}: {msg}"));
+    let Some((key, value)) = set.split_once('=') else {
+        return Err(err(
+            "expected KEY=VALUE; fix: give e.g. --set router.vcs=4".into()
+        ));
+    };
+    let key = key.trim();
+    let path: Vec<String> = key.split('.').map(|s| s.trim().to_string()).collect();
+    if path.iter().any(String::is_empty) {
+        return Err(err(format!(
+            "`{key}` is not a dotted key; fix: give e.g. router.vcs or sweep.router.vcs"
+        )));
+    }
+    let sweep = path[0] == "sweep";
+    let target = if sweep { &path[1..] } else { &path[..] };
+    if target.is_empty() {
+        return Err(err(
+            "`sweep` alone is not a key; fix: give the key to sweep, e.g. --set sweep.router.vcs=[2,4]"
+                .into(),
+        ));
+    }
+    let field = field_at(target).map_err(|m| err(format!("{}: {m}", target.join("."))))?;
+    let value = parse_value(value.trim(), value_doc)
+        .ok_or_else(|| err(format!("`{}` is not a TOML value; fix: write strings as text or \"text\", lists as [a, b], numbers as 4 or 0.5", value.trim())))?;
+    let shown = target.join(".");
+    if sweep {
+        if let Some(why) = not_swept(&shown) {
+            return Err(err(format!("{shown} cannot be swept; fix: {why}")));
+        }
+        match value.get_ref() {
+            DeValue::Array(items) if !items.is_empty() => {
+                for item in items.iter() {
+                    schema_check::check(item, field.ty).map_err(|e| {
+                        err(format!(
+                            "{shown}: {}",
+                            value_problem(e, &format!("each value of {shown}"))
+                        ))
+                    })?;
+                }
+            }
+            _ => {
+                return Err(err(format!(
+                    "the values to sweep are not a non-empty list; fix: give them as a list, e.g. --set sweep.{shown}=[a, b]"
+                )));
+            }
+        }
+    } else {
+        schema_check::check(&value, field.ty).map_err(|e| {
+            err(format!(
+                "{shown}: {}",
+                value_problem(e, &format!("`{shown}`"))
+            ))
+        })?;
+    }
+    Ok(Override { path, value })
+}
+
+/// A command-line value as TOML; a bare word that is not TOML (`duato`, `bit-reversal`) is
+/// taken as a string.
+fn parse_value<'a>(text: &str, doc: &'a str) -> Option<Spanned<DeValue<'a>>> {
+    match DeTable::parse(doc) {
+        Ok(t) if t.get_ref().len() == 1 => t.into_inner().into_iter().next().map(|(_, v)| v),
+        _ => {
+            let bare = !text.is_empty()
+                && text
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./+".contains(c));
+            bare.then(|| Spanned::new(0..0, DeValue::String(std::borrow::Cow::Owned(text.into()))))
+        }
+    }
+}
+
+/// The `[sweep]` table's axes in file order, each key and item checked against the schema.
+fn file_axes<'a>(
+    doc: &DeTable<'a>,
+    text: &str,
+    file: &str,
+) -> Result<Vec<(String, Vec<Spanned<DeValue<'a>>>)>> {
+    let Some((_, sweep)) = doc.iter().find(|(k, _)| k.get_ref() == "sweep") else {
+        return Ok(Vec::new());
+    };
+    let place = |span: std::ops::Range<usize>| {
+        let (line, col) = super::line_col(text, span.start);
+        format!("{file}:{line}:{col}")
+    };
+    let DeValue::Table(t) = sweep.get_ref() else {
+        return Err(Error::Input(format!(
+            "{}: [sweep]: not a table; fix: write [sweep] and under it one line per swept key, e.g. \"router.vcs\" = [2, 4]",
+            place(sweep.span())
+        )));
+    };
+    let mut entries: Vec<_> = t.iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    let mut axes = Vec::new();
+    for (k, v) in entries {
+        let key = k.get_ref().to_string();
+        let path: Vec<String> = key.split('.').map(str::to_string).collect();
+        let at = place(k.span());
+        if v.get_ref().is_table() {
+            return Err(Error::Input(format!(
+                "{at}: [sweep] {key}: a table, not a list of values; fix: quote the dotted key, e.g. \"router.vcs\" = [2, 4]"
+            )));
+        }
+        let field =
+            field_at(&path).map_err(|m| Error::Input(format!("{at}: [sweep] {key}: {m}")))?;
+        if let Some(why) = not_swept(&key) {
+            return Err(Error::Input(format!(
+                "{at}: [sweep] {key}: cannot be swept; fix: {why}"
+            )));
+        }
+        let items = match v.get_ref() {
+            DeValue::Array(items) if !items.is_empty() => items,
+            _ => {
+                return Err(Error::Input(format!(
+                    "{at}: [sweep] {key}: the values to sweep are not a non-empty list; fix: give them as a list, e.g. \"{key}\" = [a, b]"
+                )));
+            }
+        };
+        for item in items.iter() {
+            schema_check::check(item, field.ty)
+                .map_err(|e| Error::Input(super::schema_error(file, text, doc, e)))?;
+        }
+        axes.push((key, items.to_vec()));
+    }
+    Ok(axes)
+}
+
+/// `pattern_fraction` and (for the hotspot pattern) `hotspot_fraction` given as lists are
+/// sweeps of those keys: they become axes, hotspot fraction outermost.
+fn implicit_axes<'a>(
+    doc: &DeTable<'a>,
+    axes: &mut Vec<(String, Vec<Spanned<DeValue<'a>>>)>,
+    file: &str,
+) -> Result<()> {
+    let Some(traffic) = doc
+        .iter()
+        .find(|(k, _)| k.get_ref() == "traffic")
+        .and_then(|(_, v)| v.get_ref().as_table())
+    else {
+        return Ok(());
+    };
+    let get = |name: &str| {
+        traffic
+            .iter()
+            .find(|(k, _)| k.get_ref() == name)
+            .map(|(_, v)| v.get_ref())
+    };
+    let hotspot = matches!(get("pattern"), Some(DeValue::String(s)) if s == "hotspot");
+    for (name, applies) in [("hotspot_fraction", hotspot), ("pattern_fraction", true)] {
+        if let (true, Some(DeValue::Array(items))) = (applies, get(name)) {
+            let key = format!("traffic.{name}");
+            if axes.iter().any(|a| a.0 == key) {
+                return Err(Error::Input(format!(
+                    "{file}: [traffic] {name}: given as a list and also in [sweep]; fix: give its values once, in [sweep]"
+                )));
+            }
+            axes.push((key, items.to_vec()));
+        }
+    }
+    Ok(())
+}
+
+/// A value as coordinates and messages show it: strings bare, numbers in shortest form.
+pub fn display(v: &DeValue<'_>) -> String {
+    match v {
+        DeValue::String(s) => s.to_string(),
+        DeValue::Integer(i) => i64::from_str_radix(i.as_str(), i.radix())
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| i.as_str().to_string()),
+        DeValue::Float(f) => f
+            .as_str()
+            .parse::<f64>()
+            .map(|x| format!("{x}"))
+            .unwrap_or_else(|_| f.as_str().to_string()),
+        DeValue::Boolean(b) => b.to_string(),
+        DeValue::Datetime(d) => d.to_string(),
+        DeValue::Array(a) => {
+            let items: Vec<String> = a.iter().map(|i| display(i.get_ref())).collect();
+            format!("[{}]", items.join(", "))
+        }
+        DeValue::Table(_) => "{...}".into(),
+    }
+}
+
+/// Every combination of indices `0..len[i]`, the first index outermost (one empty combination
+/// when there are no axes).
+struct Odometer {
+    lens: Vec<usize>,
+    next: Option<Vec<usize>>,
+}
+
+impl Odometer {
+    fn new(lens: Vec<usize>) -> Self {
+        let next = (!lens.contains(&0)).then(|| vec![0; lens.len()]);
+        Odometer { lens, next }
+    }
+}
+
+impl Iterator for Odometer {
+    type Item = Vec<usize>;
+
+    fn next(&mut self) -> Option<Vec<usize>> {
+        let cur = self.next.take()?;
+        let mut n = cur.clone();
+        let mut i = n.len();
+        loop {
+            if i == 0 {
+                break;
+            }
+            i -= 1;
+            n[i] += 1;
+            if n[i] < self.lens[i] {
+                self.next = Some(n);
+                break;
+            }
+            n[i] = 0;
+        }
+        Some(cur)
+    }
+}
