@@ -44,13 +44,23 @@ fn out_lines(lines: Vec<String>) {
 /// every configuration validated) and its output directory, opened and locked before anything
 /// is simulated.
 fn load_run(args: &RunArgs) -> Result<(Experiment, OutDir)> {
-    let exp = Experiment::load(&args.scenario, &args.sets.sets, args.seed)?;
+    let exp = load_experiment(args)?;
+    let dir = open_out(args, &exp)?;
+    Ok((exp, dir))
+}
+
+/// A simulating command's experiment: the scenario file with `--set` and `--seed` applied.
+fn load_experiment(args: &RunArgs) -> Result<Experiment> {
+    Experiment::load(&args.scenario, &args.sets.sets, args.seed)
+}
+
+/// The output directory (`--out`, or results/<name>), opened and locked.
+fn open_out(args: &RunArgs, exp: &Experiment) -> Result<OutDir> {
     let path = args
         .out
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&exp.name));
-    let dir = OutDir::open(&path)?;
-    Ok((exp, dir))
+    OutDir::open(&path)
 }
 
 /// What an interruption (Ctrl-C, SIGTERM) reports: the points kept so far and the command that

@@ -1,7 +1,7 @@
 //! `validate`: simulation and model on the same loads.
 
 use super::model::{model_of, rows_of};
-use super::{commit, load_run, out_lines, run_points};
+use super::{commit, load_experiment, open_out, out_lines, run_points};
 use crate::RunArgs;
 use flitsim::experiment::Experiment;
 use flitsim::output::directory::OutDir;
@@ -18,7 +18,7 @@ use flitsim::{Error, Result};
 /// channel rates and mean distances, writing the comparison files with the run's tables as one
 /// set and, unless `--quiet`, the tables.
 pub fn validate(args: &RunArgs) -> Result<()> {
-    let (exp, dir) = load_run(args)?;
+    let exp = load_experiment(args)?;
     let points = exp.points();
     // Channel rates and mean distances side by side wherever every point has them; a latency
     // model is needed only when they are missing.
@@ -36,6 +36,7 @@ pub fn validate(args: &RunArgs) -> Result<()> {
         (Err(_), Some(_)) => None,
         (Err(e), None) => return Err(e),
     };
+    let dir = open_out(args, &exp)?;
     let outcome = run_points(args, &exp, &dir)?;
     let results = &outcome.results;
     let mut extra = Vec::new();

@@ -251,8 +251,8 @@ fn hotspot_inside_a_router_runs() {
     let at_hot: Vec<&str> = csv
         .lines()
         .skip(1)
-        .filter(|l| l.split(',').nth(11) == Some("0"))
-        .map(|l| l.split(',').nth(3).unwrap())
+        .filter(|l| l.split(',').nth(12) == Some("0"))
+        .map(|l| l.split(',').nth(4).unwrap())
         .collect();
     assert_eq!(at_hot.len(), 4, "links leaving the hot channel");
     assert!(at_hot.iter().all(|&c| c == at_hot[0]), "one hot channel");

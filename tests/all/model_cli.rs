@@ -175,7 +175,7 @@ fn validate_writes_the_occupancy_distribution_side_by_side() {
     let header = csv.lines().next().unwrap();
     assert_eq!(
         header,
-        "rate,seed,busy_vcs,sim_probability,model_probability,pattern_fraction,hotspot_fraction"
+        "scenario,rate,seed,busy_vcs,sim_probability,model_probability"
     );
     let occupancy = std::fs::read_to_string(out.join("vc_occupancy.csv")).unwrap();
     let (rates, busy) = (numbers(&csv, "rate"), column(&csv, "busy_vcs"));
@@ -253,8 +253,8 @@ fn validate_without_latency_model_compares_channels_and_distance() {
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     let model_rate = numbers(&ch, "model_messages_per_cycle");
     let (x_ch, x_dist) = (
-        numbers(&ch, "pattern_fraction"),
-        numbers(&dist, "pattern_fraction"),
+        numbers(&ch, "traffic.pattern_fraction"),
+        numbers(&dist, "traffic.pattern_fraction"),
     );
     assert_eq!(model_rate.len(), points.len() * links);
     assert_eq!(x_dist.len(), points.len());
