@@ -326,7 +326,7 @@ impl Scenario {
 }
 
 /// Tables of a scenario file; a missing one is reported as a table, not a key.
-const TABLES: [&str; 5] = ["topology", "router", "routing", "traffic", "run"];
+const TABLES: [&str; 6] = ["topology", "router", "routing", "traffic", "run", "sweep"];
 
 /// Line and column (both from 1, the column in characters) of a byte offset.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {

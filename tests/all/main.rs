@@ -13,6 +13,7 @@ mod exact_determinism;
 mod exact_hops;
 mod exact_reference;
 mod exact_zero_load;
+mod experiment;
 mod hyperx;
 mod model_cli;
 mod mway_channels;
