@@ -1,6 +1,7 @@
 //! Experiments from the command line: sweeps of any key, `--set` overrides, per-point records,
 //! resumption after an interruption, and what every row says about where it came from.
 
+mod directory;
 mod overrides;
 mod resume;
 mod sweep;
