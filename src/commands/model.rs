@@ -57,7 +57,7 @@ pub fn model(path: &Path, out: Option<PathBuf>, sets: &[String]) -> Result<()> {
         Some(model_csv(&rows[c], sat[c]))
     })
     .unwrap_or_default();
-    flitsim::output::write_file(dir.path(), "model.csv", &text)?;
+    dir.add("model.csv", text.as_bytes())?;
     for (c, conf) in exp.configurations.iter().enumerate() {
         if exp.configurations.len() > 1 {
             let at: Vec<String> = exp

@@ -22,6 +22,7 @@ mod mway_deadlock_freedom;
 mod mway_properties;
 mod mway_zero_load;
 mod output_columns;
+mod output_directory;
 mod plot;
 mod routing_adaptive;
 mod routing_deadlock_freedom;
