@@ -27,7 +27,7 @@ use flitsim::Result;
 use flitsim::experiment::Experiment;
 use flitsim::experiment::runner::{Outcome, RunOptions};
 use flitsim::output::directory::OutDir;
-use flitsim::output::point_table::PointTable;
+use flitsim::output::terminal::PointTable;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::OnceLock;

@@ -6,7 +6,6 @@ mod csv_tables;
 pub mod directory;
 pub mod experiment_tables;
 pub mod plot;
-pub mod point_table;
 pub mod pooled;
 mod summary;
 pub mod terminal;

@@ -2,6 +2,7 @@
 //! returning the lines, without a trailing newline, for the caller to print.
 
 use crate::model::Outcome;
+use crate::output::SUMMARY;
 use crate::output::validation::{ModelRow, shown};
 use crate::stats::PointResult;
 
@@ -14,27 +15,123 @@ pub fn variant_cells(r: &PointResult) -> String {
     format!("{:>6} {h:>6}", r.pattern_fraction)
 }
 
-/// `run`'s table: a header line, then one line per point with its variant, rate, offered and
-/// accepted flits/node/cycle, mean latency, 95% confidence half-width and why it stopped
-/// (`no` if not saturated).
-pub fn run_table(results: &[PointResult]) -> Vec<String> {
-    let mut lines = vec![format!(
-        "{:>6} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8}  saturated",
-        "x", "h", "rate", "offered", "accepted", "latency", "ci95"
-    )];
-    lines.extend(results.iter().map(|r| {
-        format!(
-            "{} {:>10.6} {:>10.4} {:>10.4} {:>10.2} {:>8.2}  {}",
-            variant_cells(r),
-            r.rate,
-            r.offered_flits(),
-            r.accepted_flits,
-            r.stats.mean(),
-            r.stats.ci95(),
-            if r.saturated() { r.stop.name() } else { "no" }
-        )
-    }));
-    lines
+/// `run`'s per-point table, printed one line at a time as the points finish: its column widths
+/// are fixed up front from the header names and every coordinate value of the experiment.
+pub struct PointTable {
+    /// The swept keys (the coordinates without `scenario`).
+    keys: Vec<String>,
+    /// The width of each swept key's column.
+    widths: Vec<usize>,
+    /// Whether a `seed` column is shown (several seeds).
+    seeds: bool,
+}
+
+/// The fixed columns after the coordinates: name, unit, width.
+const FIXED: [(&str, &str, usize); 7] = [
+    ("rate", "msg/node/c", 11),
+    ("offered", "flit/node/c", 11),
+    ("accepted", "flit/node/c", 11),
+    ("latency", "cycles", 11),
+    ("ci95", "cycles", 8),
+    ("saturated", "", 9),
+    ("stop", "", 9),
+];
+
+impl PointTable {
+    /// A table for an experiment whose coordinates are `lead_header` (`scenario`, then the
+    /// swept keys) with the values `leads` (one per configuration); `several_seeds` adds a
+    /// `seed` column.
+    pub fn new(lead_header: &[String], leads: &[Vec<String>], several_seeds: bool) -> Self {
+        let keys: Vec<String> = lead_header.iter().skip(1).cloned().collect();
+        let widths = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                leads
+                    .iter()
+                    .map(|l| l.get(i + 1).map_or(0, |v| v.chars().count()))
+                    .max()
+                    .unwrap_or(0)
+                    .max(k.chars().count())
+            })
+            .collect();
+        PointTable {
+            keys,
+            widths,
+            seeds: several_seeds,
+        }
+    }
+
+    /// One line of cells: the coordinates (left-aligned), the seed, the fixed columns.
+    fn line(&self, coords: &[&str], seed: &str, fixed: &[String]) -> String {
+        let mut cells: Vec<String> = coords
+            .iter()
+            .zip(&self.widths)
+            .map(|(v, &w)| format!("{v:<w$}"))
+            .collect();
+        if self.seeds {
+            cells.push(format!("{seed:>6}"));
+        }
+        cells.extend(
+            FIXED
+                .iter()
+                .zip(fixed)
+                .map(|(&(_, _, w), v)| format!("{v:>w$}")),
+        );
+        cells.join(" ").trim_end().to_string()
+    }
+
+    /// The header: the column names, then their units.
+    pub fn header(&self) -> Vec<String> {
+        let keys: Vec<&str> = self.keys.iter().map(String::as_str).collect();
+        let names: Vec<String> = FIXED.iter().map(|f| f.0.to_string()).collect();
+        let units: Vec<String> = FIXED.iter().map(|f| f.1.to_string()).collect();
+        let blank = vec![""; keys.len()];
+        vec![
+            self.line(&keys, "seed", &names),
+            self.line(&blank, "", &units),
+        ]
+    }
+
+    /// A point's line: its coordinates (`lead` without `scenario`), seed, rate and offered load
+    /// as summary.csv writes them, accepted load, mean latency (in parentheses past saturation:
+    /// not a steady-state value), its 95% half-width, whether saturated, and why it stopped.
+    pub fn row(&self, lead: &[String], r: &PointResult) -> String {
+        let coords: Vec<&str> = lead.iter().skip(1).map(String::as_str).collect();
+        let cell = |name: &str| {
+            SUMMARY
+                .iter()
+                .find(|c| c.name == name)
+                .map(|c| (c.value)(r, &()))
+                .unwrap_or_default()
+        };
+        let latency = if r.saturated() {
+            format!("({:.2})", r.stats.mean())
+        } else {
+            format!("{:.2} ", r.stats.mean())
+        };
+        let fixed = [
+            cell("rate"),
+            cell("offered_flits"),
+            format!("{:.4}", r.accepted_flits),
+            latency,
+            format!("{:.2}", r.stats.ci95()),
+            if r.saturated() { "yes" } else { "no" }.to_string(),
+            r.stop.name().to_string(),
+        ];
+        self.line(&coords, &r.seed.to_string(), &fixed)
+    }
+
+    /// What follows the rows: the meaning of a latency in parentheses, if any point has one.
+    pub fn footer(&self, results: &[&PointResult]) -> Vec<String> {
+        if results.iter().any(|r| r.saturated()) {
+            vec![
+                "(latency): past saturation, not a steady-state value (the point stopped early or its source queues were growing)".to_string(),
+            ]
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// `model`'s table: a header line, then per load point the rate and the model's latency,
@@ -145,6 +242,45 @@ pub fn channels_table(
 mod tests {
     use super::*;
     use crate::model::Prediction;
+
+    /// One drained point and one saturated point of a 4x4 mesh.
+    fn points() -> (PointResult, PointResult) {
+        let text = "name = \"t\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n[traffic]\n\
+            message_length = 8\nflit_rates = [0.05, 0.9]\n[run]\nwarmup_cycles = 200\n\
+            measure_cycles = 2000\nmax_backlog = 5\n";
+        let s = crate::Scenario::from_toml(text, "t").unwrap();
+        let run = |i: usize| crate::engine::run_point(&s, s.traffic.rates[i], 1).unwrap();
+        (run(0), run(1))
+    }
+
+    #[test]
+    fn point_table_rows_align_and_mark_saturation() {
+        let (calm, past) = points();
+        assert!(!calm.saturated() && past.saturated());
+        let lead_header = ["scenario".to_string(), "routing.algorithm".to_string()];
+        let leads = [
+            vec!["t".to_string(), "dor".to_string()],
+            vec!["t".to_string(), "duato-timeout".to_string()],
+        ];
+        for seeds in [false, true] {
+            let t = PointTable::new(&lead_header, &leads, seeds);
+            let header = t.header();
+            assert_eq!(header[0].contains("seed"), seeds);
+            assert!(header[0].starts_with("routing.algorithm"));
+            let width = header[0].len();
+            let a = t.row(&leads[0], &calm);
+            let b = t.row(&leads[1], &past);
+            assert_eq!(a.len(), width, "{a}\n{}", header[0]);
+            assert_eq!(b.len(), width, "{b}\n{}", header[0]);
+            assert!(a.ends_with("no   drained"), "{a}");
+            assert!(!a.contains('('), "{a}");
+            assert!(b.contains(&format!("({:.2})", past.stats.mean())), "{b}");
+            assert!(b.contains(" yes "), "{b}");
+            assert!(b.ends_with(past.stop.name()), "{b}");
+            assert!(t.footer(&[&calm]).is_empty());
+            assert_eq!(t.footer(&[&calm, &past]).len(), 1);
+        }
+    }
 
     #[test]
     fn link_rate_errors_skip_unloaded_links() {

@@ -15,7 +15,9 @@ const T975: [f64; 30] = [
     2.052, 2.048, 2.045, 2.042,
 ];
 
-fn t975(dof: usize) -> f64 {
+/// The 97.5% quantile of Student's t with `dof` degrees of freedom (table to 30, then
+/// 1.96 + 2.4/dof, within 0.001 of the exact value); NaN for 0.
+pub fn t975(dof: usize) -> f64 {
     match dof {
         0 => f64::NAN,
         1..=30 => T975[dof - 1],
@@ -207,7 +209,7 @@ impl LatencyStats {
     }
 
     /// Means of the non-empty batches (the window cut into equal batches by generation time).
-    fn batch_means(&self) -> Vec<f64> {
+    pub fn batch_means(&self) -> Vec<f64> {
         self.batch_sum
             .iter()
             .zip(&self.batch_count)

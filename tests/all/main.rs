@@ -24,6 +24,7 @@ mod mway_zero_load;
 mod output_columns;
 mod output_directory;
 mod plot;
+mod pooled;
 mod routing_adaptive;
 mod routing_deadlock_freedom;
 mod routing_hypercube_rates;
