@@ -125,8 +125,7 @@ fn a_commit_that_does_not_fit_changes_nothing() {
     let big = "x".repeat(200_000);
     let e = dir
         .commit(&files(&[("summary.csv", &big), ("channels.csv", &big)]))
-        .err()
-        .expect("does not fit");
+        .expect_err("does not fit");
     assert_eq!(e.exit_code(), 4);
     assert_eq!(fs::read_to_string(d.join("summary.csv")).unwrap(), "small");
     assert_eq!(fs::read_to_string(d.join("hops.csv")).unwrap(), "h");
