@@ -98,11 +98,26 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
             if !stuck.is_empty()
                 && let Some(frozen) = e.confirm_deadlock()
             {
-                return Err(deadlock_report(e, &frozen, rc.watchdog, rate, seed));
+                let why = format!("flits had not moved for {} cycles", rc.watchdog);
+                return Err(deadlock_report(e, &frozen, &why, rate, seed));
             }
             stalled = 0;
         }
     };
+    // A point about to stop as saturated may be deadlocked instead, before the watchdog's
+    // period has passed: a drained copy of the network tells (truthful outcomes).
+    if stop != StopReason::Drained
+        && let Some(frozen) = e.confirm_deadlock()
+    {
+        let why = format!(
+            "the point was stopping on its {} while its network was frozen",
+            match stop {
+                StopReason::Backlog => "backlog limit",
+                _ => "drain cap",
+            }
+        );
+        return Err(deadlock_report(e, &frozen, &why, rate, seed));
+    }
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
     let end = end.unwrap_or_else(|| e.counters());
     // A point stopped before its window: an empty window, nothing generated in it.
@@ -130,10 +145,11 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     Ok(PointResult::from_window(&e.net, measured, &start, &end))
 }
 
-fn deadlock_report(e: &Engine, frozen: &[String], watchdog: u64, rate: f64, seed: u64) -> Error {
+/// The deadlock error: the cycle, the point, why the check ran (`why`) and the stuck buffers.
+fn deadlock_report(e: &Engine, frozen: &[String], why: &str, rate: f64, seed: u64) -> Error {
     const SHOWN: usize = 12;
     let mut msg = format!(
-        "deadlock at cycle {} (rate {rate}, seed {seed}): flits had not moved for {watchdog} cycles, and with no new messages {} buffer(s) still cannot move",
+        "deadlock at cycle {} (rate {rate}, seed {seed}): {why}, and with no new messages {} buffer(s) still cannot move",
         e.cycle,
         frozen.len()
     );

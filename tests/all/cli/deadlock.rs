@@ -1,6 +1,11 @@
 //! Deadlock: exit code 3, a report of the stuck buffers, never a hang.
 
 use super::{Setup, edit};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// A directory's files by path.
+type Tables = BTreeMap<PathBuf, Vec<u8>>;
 
 /// Dimension-order routing on unidirectional tori with one virtual channel of one or two flits,
 /// long messages and a heavy load: the rings' channel dependency cycles fill up and deadlock.
@@ -99,11 +104,111 @@ fn deadlock_is_reported_with_exit_code_three() {
                     "buffer line {b:?}; {context}"
                 );
             }
+            // The lock and the records of the points that finished may be added; every
+            // earlier file is untouched.
+            let visible = |(work, out): (Tables, Tables)| {
+                let keep = |t: Tables| -> Tables {
+                    t.into_iter()
+                        .filter(|(p, _)| {
+                            !p.components()
+                                .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+                        })
+                        .collect()
+                };
+                (keep(work), keep(out))
+            };
             assert_eq!(
-                setup.state(),
-                before,
+                visible(setup.state()),
+                visible(before.clone()),
                 "earlier results untouched; {context}"
             );
         }
     }
+}
+
+/// The 8-ary 2-cube with unidirectional links, DOR, V = 1, M = 32, deadlock check off, at flit
+/// rates 0.2-0.5: the backlog cut-off fires before the 10,000-cycle watchdog, and the point
+/// must still be reported as the deadlock it is (exit 3 with the report), never as a saturated
+/// point with accepted load 0.
+const FROZEN_BEFORE_WATCHDOG: &str = r#"name = "t"
+seed = 1
+
+[topology]
+kind = "torus"
+k = 8
+n = 2
+links = "unidirectional"
+
+[router]
+vcs = 1
+
+[routing]
+algorithm = "dor"
+deadlock_check = false
+
+[traffic]
+message_length = 32
+flit_rates = [0.2]
+
+[run]
+warmup_cycles = 1000
+measure_cycles = 10000
+"#;
+
+#[test]
+fn a_deadlock_that_stops_on_backlog_is_still_a_deadlock() {
+    for rate in ["0.2", "0.3", "0.4", "0.5"] {
+        let setup = Setup::new(&format!("frozen-{rate}"));
+        let text = edit(
+            FROZEN_BEFORE_WATCHDOG,
+            "flit_rates = [0.2]",
+            &format!("flit_rates = [{rate}]"),
+        );
+        setup.write("s.toml", &text);
+        let o = setup.run(&["run", "s.toml", "--out", "frozen", "--quiet"]);
+        assert_eq!(o.code, Some(3), "rate {rate}: {}", o.describe());
+        assert!(o.stderr.contains("deadlock at cycle"), "{}", o.stderr);
+        assert!(o.stderr.contains("backlog limit"), "{}", o.stderr);
+        assert!(o.stderr.contains("cannot move"), "{}", o.stderr);
+        assert!(
+            !setup.work().join("frozen").join("summary.csv").exists(),
+            "no table for a deadlocked run"
+        );
+    }
+}
+
+/// A deadlock-free network far past saturation still stops on its backlog as a saturated
+/// point (exit 0, stop = backlog, saturated = true): the check finds it moving.
+#[test]
+fn a_live_network_past_saturation_still_stops_on_backlog() {
+    let setup = Setup::new("live-backlog");
+    let text = edit(
+        &edit(
+            &edit(
+                FROZEN_BEFORE_WATCHDOG,
+                "links = \"unidirectional\"",
+                "links = \"bidirectional\"",
+            ),
+            "vcs = 1",
+            "vcs = 2",
+        ),
+        "deadlock_check = false",
+        "deadlock_check = true",
+    );
+    let text = edit(&text, "flit_rates = [0.2]", "flit_rates = [0.9]");
+    let text = edit(
+        &text,
+        "measure_cycles = 10000",
+        "measure_cycles = 10000\nmax_backlog = 3",
+    );
+    setup.write("s.toml", &text);
+    let o = setup.run(&["run", "s.toml", "--out", "live", "--quiet"]);
+    assert_eq!(o.code, Some(0), "{}", o.describe());
+    let summary = std::fs::read_to_string(setup.work().join("live").join("summary.csv")).unwrap();
+    let mut lines = summary.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |n: &str| header.iter().position(|h| *h == n).unwrap();
+    assert_eq!(row[col("stop")], "backlog");
+    assert_eq!(row[col("saturated")], "true");
 }
