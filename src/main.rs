@@ -91,8 +91,47 @@ struct RunArgs {
     threads: usize,
 }
 
+/// Parses the command line; a usage error is one line, like every other error (exit 2), while
+/// `--help` and `--version` print as clap prints them.
+fn parse() -> Cli {
+    use clap::error::ErrorKind;
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            e.exit()
+        }
+        Err(e) => {
+            let text = e.render().to_string();
+            let lines: Vec<&str> = text.lines().collect();
+            let mut problem = lines
+                .first()
+                .map(|l| l.trim().trim_start_matches("error: ").to_string())
+                .unwrap_or_default();
+            // Indented lines right after the first continue it (e.g. the missing arguments).
+            for l in lines.iter().skip(1).take_while(|l| l.starts_with("  ")) {
+                problem = format!("{} {}", problem.trim_end_matches(':'), l.trim());
+            }
+            let tip = lines.iter().find_map(|l| l.trim().strip_prefix("tip: "));
+            let usage = lines.iter().find_map(|l| l.trim().strip_prefix("Usage: "));
+            let fix = match (tip, usage) {
+                (Some(t), _) => t.to_string(),
+                (None, Some(u)) => format!("usage: {u} (see --help)"),
+                (None, None) => "see `flitsim --help` and `flitsim <command> --help`".into(),
+            };
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand
+            ) {
+                problem = "no command given".into();
+            }
+            eprintln!("flitsim: error: {problem}; fix: {fix}");
+            std::process::exit(flitsim::error::EXIT_BAD_INPUT);
+        }
+    }
+}
+
 fn main() {
-    let cli = Cli::parse();
+    let cli = parse();
     if let Err(e) = dispatch(cli.command) {
         match e {
             Error::Input(_) => eprintln!("flitsim: error: {e}"),

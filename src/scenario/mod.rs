@@ -15,6 +15,9 @@ use std::path::Path;
 
 pub use schema::RawScenario;
 
+/// The largest scenario file read, in bytes (1 MiB: scenarios are a few kilobytes).
+pub const MAX_SCENARIO_BYTES: u64 = 1 << 20;
+
 /// A validated scenario: every value in range, every combination possible.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Scenario {
@@ -245,10 +248,14 @@ impl Scenario {
         Self::from_toml(&Self::read(path)?, &path.display().to_string())
     }
 
-    /// Reads a scenario file's text; the error names the file and a fix.
+    /// Reads a scenario file's text; the error names the file and a fix. Only a regular file
+    /// of at most [`MAX_SCENARIO_BYTES`] is read: a FIFO, a device or a directory is refused
+    /// without being opened for reading, and the read is bounded whatever the file does.
     pub fn read(path: &Path) -> Result<String> {
+        use std::io::Read;
         let file = path.display();
-        let bytes = std::fs::read(path).map_err(|e| {
+        let refuse = |what: String, fix: &str| Error::Input(format!("{file}: {what}; fix: {fix}"));
+        let meta = std::fs::metadata(path).map_err(|e| {
             let fix = match e.kind() {
                 std::io::ErrorKind::NotFound => {
                     "check the path: give an existing .toml scenario file"
@@ -256,13 +263,45 @@ impl Scenario {
                 std::io::ErrorKind::PermissionDenied => {
                     "make the file readable, or give another path"
                 }
-                _ if path.is_dir() => "give the path of a .toml file, not a directory",
                 _ => "give the path of a readable .toml scenario file",
             };
-            Error::Input(format!(
-                "{file}: cannot read the scenario file ({e}); fix: {fix}"
-            ))
+            refuse(format!("cannot read the scenario file ({e})"), fix)
         })?;
+        if meta.is_dir() {
+            return Err(refuse(
+                "cannot read the scenario file (it is a directory)".into(),
+                "give the path of a .toml file, not a directory",
+            ));
+        }
+        if !meta.is_file() {
+            return Err(refuse(
+                "not a regular file (a pipe, a device or a socket)".into(),
+                "give the path of a .toml scenario file saved on disk",
+            ));
+        }
+        let too_big = |n: u64| {
+            refuse(
+                format!(
+                    "the scenario file is {n} bytes, more than the {MAX_SCENARIO_BYTES} bytes a scenario can need"
+                ),
+                "give a scenario file (a few kilobytes of TOML), not another file",
+            )
+        };
+        if meta.len() > MAX_SCENARIO_BYTES {
+            return Err(too_big(meta.len()));
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_SCENARIO_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(|e| {
+                refuse(
+                    format!("cannot read the scenario file ({e})"),
+                    "make the file readable, or give another path",
+                )
+            })?;
+        if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+            return Err(too_big(bytes.len() as u64));
+        }
         String::from_utf8(bytes).map_err(|e| {
             Error::Input(format!(
                 "{file}: the scenario file is not UTF-8 text (invalid byte at offset {}); fix: save it as UTF-8",
@@ -374,7 +413,8 @@ fn syntax_error(file: &str, text: &str, e: &toml::de::Error) -> String {
 }
 
 /// The dotted path of the innermost key whose key or value span contains the byte offset `at`,
-/// outermost key first (empty when no key does), and whether its value is a list. A table opened
+/// outermost key first (empty when no key does), and whether `at` is inside its value's list
+/// (an item of it, not the list itself). A table opened
 /// by a `[header]` has the header as its span, so its keys are searched whatever that span.
 fn key_path(table: &toml::de::DeTable, at: usize) -> (Vec<String>, bool) {
     fn walk(
@@ -386,7 +426,9 @@ fn key_path(table: &toml::de::DeTable, at: usize) -> (Vec<String>, bool) {
         for (k, v) in t.iter() {
             cur.push(k.get_ref().to_string());
             if (k.span().contains(&at) || v.span().contains(&at)) && cur.len() > best.0.len() {
-                *best = (cur.clone(), v.get_ref().is_array());
+                // An item of a list, not the list itself (nor its key).
+                let inside = v.get_ref().is_array() && v.span().start < at;
+                *best = (cur.clone(), inside);
             }
             if let Some(child) = v.get_ref().as_table() {
                 walk(child, at, cur, best);

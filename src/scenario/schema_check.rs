@@ -316,7 +316,13 @@ pub(super) fn check(v: &Spanned<DeValue>, ty: Ty) -> Check {
         },
         Ty::Int => match value {
             Found::Int(_) => Ok(()),
-            Found::Uint(_) => Err(at(invalid("value", &value, "a whole number"), &span)),
+            Found::Uint(n) => Err(at(
+                Problem::Mismatch {
+                    what: format!("integer `{n}` is out of range"),
+                    expected: "a smaller whole number (see README.md for the key's range)",
+                },
+                &span,
+            )),
             _ => wrong("a whole number"),
         },
         Ty::Uint => match value {
@@ -336,6 +342,14 @@ pub(super) fn check(v: &Spanned<DeValue>, ty: Ty) -> Check {
         },
         Ty::Table(schema) => match value {
             Found::Map(t) => check_table(t, schema, &span),
+            // [[name]]: an array of tables where one table belongs.
+            Found::Seq(items) if items.iter().any(|i| i.get_ref().is_table()) => Err(at(
+                Problem::Mismatch {
+                    what: "invalid type: an array of tables".into(),
+                    expected: "one table, written [name] (not [[name]])",
+                },
+                &span,
+            )),
             // A date or time reaches serde as a table with one key of toml's own.
             Found::Datetime => Err(at(Problem::Unknown(schema.fields), &span)),
             Found::Seq(items) => check_table_list(items, schema, &span),
@@ -379,8 +393,11 @@ fn capture(v: &Spanned<DeValue>) -> Check {
     match found(v.get_ref()).map_err(|p| at(p, &span))? {
         Found::Wide(w) => Err(at(
             Problem::Mismatch {
-                what: format!("invalid type: {w}"),
-                expected: "any value",
+                what: format!(
+                    "{} is too large",
+                    w.trim_end_matches(" as i128").trim_end_matches(" as u128")
+                ),
+                expected: "a smaller number (see README.md for the key's range)",
             },
             &span,
         )),

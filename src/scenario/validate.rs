@@ -6,6 +6,21 @@ use super::schema::RawScenario;
 use super::*;
 use topology::topology;
 
+/// Longest scenario name in bytes: it names a directory, and file systems allow 255 bytes per
+/// name (this leaves room for the temporary names beside it).
+pub const MAX_NAME_BYTES: usize = 200;
+
+/// A number as a message shows it: its shortest exact form, or scientific notation when that
+/// would be long (1e308, not 309 digits).
+fn shown(x: f64) -> String {
+    let plain = format!("{x}");
+    if plain.len() > 12 {
+        format!("{x:e}")
+    } else {
+        plain
+    }
+}
+
 /// Largest supported network, in nodes (memory stays well under 2 GiB at low load).
 const MAX_NODES: usize = 1 << 22;
 
@@ -27,7 +42,7 @@ impl Checker<'_> {
         if !(0.0..=1.0).contains(&v) {
             return Err(self.err(
                 key,
-                format!("{v} is not a probability"),
+                format!("{} is not a probability", shown(v)),
                 "give a number from 0 to 1",
             ));
         }
@@ -70,6 +85,16 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
             "name",
             format!("{:?} is not usable as a directory name", raw.name),
             "use letters, digits, '-', '_' and '.', not starting with '.'",
+        ));
+    }
+    if raw.name.len() > MAX_NAME_BYTES {
+        return Err(c.err(
+            "name",
+            format!(
+                "the name is {} bytes long, too long for a directory name",
+                raw.name.len()
+            ),
+            format!("use at most {MAX_NAME_BYTES} characters"),
         ));
     }
     let seeds = match raw.seeds {
@@ -227,12 +252,20 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
     for &v in list {
         let flits = if per_flit { v } else { v * mean };
         if !v.is_finite() || v <= 0.0 {
-            return Err(c.err(key, format!("load {v} is not positive"), "give loads > 0"));
+            return Err(c.err(
+                key,
+                format!("load {} is not positive", shown(v)),
+                "give loads > 0",
+            ));
         }
         if flits > 1.0 {
             return Err(c.err(
                 key,
-                format!("load {v} is {flits} flits/node/cycle, above the injection channel's 1 flit/cycle"),
+                format!(
+                    "load {} is {} flits/node/cycle, above the injection channel's 1 flit/cycle",
+                    shown(v),
+                    shown(flits)
+                ),
                 "give loads whose flit rate (λ times the mean message length) is at most 1",
             ));
         }
@@ -420,7 +453,7 @@ fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
                 if !(f > 0.0 && f <= 1.0) {
                     return Err(c.err(
                         "[traffic] locality_factor",
-                        format!("{f} is out of range"),
+                        format!("{} is out of range", shown(f)),
                         "give φ in (0, 1]",
                     ));
                 }

@@ -8,6 +8,7 @@
 //! must end the run with exit code 3 and a report of the stuck buffers, never hang.
 
 mod deadlock;
+mod input_robustness;
 mod outputs;
 mod scenario_errors;
 mod usage;

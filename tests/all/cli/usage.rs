@@ -19,7 +19,7 @@ fn usage_errors_exit_two() {
             &["run", "good.toml", "--seed", "abc"],
             "invalid value 'abc'",
         ),
-        (&[], "Usage"),
+        (&[], "no command given"),
     ];
     for (args, expect) in cases {
         let o = setup.run(args);
@@ -30,6 +30,24 @@ fn usage_errors_exit_two() {
             "stderr contains {expect:?}; {context}"
         );
         assert!(!o.stderr.contains("panicked"), "no panic; {context}");
+        assert_eq!(o.stderr.lines().count(), 1, "one line; {context}");
+        assert!(o.stderr.starts_with("flitsim: error: "), "{context}");
+        assert!(o.stderr.contains("; fix: "), "a fix; {context}");
         assert_eq!(setup.state(), before, "files untouched; {context}");
+    }
+}
+
+/// `--help` and `--version` still print as clap prints them, with exit code 0.
+#[test]
+fn help_and_version_exit_zero() {
+    let setup = Setup::new("help");
+    for args in [&["--help"][..], &["--version"], &["run", "--help"]] {
+        let o = setup.run(args);
+        assert_eq!(o.code, Some(0), "{}", o.describe());
+        assert!(
+            o.stdout.contains("flitsim") || o.stdout.contains("Usage"),
+            "{}",
+            o.describe()
+        );
     }
 }
