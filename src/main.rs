@@ -37,7 +37,8 @@ enum Command {
         #[command(flatten)]
         sets: SetArgs,
     },
-    /// Draw latency, throughput, latency std dev and traffic plots (SVG) from summary.csv files.
+    /// Draw latency, throughput, latency std dev and traffic plots (SVG), one curve per
+    /// configuration, from results directories (pooled.csv when there are replications).
     Plot {
         /// One results directory, or several to overlay (then give --out).
         #[arg(required = true)]
@@ -45,6 +46,12 @@ enum Command {
         /// Where to write the plots (default: the one results directory).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// The plots' title (before each plot's own words).
+        #[arg(long)]
+        title: Option<String>,
+        /// A directory's label in the legends, one per directory in order (repeatable).
+        #[arg(long = "label")]
+        labels: Vec<String>,
     },
     /// The analytical model's latency at each load of the scenario, and its saturation load.
     Model {
@@ -158,6 +165,15 @@ fn dispatch(cmd: Command) -> Result<()> {
             sets,
         } => commands::model(&scenario, out, &sets.sets),
         Command::Validate(args) => commands::validate(&args),
-        Command::Plot { results, out } => commands::plot(&results, out),
+        Command::Plot {
+            results,
+            out,
+            title,
+            labels,
+        } => commands::plot(
+            &results,
+            out,
+            &flitsim::output::plot::PlotOptions { title, labels },
+        ),
     }
 }

@@ -1,0 +1,178 @@
+//! The curves of a results directory: one per configuration (the experiment's coordinates),
+//! read from pooled.csv when the run had several seeds (means, with half-widths across
+//! replications), else from summary.csv; and their labels, from the swept keys' values only.
+
+use crate::error::{Error, Result};
+use std::path::Path;
+
+/// One load point of a curve.
+pub struct Row {
+    /// Offered load, flits/node/cycle.
+    pub offered: f64,
+    /// Accepted load, flits/node/cycle.
+    pub accepted: f64,
+    /// 95% half-width of `accepted` (across replications; NaN for one seed).
+    pub accepted_ci: f64,
+    /// Mean latency, cycles.
+    pub latency: f64,
+    /// Its 95% half-width (across replications when pooled, else by batch means).
+    pub ci95: f64,
+    /// Latency standard deviation, cycles.
+    pub std: f64,
+    /// Mean channel traffic, % of cycles.
+    pub traffic: f64,
+    /// Past saturation (any replication saturated).
+    pub saturated: bool,
+}
+
+/// A curve: its label within its directory and its points in load order.
+pub struct Curve {
+    /// The configuration's label (empty when nothing is swept).
+    pub label: String,
+    /// The load points.
+    pub rows: Vec<Row>,
+}
+
+/// A results directory's curves and the scenario name its tables give.
+pub struct DirCurves {
+    /// The `scenario` column's value.
+    pub scenario: String,
+    /// One curve per configuration (and seed, for a summary of several seeds without pooling).
+    pub curves: Vec<Curve>,
+}
+
+/// How a swept key's value is shown in a label: `V=5`, `M=64`, a bare string, `key=value`.
+pub fn coordinate_label(key: &str, value: &str) -> String {
+    let short = match key {
+        "router.vcs" => Some("V"),
+        "traffic.message_length" => Some("M"),
+        "router.buffer_depth" => Some("depth"),
+        "traffic.pattern_fraction" => Some("x"),
+        "traffic.hotspot_fraction" => Some("h"),
+        "routing.timeout" => Some("τ"),
+        _ => None,
+    };
+    match short {
+        Some(s) => format!("{s}={value}"),
+        None if value.parse::<f64>().is_err() && value != "true" && value != "false" => {
+            value.to_string()
+        }
+        None => format!("{}={value}", key.rsplit('.').next().unwrap_or(key)),
+    }
+}
+
+/// Reads a directory's curves: pooled.csv if present, else summary.csv.
+pub fn read_dir(dir: &Path) -> Result<DirCurves> {
+    let pooled = dir.join("pooled.csv");
+    if pooled.exists() {
+        read_table(&pooled, true)
+    } else {
+        read_table(&dir.join("summary.csv"), false)
+    }
+}
+
+/// Reads summary.csv or pooled.csv into curves, grouping rows by their coordinates.
+fn read_table(path: &Path, pooled: bool) -> Result<DirCurves> {
+    let bad = |m: String| {
+        Error::Input(format!(
+            "{}: {m}; fix: give a directory written by `flitsim run`",
+            path.display()
+        ))
+    };
+    let mut r = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
+    let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
+    if header.get(0) != Some("scenario") {
+        return Err(Error::Input(format!(
+            "{}: written by an earlier flitsim (no `scenario` column); fix: rerun `flitsim run` to regenerate it",
+            path.display()
+        )));
+    }
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| bad(format!("no column {name}")))
+    };
+    let lead = col("rate")?;
+    let keys: Vec<String> = header
+        .iter()
+        .take(lead)
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    let (off, acc, lat, ci, sat) = (
+        col("offered_flits")?,
+        col("accepted_flits")?,
+        col("latency_mean")?,
+        col("latency_ci95")?,
+        col("saturated")?,
+    );
+    let optional = |name: &str| header.iter().position(|h| h == name).unwrap_or(usize::MAX);
+    let (std, traffic, acc_ci) = (
+        optional("latency_std"),
+        optional("traffic_pct"),
+        optional("accepted_flits_ci95"),
+    );
+    let seed = if pooled {
+        None
+    } else {
+        header.iter().position(|h| h == "seed")
+    };
+    let mut scenario = String::new();
+    let mut groups: Vec<(Vec<String>, Option<String>, Vec<Row>)> = Vec::new();
+    for rec in r.records() {
+        let rec = rec.map_err(|e| bad(e.to_string()))?;
+        let f = |i: usize| rec.get(i).unwrap_or("").parse::<f64>().unwrap_or(f64::NAN);
+        scenario = rec.get(0).unwrap_or("").to_string();
+        let coords: Vec<String> = (1..lead)
+            .map(|i| rec.get(i).unwrap_or("").to_string())
+            .collect();
+        let s = seed.and_then(|i| rec.get(i)).map(str::to_string);
+        let saturated = match rec.get(sat) {
+            Some("true") => true,
+            Some(n) => n.parse::<u64>().is_ok_and(|n| n > 0),
+            None => false,
+        };
+        let row = Row {
+            offered: f(off),
+            accepted: f(acc),
+            accepted_ci: f(acc_ci),
+            latency: f(lat),
+            ci95: f(ci),
+            std: f(std),
+            traffic: f(traffic),
+            saturated,
+        };
+        match groups.iter_mut().find(|g| g.0 == coords && g.1 == s) {
+            Some(g) => g.2.push(row),
+            None => groups.push((coords, s, vec![row])),
+        }
+    }
+    if groups.is_empty() {
+        return Err(bad("no rows".into()));
+    }
+    let several_seeds = {
+        let mut seeds: Vec<&Option<String>> = groups.iter().map(|g| &g.1).collect();
+        seeds.sort();
+        seeds.dedup();
+        seeds.len() > 1
+    };
+    let curves = groups
+        .into_iter()
+        .map(|(coords, seed, rows)| {
+            let mut parts: Vec<String> = keys
+                .iter()
+                .zip(&coords)
+                .map(|(k, v)| coordinate_label(k, v))
+                .collect();
+            if let (true, Some(s)) = (several_seeds, seed) {
+                parts.push(format!("seed {s}"));
+            }
+            Curve {
+                label: parts.join(", "),
+                rows,
+            }
+        })
+        .collect();
+    Ok(DirCurves { scenario, curves })
+}

@@ -1,0 +1,335 @@
+//! SVG plots of results directories: latency against offered load (with its 95% confidence
+//! interval as error bars), accepted against offered load, latency standard deviation and
+//! channel traffic (paper 004 Figs. 8-11) against offered load. One curve per configuration
+//! of each directory (pooled over the seeds when the run had several: `curves.rs`), labelled by
+//! the swept keys' values; several directories are overlaid with each directory's label in
+//! front. Saturated points are left out of the latency and standard-deviation plots. The
+//! legend is drawn beside the plotting area, never over the data; the colours are Okabe and
+//! Ito's colour-blind-safe palette without its yellow (pale on white), and the markers change
+//! every seven curves.
+
+mod curves;
+
+pub use curves::{Curve, DirCurves, Row, coordinate_label, read_dir};
+
+use crate::error::{Error, Result};
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+
+type Drawn = std::result::Result<(), Box<dyn std::error::Error>>;
+
+/// Okabe and Ito's palette without yellow: orange, sky blue, bluish green, blue, vermillion,
+/// reddish purple, black.
+const PALETTE: [RGBColor; 7] = [
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x56, 0xB4, 0xE9),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0x00, 0x00, 0x00),
+];
+
+/// The plotting area's size in pixels; the legend's column is added to its right.
+const PLOT: (u32, u32) = (800, 560);
+
+/// What `flitsim plot` was asked for beyond the directories.
+#[derive(Clone, Debug, Default)]
+pub struct PlotOptions {
+    /// Replaces the plots' titles' common part (`--title`).
+    pub title: Option<String>,
+    /// One label per directory, replacing the directory labels (`--label`, repeatable).
+    pub labels: Vec<String>,
+}
+
+/// A curve to draw: its full label and its points.
+struct Series<'a> {
+    label: String,
+    rows: &'a [Row],
+}
+
+/// Plots the directories' curves into `out` (latency.svg, throughput.svg, latency_std.svg,
+/// traffic.svg); returns the files written.
+pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<String>> {
+    if !opts.labels.is_empty() && opts.labels.len() != dirs.len() {
+        return Err(Error::Input(format!(
+            "plot: --label given {} time(s) for {} directories; fix: give one --label per directory, in the same order",
+            opts.labels.len(),
+            dirs.len()
+        )));
+    }
+    let read: Vec<DirCurves> = dirs.iter().map(|d| read_dir(d)).collect::<Result<_>>()?;
+    let names = dir_labels(dirs, &read, &opts.labels);
+    let mut series = Vec::new();
+    for (name, d) in names.iter().zip(&read) {
+        for c in &d.curves {
+            let label = match (dirs.len() > 1, name.is_empty(), c.label.is_empty()) {
+                (false, _, false) => c.label.clone(),
+                (_, _, true) => name.clone(),
+                (true, true, false) => c.label.clone(),
+                (true, false, false) => format!("{name}: {}", c.label),
+            };
+            series.push(Series {
+                label,
+                rows: &c.rows,
+            });
+        }
+    }
+    write_plots(out, &series, opts.title.as_deref())
+}
+
+/// Each directory's label: `--label`, else its scenario name, else (when two directories
+/// share a scenario name or a folder name) its path.
+fn dir_labels(dirs: &[PathBuf], read: &[DirCurves], given: &[String]) -> Vec<String> {
+    if !given.is_empty() {
+        return given.to_vec();
+    }
+    let folder = |d: &PathBuf| d.file_name().map(|n| n.to_string_lossy().into_owned());
+    dirs.iter()
+        .zip(read)
+        .enumerate()
+        .map(|(i, (d, r))| {
+            let clash =
+                dirs.iter().zip(read).enumerate().any(|(j, (e, s))| {
+                    j != i && (s.scenario == r.scenario || folder(e) == folder(d))
+                });
+            if clash || r.scenario.is_empty() {
+                d.display().to_string()
+            } else {
+                r.scenario.clone()
+            }
+        })
+        .collect()
+}
+
+/// Writes the four plots into `dir`, each atomically.
+fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec<String>> {
+    let io = |e: String| Error::Io(format!("{}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(|e| io(e.to_string()))?;
+    let caption = |what: &str| match title {
+        Some(t) => format!("{t}: {what}"),
+        None => format!("{}{}", what[..1].to_uppercase(), &what[1..]),
+    };
+    let mut files = Vec::new();
+    let mut emit = |name: &str, draw: &dyn Fn(&mut String) -> Drawn| -> Result<()> {
+        let mut svg = String::new();
+        draw(&mut svg).map_err(|e| io(e.to_string()))?;
+        super::write_file(dir, name, &svg)?;
+        files.push(dir.join(name).display().to_string());
+        Ok(())
+    };
+    let offered = "offered load (flits/node/cycle)";
+    emit("latency.svg", &|s| {
+        let pts = |r: &[Row]| -> Vec<(f64, f64, f64)> {
+            r.iter()
+                .filter(|r| !r.saturated && r.latency.is_finite())
+                .map(|r| (r.offered, r.latency, r.ci95))
+                .collect()
+        };
+        draw_curves(
+            s,
+            series,
+            &caption("mean latency against offered load"),
+            (offered, "latency (cycles)"),
+            &pts,
+            None,
+        )
+    })?;
+    emit("throughput.svg", &|s| {
+        let pts = |r: &[Row]| -> Vec<(f64, f64, f64)> {
+            r.iter()
+                .filter(|r| r.accepted.is_finite())
+                .map(|r| (r.offered, r.accepted, r.accepted_ci))
+                .collect()
+        };
+        let diagonal = finite_max(series.iter().flat_map(|c| c.rows).map(|r| r.offered)) * 1.05;
+        draw_curves(
+            s,
+            series,
+            &caption("accepted against offered load"),
+            (offered, "accepted load (flits/node/cycle)"),
+            &pts,
+            Some(diagonal),
+        )
+    })?;
+    emit("latency_std.svg", &|s| {
+        let pts = |r: &[Row]| -> Vec<(f64, f64, f64)> {
+            r.iter()
+                .filter(|r| !r.saturated)
+                .map(|r| (r.offered, r.std, f64::NAN))
+                .collect()
+        };
+        draw_curves(
+            s,
+            series,
+            &caption("latency standard deviation against offered load"),
+            (offered, "latency std dev (cycles)"),
+            &pts,
+            None,
+        )
+    })?;
+    emit("traffic.svg", &|s| {
+        let pts = |r: &[Row]| -> Vec<(f64, f64, f64)> {
+            r.iter().map(|r| (r.offered, r.traffic, f64::NAN)).collect()
+        };
+        draw_curves(
+            s,
+            series,
+            &caption("mean channel traffic against offered load"),
+            (offered, "traffic (% of cycles a channel carries a flit)"),
+            &pts,
+            None,
+        )
+    })?;
+    Ok(files)
+}
+
+/// The largest finite value (0 if none).
+fn finite_max(v: impl Iterator<Item = f64>) -> f64 {
+    v.filter(|x| x.is_finite()).fold(0.0, f64::max)
+}
+
+/// The colour and marker of the i-th curve.
+fn style(i: usize) -> (RGBColor, usize) {
+    (PALETTE[i % PALETTE.len()], (i / PALETTE.len()) % 4)
+}
+
+/// Draws marker `m` (filled circle, triangle, cross, open circle) of `color` at `at`.
+fn marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    at: (i32, i32),
+    color: RGBColor,
+    m: usize,
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    match m {
+        0 => area.draw(&Circle::new(at, 3, color.filled())),
+        1 => area.draw(&TriangleMarker::new(at, 4, color.filled())),
+        2 => area.draw(&Cross::new(at, 4, color.stroke_width(2))),
+        _ => area.draw(&Circle::new(at, 3, color.stroke_width(1))),
+    }
+}
+
+/// One plot: each curve's points (x, y, half-width; NaN or infinite values left out, a NaN
+/// half-width drawn without an error bar) as lines with markers, an optional y = x diagonal up
+/// to the given x, and the legend in a column to the right of the plotting area.
+fn draw_curves(
+    svg: &mut String,
+    series: &[Series],
+    caption: &str,
+    descs: (&str, &str),
+    points: &dyn Fn(&[Row]) -> Vec<(f64, f64, f64)>,
+    diagonal: Option<f64>,
+) -> Drawn {
+    let pts: Vec<Vec<(f64, f64, f64)>> = series
+        .iter()
+        .map(|c| {
+            points(c.rows)
+                .into_iter()
+                .filter(|p| p.0.is_finite() && p.1.is_finite())
+                .collect()
+        })
+        .collect();
+    let xmax = finite_max(series.iter().flat_map(|c| c.rows).map(|r| r.offered)) * 1.05;
+    let top = |&(_, y, c): &(f64, f64, f64)| if c.is_finite() { y + c } else { y };
+    let ymax = match diagonal {
+        Some(d) => d,
+        None => finite_max(pts.iter().flatten().map(top)) * 1.1,
+    };
+    let longest = series
+        .iter()
+        .map(|c| c.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    let legend_width = (longest as u32 * 8 + 50).clamp(120, 480);
+    let root = SVGBackend::with_string(svg, (PLOT.0 + legend_width, PLOT.1)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (plot_area, legend_area) = root.split_horizontally(PLOT.0);
+    let mut chart = ChartBuilder::on(&plot_area)
+        .caption(caption, ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(65)
+        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1e-9))?;
+    chart
+        .configure_mesh()
+        .x_desc(descs.0)
+        .y_desc(descs.1)
+        .draw()?;
+    if let Some(d) = diagonal {
+        chart.draw_series(LineSeries::new([(0.0, 0.0), (d, d)], BLACK.mix(0.3)))?;
+    }
+    for (i, p) in pts.iter().enumerate() {
+        let (color, m) = style(i);
+        chart.draw_series(LineSeries::new(
+            p.iter().map(|&(x, y, _)| (x, y)),
+            color.stroke_width(2),
+        ))?;
+        chart.draw_series(
+            p.iter()
+                .filter(|q| q.2.is_finite())
+                .map(|&(x, y, c)| ErrorBar::new_vertical(x, y - c, y, y + c, color.filled(), 6)),
+        )?;
+        let at = p.iter().map(|&(x, y, _)| (x, y));
+        match m {
+            0 => chart.draw_series(at.map(|q| Circle::new(q, 3, color.filled())))?,
+            1 => chart.draw_series(at.map(|q| TriangleMarker::new(q, 4, color.filled())))?,
+            2 => chart.draw_series(at.map(|q| Cross::new(q, 4, color.stroke_width(2))))?,
+            _ => chart.draw_series(at.map(|q| Circle::new(q, 3, color.stroke_width(1))))?,
+        };
+    }
+    legend(&legend_area, series)?;
+    root.present()?;
+    Ok(())
+}
+
+/// The legend: one line per curve (a line sample with its marker, then the label), in the
+/// column beside the plot.
+fn legend(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, series: &[Series]) -> Drawn {
+    let font = ("sans-serif", 14).into_font().color(&BLACK);
+    for (i, c) in series.iter().enumerate() {
+        let (color, m) = style(i);
+        let y = 60 + 20 * i as i32;
+        area.draw(&PathElement::new(
+            vec![(5, y), (30, y)],
+            color.stroke_width(2),
+        ))?;
+        marker(area, (17, y), color, m)?;
+        area.draw(&Text::new(c.label.clone(), (38, y - 7), font.clone()))?;
+    }
+    Ok(())
+}
+
+/// The drawing surface and axes of `validate`'s plot: an 800x560 SVG, white, with a caption and
+/// axis titles, over [0, xmax] × [0, ymax]. `draw` adds the series; the legend is drawn after it.
+pub(crate) fn svg_chart(
+    path: &Path,
+    caption: &str,
+    (x_desc, y_desc): (&str, &str),
+    (xmax, ymax): (f64, f64),
+    draw: impl FnOnce(
+        &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    ) -> Drawn,
+) -> Drawn {
+    let root = SVGBackend::new(path, PLOT).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(caption, ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(65)
+        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1e-9))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .draw()?;
+    draw(&mut chart)?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
