@@ -19,6 +19,9 @@ use std::path::{Path, PathBuf};
 
 type Drawn = std::result::Result<(), Box<dyn std::error::Error>>;
 
+/// A plot's points of a curve: (x, y, half-width of y; NaN for none).
+type Points = dyn Fn(&[Row]) -> Vec<(f64, f64, f64)>;
+
 /// Okabe and Ito's palette without yellow: orange, sky blue, bluish green, blue, vermillion,
 /// reddish purple, black.
 const PALETTE: [RGBColor; 7] = [
@@ -218,7 +221,7 @@ fn draw_curves(
     series: &[Series],
     caption: &str,
     descs: (&str, &str),
-    points: &dyn Fn(&[Row]) -> Vec<(f64, f64, f64)>,
+    points: &Points,
     diagonal: Option<f64>,
 ) -> Drawn {
     let pts: Vec<Vec<(f64, f64, f64)>> = series
