@@ -61,7 +61,7 @@ for path in dirs:
     n = scen["topology"]["n"]
     hotspot = scen["traffic"]["pattern"] == "hotspot"
     var = "h" if hotspot else "x"
-    frac = lambda r: float(r["hotspot_fraction"] if hotspot else r["pattern_fraction"])
+    frac = lambda r: float(r.get("traffic.hotspot_fraction", "") if hotspot else r.get("traffic.pattern_fraction", "1"))
     cell = {}
     errs, zs, perr, pz = [], [], [], []
     by = {frac(r): r for r in v}
@@ -107,11 +107,11 @@ for path in dirs:
     errs, zs, zero = [], [], 0
     groups = defaultdict(lambda: [0.0, 0.0, 0])
     for a, b in zip(vc, ch):
-        assert (a["rate"], a["channel"], a["pattern_fraction"], a["hotspot_fraction"]) == (
-            b["rate"], b["channel"], b["pattern_fraction"], b["hotspot_fraction"])
+        assert (a["rate"], a["channel"], a.get("traffic.pattern_fraction", "1"), a.get("traffic.hotspot_fraction", "")) == (
+            b["rate"], b["channel"], b.get("traffic.pattern_fraction", "1"), b.get("traffic.hotspot_fraction", ""))
         sim, model = float(a["messages_per_cycle"]), float(a["model_messages_per_cycle"])
         if "hotspot" in name:
-            k = (float(a["hotspot_fraction"]), int(b["hotspot_distance"]), b["toward_hotspot"])
+            k = (float(a.get("traffic.hotspot_fraction", "")), int(b["hotspot_distance"]), b["toward_hotspot"])
         else:
             k = (b["bit_dir"], int(b["src_weight"]))
         g = groups[k]

@@ -14,7 +14,7 @@ trap 'rm -f "$out/properties.csv.tmp"' EXIT
 keys=(topology radix processors_on m processors routers channels degree diameter mean_distance)
 {
   (IFS=,; echo "scenario,${keys[*]}")
-  for n in paper004-torus-b4 paper004-fig3-torus-routers paper004-mesh-dor \
+  for n in paper004-fig8-9 paper004-fig3-torus-routers paper004-mesh-dor \
            paper004-fig3-mesh-routers paper004-hypercube-dor paper004-fig3-torus5-channels \
            paper004-fig3-torus5-routers torus-8x8x8-bi-dor paper004-fig3-kary-mesh; do
     info=$("$bin" info "scenarios/$n.toml" --csv)

@@ -33,11 +33,9 @@ for n in "${names[@]}"; do
   echo "$n: $(( $(date +%s) - start )) s"
 done
 
-# Paper 004: the m-way runs leave out channels.csv (one row per buffer set and load point, about
-# 3 MB each; mway_channels.csv has the per-channel traffic) to keep the repository small, and the
-# overlay plots of Figs. 8-9 (buffers per set) and 10-11 (topology and routing), one series per
-# scenario, are redrawn whenever one of the scenarios they overlay was regenerated.
-p004_fig8_9=(paper004-torus-b2 paper004-torus-b4 paper004-torus-b8)
+# Paper 004: the overlay plots of Figs. 10-11 (topology and routing), one series per scenario,
+# are redrawn whenever one of the scenarios they overlay was regenerated (Figs. 8-9 are one
+# scenario, paper004-fig8-9, sweeping the buffers per set: its own plots have one curve per B).
 p004_fig10_11=(paper004-mesh-dor paper004-mesh-adaptive paper004-torus-dor-ring
   paper004-torus-adaptive-ring paper004-hypercube-dor paper004-hypercube-adaptive)
 regenerated() {
@@ -45,9 +43,6 @@ regenerated() {
   for n in "${names[@]}"; do [ "$n" = "$1" ] && return 0; done
   return 1
 }
-for n in "${p004_fig8_9[@]}" "${p004_fig10_11[@]}"; do
-  if regenerated "$n"; then rm -f "results/$n/channels.csv"; fi
-done
 p004_overlay() { # OUT SCENARIO...
   local out=$1 redo=0 n dirs=()
   shift
@@ -60,7 +55,6 @@ p004_overlay() { # OUT SCENARIO...
     echo "$out: overlay plots"
   fi
 }
-p004_overlay paper004-fig8-9 "${p004_fig8_9[@]}"
 p004_overlay paper004-fig10-11 "${p004_fig10_11[@]}"
 
 # Paper 004 Fig. 3: the built networks' properties (flitsim info), a few seconds.

@@ -46,3 +46,15 @@ fn summary_columns_are_named_once_and_documented() {
         );
     }
 }
+
+/// README.md names every pooled.csv column that is not a summary column.
+#[test]
+fn readme_lists_the_pooled_columns() {
+    let readme = readme();
+    for (name, _) in flitsim::output::pooled::POOLED {
+        assert!(
+            readme.contains(&format!("`{name}`")),
+            "README.md does not name pooled.csv's column {name}"
+        );
+    }
+}
