@@ -25,9 +25,9 @@ for n in "${names[@]}"; do
   start=$(date +%s)
   if [[ $n == paper002-* ]] ||
     "$bin" model "scenarios/$n.toml" --out "$model_dir" > /dev/null 2>&1; then
-    "$bin" validate "scenarios/$n.toml" --out "results/$n" --quiet
+    "$bin" validate "scenarios/$n.toml" --out "results/$n" --quiet --fresh
   else
-    "$bin" run "scenarios/$n.toml" --out "results/$n" --quiet
+    "$bin" run "scenarios/$n.toml" --out "results/$n" --quiet --fresh
   fi
   "$bin" plot "results/$n" > /dev/null
   echo "$n: $(( $(date +%s) - start )) s"
