@@ -87,6 +87,24 @@ fn set_works_on_check_info_and_model() {
     ok(&o);
     let (_, rows) = csv(&d.join("m").join("model.csv"));
     assert_eq!(rows.len(), 2);
+    let o = flitsim(
+        d,
+        "validate",
+        &[
+            "validate",
+            &s,
+            "--out",
+            "v",
+            "--quiet",
+            "--set",
+            "topology.links=unidirectional",
+            "--set",
+            "router.vcs=2",
+        ],
+    );
+    ok(&o);
+    let (_, rows) = csv(&d.join("v").join("validation.csv"));
+    assert_eq!(rows.len(), 2);
 }
 
 /// Each kind of bad `--set` is refused with one line naming it: unknown key, bad type, out of

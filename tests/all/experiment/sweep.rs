@@ -187,3 +187,29 @@ fn sweep_refusals_name_the_key_and_the_fix() {
         refused(&flitsim(d, "check", &["check", &s]), &["s.toml", expect]);
     }
 }
+
+/// Each point's line is printed as it finishes, in point order: the printed table is the same
+/// whatever the thread count.
+#[test]
+fn the_printed_table_is_the_same_whatever_the_threads() {
+    let tmp = temp_dir("exp-print");
+    let d = tmp.path();
+    let s = scenario(d, "s.toml", &swept().replace("seed = 1", "seeds = [1, 2]"));
+    let one = flitsim(d, "one", &["run", &s, "--out", "one", "--threads", "1"]);
+    let three = flitsim(d, "three", &["run", &s, "--out", "three", "--threads", "3"]);
+    ok(&one);
+    ok(&three);
+    let table = |o: &str| {
+        o.lines()
+            .take_while(|l| !l.contains(" points: "))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(table(&one.stdout), table(&three.stdout));
+    // A header, its units, then one line per point: 8 configurations x 2 loads x 2 seeds.
+    assert_eq!(table(&one.stdout).len(), 1 + 2 + 32, "{}", one.stdout);
+    assert!(
+        one.stdout.lines().nth(1).unwrap().contains("seed"),
+        "a seed column"
+    );
+}
