@@ -64,6 +64,14 @@ enum Command {
     },
     /// Simulation and model on the same loads: validation.csv and validation.svg.
     Validate(RunArgs),
+    /// Assemble the directories of `run --shard I/N` into OUT: the tables of a single run.
+    Merge {
+        /// The output directory.
+        out: PathBuf,
+        /// The shard directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
 }
 
 /// `--set KEY=VALUE`, on every command that reads a scenario.
@@ -84,6 +92,10 @@ struct RunArgs {
     /// Rerun every point, even those whose results are already in the output directory.
     #[arg(long)]
     fresh: bool,
+    /// Run only the I-th of N shares of the points (balanced by estimated cost), for
+    /// `flitsim merge`.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
     /// Output directory (default: results/<scenario name>).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -165,6 +177,7 @@ fn dispatch(cmd: Command) -> Result<()> {
             sets,
         } => commands::model(&scenario, out, &sets.sets),
         Command::Validate(args) => commands::validate(&args),
+        Command::Merge { out, dirs } => commands::merge(&out, &dirs),
         Command::Plot {
             results,
             out,

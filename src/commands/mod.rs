@@ -11,12 +11,14 @@ macro_rules! out {
 }
 
 mod describe;
+mod merge;
 mod model;
 mod plot;
 mod run;
 mod validate;
 
 pub use describe::{check, info};
+pub use merge::merge;
 pub use model::model;
 pub use plot::plot;
 pub use run::run;
@@ -120,13 +122,13 @@ fn on_interrupt(total: usize, dir: &Path) {
 
 /// Runs the experiment's points not already in `dir`, printing each point's line as it
 /// finishes (in point order) unless `--quiet`, with a progress bar on a terminal.
-fn run_points(args: &RunArgs, exp: &Experiment, dir: &OutDir) -> Result<Outcome> {
-    on_interrupt(exp.points().len(), dir.path());
+fn run_points(args: &RunArgs, exp: &Experiment, dir: &OutDir, wanted: &[usize]) -> Result<Outcome> {
+    on_interrupt(wanted.len(), dir.path());
     let leads: Vec<Vec<String>> = (0..exp.configurations.len()).map(|c| exp.lead(c)).collect();
     let table = PointTable::new(&exp.lead_header(), &leads, exp.several_seeds());
     let points = exp.points();
     if !args.quiet {
-        out!("{}: {} points", exp.name, points.len());
+        out!("{}: {} points", exp.name, wanted.len());
         out_lines(table.header());
     }
     let on_point = |i: usize, r: &flitsim::stats::PointResult| {
@@ -139,7 +141,7 @@ fn run_points(args: &RunArgs, exp: &Experiment, dir: &OutDir) -> Result<Outcome>
         progress: !args.quiet && std::io::stderr().is_terminal(),
         fresh: args.fresh,
     };
-    let outcome = flitsim::experiment::runner::run(exp, dir, opts, &KEPT, &on_point)?;
+    let outcome = flitsim::experiment::runner::run(exp, dir, opts, &KEPT, &on_point, wanted)?;
     if !args.quiet {
         let all: Vec<&flitsim::stats::PointResult> = outcome.results.iter().collect();
         out_lines(table.footer(&all));

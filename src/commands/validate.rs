@@ -36,8 +36,14 @@ pub fn validate(args: &RunArgs) -> Result<()> {
         (Err(_), Some(_)) => None,
         (Err(e), None) => return Err(e),
     };
+    if args.shard.is_some() {
+        return Err(flitsim::Error::Input(
+            "validate: --shard is for `flitsim run`; fix: run the shards with `flitsim run --shard I/N`, merge them, then validate the whole scenario".into(),
+        ));
+    }
     let dir = open_out(args, &exp)?;
-    let outcome = run_points(args, &exp, &dir)?;
+    let all: Vec<usize> = (0..points.len()).collect();
+    let outcome = run_points(args, &exp, &dir, &all)?;
     let results = &outcome.results;
     let mut extra = Vec::new();
     let mut print = Vec::new();

@@ -4,8 +4,10 @@
 //! an interrupted run resumes with the points it has, and a changed key reruns exactly the
 //! points it affects.
 
+pub mod merge;
 pub mod record;
 pub mod runner;
+pub mod shard;
 
 use crate::error::{Error, Result};
 use crate::scenario::Scenario;
@@ -26,6 +28,8 @@ pub struct Experiment {
     pub text: String,
     /// The `--set KEY=VALUE` overrides, in order.
     pub sets: Vec<String>,
+    /// The `--seed` that replaced the scenario's seeds, if any.
+    pub seed: Option<u64>,
     /// The swept keys, first outermost.
     pub axes: Vec<Axis>,
     /// Every configuration, in run order.
@@ -78,6 +82,7 @@ impl Experiment {
             file: file.to_string(),
             text,
             sets: sets.to_vec(),
+            seed,
             axes: e.axes,
             configurations: e.configurations,
         })
@@ -167,6 +172,32 @@ impl Experiment {
             serde_json::to_string(&s).expect("a scenario serializes")
         );
         (format!("{:016x}", fnv1a(text.as_bytes())), text)
+    }
+}
+
+impl Experiment {
+    /// A hash of every point's key: two experiments with the same hash run the same points with
+    /// the same configurations (shards of one study agree on it).
+    pub fn hash(&self) -> String {
+        let mut h = Vec::new();
+        for p in self.points() {
+            h.extend_from_slice(self.key(p).1.as_bytes());
+            h.push(0);
+        }
+        format!("{:016x}", fnv1a(&h))
+    }
+
+    /// A point as messages name it: its coordinates, load and seed.
+    pub fn describe(&self, p: Point) -> String {
+        let mut parts: Vec<String> = self
+            .axes
+            .iter()
+            .zip(&self.configurations[p.config].coordinates)
+            .map(|(a, v)| format!("{} = {v}", a.key))
+            .collect();
+        parts.push(format!("rate {}", self.rate(p)));
+        parts.push(format!("seed {}", p.seed));
+        parts.join(", ")
     }
 }
 

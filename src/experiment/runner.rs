@@ -22,9 +22,10 @@ pub struct RunOptions {
     pub fresh: bool,
 }
 
-/// What a run did: every point's results in point order, and how many were taken from disk.
+/// What a run did: the results of the points asked for, in point order, and how many were
+/// taken from disk.
 pub struct Outcome {
-    /// Every point's results, in [`Experiment::points`] order.
+    /// The results of the points asked for, in [`Experiment::points`] order.
     pub results: Vec<PointResult>,
     /// Points whose records were on disk (not simulated again).
     pub reused: usize,
@@ -32,9 +33,11 @@ pub struct Outcome {
 
 /// Results of points as they finish, handed on in point order.
 struct InOrder<'a> {
-    /// Each point's result once known.
+    /// Each point's result once known (indexed as the points asked for).
     slots: Vec<Option<Result<PointResult>>>,
-    /// The first point not yet handed on.
+    /// The point index (into [`Experiment::points`]) of each slot.
+    wanted: &'a [usize],
+    /// The first slot not yet handed on.
     next: usize,
     /// Receives each point, in order.
     on_point: &'a (dyn Fn(usize, &PointResult) + Sync),
@@ -44,25 +47,28 @@ impl InOrder<'_> {
     /// Hands on every point from `next` whose result is known, stopping at an error.
     fn flush(&mut self) {
         while let Some(Some(Ok(r))) = self.slots.get(self.next) {
-            (self.on_point)(self.next, r);
+            (self.on_point)(self.wanted[self.next], r);
             self.next += 1;
         }
     }
 }
 
-/// Runs every point of `exp` not already recorded in `dir` (all of them with `fresh`),
-/// recording each as it finishes; `kept` counts the points on disk (for an interruption's
-/// message); `on_point` receives every point, in point order, as soon as it and all before it
-/// are known. The first error in point order (a deadlock, say) is returned after every point
-/// has run.
+/// Runs the points `wanted` (indices into [`Experiment::points`], in order: all of them for a
+/// whole run, a shard's for a shard) that are not already recorded in `dir` (all of them with
+/// `fresh`), recording each as it finishes; `kept` counts the wanted points on disk (for an
+/// interruption's message); `on_point` receives every wanted point (its index and results), in
+/// point order, as soon as it and all before it are known. The first error in point order (a
+/// deadlock, say) is returned after every point has run.
 pub fn run(
     exp: &Experiment,
     dir: &OutDir,
     opts: RunOptions,
     kept: &AtomicUsize,
     on_point: &(dyn Fn(usize, &PointResult) + Sync),
+    wanted: &[usize],
 ) -> Result<Outcome> {
-    let points = exp.points();
+    let all = exp.points();
+    let points: Vec<Point> = wanted.iter().map(|&i| all[i]).collect();
     let keys: Vec<(String, String)> = points.iter().map(|&p| exp.key(p)).collect();
     let stored = if opts.fresh {
         Default::default()
@@ -84,6 +90,7 @@ pub fn run(
     let bar = progress_bar(exp, &points, &todo, reused, opts.progress);
     let mut order = InOrder {
         slots: std::mem::take(&mut slots),
+        wanted,
         next: 0,
         on_point,
     };

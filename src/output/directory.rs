@@ -162,24 +162,15 @@ impl OutDir {
     /// temporary files left by an interrupted run are removed.
     pub fn load_points(&self) -> Result<BTreeMap<String, Vec<u8>>> {
         let dir = self.path.join(POINTS);
-        let mut out = BTreeMap::new();
-        let entries = fs::read_dir(&dir).map_err(|e| io(&dir, e, "check the directory"))?;
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().to_string();
-            if name.starts_with('.') {
-                if name.ends_with(".tmp") {
+        if let Ok(entries) = fs::read_dir(&dir) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().to_string();
+                if name.starts_with('.') && name.ends_with(".tmp") {
                     let _ = fs::remove_file(entry.path());
                 }
-                continue;
-            }
-            let Ok(data) = fs::read(entry.path()) else {
-                continue;
-            };
-            if let Some(bytes) = unwrap_record(&data) {
-                out.insert(name, bytes.to_vec());
             }
         }
-        Ok(out)
+        read_points(&self.path)
     }
 
     /// Removes every record whose key is not in `keep` (after a complete run, so that the
@@ -260,6 +251,34 @@ impl OutDir {
                 io(&self.path, e, fix)
             })
     }
+}
+
+/// Every whole record of the output directory `path` (key → bytes), without taking its lock or
+/// changing anything: for `flitsim merge`, which reads shard directories. Temporary, torn or
+/// corrupt files are skipped.
+pub fn read_points(path: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
+    let dir = path.join(POINTS);
+    let mut out = BTreeMap::new();
+    let entries = fs::read_dir(&dir).map_err(|e| {
+        io(
+            &dir,
+            e,
+            "give an output directory written by `flitsim run` (it keeps its points in .points/)",
+        )
+    })?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name.starts_with('.') {
+            continue;
+        }
+        let Ok(data) = fs::read(entry.path()) else {
+            continue;
+        };
+        if let Some(bytes) = unwrap_record(&data) {
+            out.insert(name, bytes.to_vec());
+        }
+    }
+    Ok(out)
 }
 
 /// The bytes of a record file, if its header and checksum are whole.

@@ -141,7 +141,7 @@ pub fn experiment_files(
     files.push(("scenario.toml".into(), exp.text.clone().into_bytes()));
     files.push((
         "experiment.json".into(),
-        experiment_json(exp, command).into_bytes(),
+        experiment_json(exp, command, None).into_bytes(),
     ));
     files
 }
@@ -159,9 +159,10 @@ fn pooled(exp: &Experiment, results: &[PointResult]) -> String {
 }
 
 /// experiment.json: flitsim's version and git revision, the command line, the scenario file,
-/// its overrides and sweep, and every configuration's fully resolved scenario (defaults
-/// filled in).
-pub fn experiment_json(exp: &Experiment, command: &[String]) -> String {
+/// its overrides, `--seed` and sweep, the experiment's hash (of every point's key), the shard
+/// (`I/N`) a shard's directory holds, and every configuration's fully resolved scenario
+/// (defaults filled in).
+pub fn experiment_json(exp: &Experiment, command: &[String], shard: Option<&str>) -> String {
     let configurations: Vec<serde_json::Value> = exp
         .configurations
         .iter()
@@ -189,7 +190,10 @@ pub fn experiment_json(exp: &Experiment, command: &[String]) -> String {
         "scenario_file": exp.file,
         "name": exp.name,
         "sets": exp.sets,
+        "seed": exp.seed,
         "sweep": sweep,
+        "experiment_hash": exp.hash(),
+        "shard": shard,
         "points": exp.points().len(),
         "configurations": configurations,
     });

@@ -4,6 +4,7 @@
 mod directory;
 mod overrides;
 mod resume;
+mod shards;
 mod sweep;
 
 use std::collections::BTreeMap;
