@@ -64,6 +64,9 @@ enum Command {
     },
     /// Simulation and model on the same loads: validation.csv and validation.svg.
     Validate(RunArgs),
+    /// Write sbatch scripts that run the experiment's shards as a SLURM job array and merge
+    /// them (with --submit, submit them).
+    Slurm(SlurmArgs),
     /// Assemble the directories of `run --shard I/N` into OUT: the tables of a single run.
     Merge {
         /// The output directory.
@@ -81,6 +84,33 @@ struct SetArgs {
     /// --set traffic.flit_rates=[0.1,0.2]; --set sweep.KEY=[a,b] sweeps a key. Repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
+}
+
+/// Arguments of `flitsim slurm`.
+#[derive(clap::Args)]
+struct SlurmArgs {
+    scenario: PathBuf,
+    #[command(flatten)]
+    sets: SetArgs,
+    /// Tasks of the job array: the shards.
+    #[arg(long)]
+    tasks: usize,
+    /// SLURM partition.
+    #[arg(long)]
+    partition: Option<String>,
+    /// Time limit of each task (SLURM's --time, e.g. 2:00:00).
+    #[arg(long)]
+    time: Option<String>,
+    /// CPUs per task (each shard runs with --threads $SLURM_CPUS_PER_TASK).
+    #[arg(long, default_value_t = 1)]
+    cpus: usize,
+    /// Output directory of the merged results (default: results/<name>); the shards go to
+    /// OUT/shards/I and the scripts and logs to OUT/slurm/.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Submit the scripts with sbatch.
+    #[arg(long)]
+    submit: bool,
 }
 
 /// Arguments of the commands that simulate a scenario.
@@ -178,6 +208,7 @@ fn dispatch(cmd: Command) -> Result<()> {
         } => commands::model(&scenario, out, &sets.sets),
         Command::Validate(args) => commands::validate(&args),
         Command::Merge { out, dirs } => commands::merge(&out, &dirs),
+        Command::Slurm(args) => commands::slurm(&args),
         Command::Plot {
             results,
             out,

@@ -15,6 +15,7 @@ mod merge;
 mod model;
 mod plot;
 mod run;
+mod slurm;
 mod validate;
 
 pub use describe::{check, info};
@@ -22,6 +23,7 @@ pub use merge::merge;
 pub use model::model;
 pub use plot::plot;
 pub use run::run;
+pub use slurm::slurm;
 pub use validate::validate;
 
 use crate::RunArgs;

@@ -5,6 +5,7 @@ mod directory;
 mod overrides;
 mod resume;
 mod shards;
+mod slurm;
 mod sweep;
 
 use std::collections::BTreeMap;
