@@ -98,11 +98,7 @@ pub fn run(
     let order = Mutex::new(order);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(reused);
-    let threads = match opts.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-    .min(todo.len().max(1));
+    let threads = worker_threads(opts.threads, todo.len());
     let worker = || {
         loop {
             let j = next.fetch_add(1, Ordering::SeqCst);
@@ -134,6 +130,14 @@ pub fn run(
         .map(|s| s.unwrap_or_else(|| Err(Error::Io("a point did not run".into()))))
         .collect::<Result<Vec<_>>>()?;
     Ok(Outcome { results, reused })
+}
+
+/// The worker threads for `points` points: `asked` (0: one per core), never more than the
+/// points nor the machine's cores (a point runs on one thread, so more would only wait).
+pub fn worker_threads(asked: usize, points: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let wanted = if asked == 0 { cores } else { asked };
+    wanted.min(cores).min(points.max(1))
 }
 
 /// Simulates one point, with its load as the scenario gave it.
@@ -169,4 +173,19 @@ fn progress_bar(
     );
     bar.set_message(format!("{}: {reused}/{} points", exp.name, points.len()));
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::worker_threads;
+
+    #[test]
+    fn threads_are_capped_by_points_and_cores() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(worker_threads(100_000, 3), cores.min(3));
+        assert_eq!(worker_threads(100_000, 1_000_000), cores);
+        assert_eq!(worker_threads(0, 1_000_000), cores);
+        assert_eq!(worker_threads(1, 50), 1);
+        assert_eq!(worker_threads(4, 0), 1);
+    }
 }
