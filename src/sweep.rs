@@ -40,7 +40,10 @@ pub fn run_sweep(s: &Scenario, threads: usize, progress: bool) -> Result<Vec<Poi
     );
     bar.set_message(s.name.clone());
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(crate::experiment::runner::worker_threads(threads, pts.len()))
+        .num_threads(crate::experiment::runner::worker_threads(
+            threads,
+            pts.len(),
+        ))
         .build()
         .map_err(|e| Error::Io(format!("cannot start worker threads: {e}")))?;
     let results: Vec<Result<PointResult>> = pool.install(|| {

@@ -30,7 +30,34 @@ pub fn check(path: &Path, sets: &[String]) -> Result<()> {
     out!("{}: ok", path.display());
     describe(exp.base())?;
     check_experiment(&exp);
+    check_bounds(&exp);
     Ok(())
+}
+
+/// The channel-load bound on throughput of each configuration, where flitsim has it exactly.
+fn check_bounds(exp: &Experiment) {
+    for conf in &exp.configurations {
+        let at = if exp.axes.is_empty() {
+            String::new()
+        } else {
+            let pairs: Vec<String> = exp
+                .axes
+                .iter()
+                .zip(&conf.coordinates)
+                .map(|(a, v)| format!("{} = {v}", a.key))
+                .collect();
+            format!(" at {}", pairs.join(", "))
+        };
+        for v in conf.scenario.variants() {
+            if let Some(b) = flitsim::model::bound::throughput_bound(&v) {
+                out!(
+                    "  throughput bound{at}: {:.4} flits/node/cycle ({}): saturation lies at or below it",
+                    b.flits,
+                    b.why
+                );
+            }
+        }
+    }
 }
 
 /// The sweep, the number of points and the most cycles they simulate.

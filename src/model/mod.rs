@@ -6,6 +6,7 @@
 //! (messages/node/cycle), the mean message latency (source wait included, as the simulator's
 //! `latency_mean`), or that the load is past the model's saturation.
 
+pub mod bound;
 pub mod channel_traffic;
 pub mod duato_kary;
 pub mod enumerate;

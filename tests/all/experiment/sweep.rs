@@ -213,3 +213,40 @@ fn the_printed_table_is_the_same_whatever_the_threads() {
         "a seed column"
     );
 }
+
+/// `check` prints the channel-load bound where it is exact: on a 4x4 mesh under uniform
+/// traffic and dimension-order routing the busiest link (between the middle columns) carries
+/// the 2 · 2 · 4 = 16 pairs whose source is left of it in its row and whose destination is
+/// right of it, of 15 destinations per source: the bound is 15/16 flits/node/cycle. Under a
+/// hotspot with h = 0.5 the hot node ejects (15 · 0.5 + 0.5) = 8 times the per-node load: 1/8.
+#[test]
+fn check_prints_the_exact_channel_load_bound() {
+    let tmp = temp_dir("exp-bound");
+    let d = tmp.path();
+    let mesh = "name = \"b\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n[traffic]\n\
+        message_length = 8\nflit_rates = [0.1]\n";
+    let s = scenario(d, "s.toml", mesh);
+    let o = flitsim(d, "check", &["check", &s]);
+    ok(&o);
+    assert!(
+        o.stdout.contains(&format!(
+            "throughput bound: {:.4} flits/node/cycle",
+            15.0 / 16.0
+        )),
+        "{}",
+        o.stdout
+    );
+    let hot = mesh.replace(
+        "message_length = 8",
+        "pattern = \"hotspot\"\nhotspot_node = 5\nhotspot_fraction = 0.5\nmessage_length = 8",
+    );
+    let s = scenario(d, "h.toml", &hot);
+    let o = flitsim(d, "check", &["check", &s]);
+    ok(&o);
+    assert!(
+        o.stdout
+            .contains("throughput bound: 0.1250 flits/node/cycle (the hot node's ejection channel"),
+        "{}",
+        o.stdout
+    );
+}
