@@ -67,6 +67,15 @@ enum Command {
     /// Write sbatch scripts that run the experiment's shards as a SLURM job array and merge
     /// them (with --submit, submit them).
     Slurm(SlurmArgs),
+    /// Each configuration's saturation throughput, by bisection on the offered load:
+    /// saturation.csv (into results/<name>-saturation unless --out).
+    Saturation {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Stop when the bracket is narrower than this (flits/node/cycle).
+        #[arg(long, default_value_t = 0.005)]
+        tolerance: f64,
+    },
     /// Assemble the directories of `run --shard I/N` into OUT: the tables of a single run.
     Merge {
         /// The output directory.
@@ -209,6 +218,7 @@ fn dispatch(cmd: Command) -> Result<()> {
         Command::Validate(args) => commands::validate(&args),
         Command::Merge { out, dirs } => commands::merge(&out, &dirs),
         Command::Slurm(args) => commands::slurm(&args),
+        Command::Saturation { run, tolerance } => commands::saturation(&run, tolerance),
         Command::Plot {
             results,
             out,

@@ -15,6 +15,7 @@ mod merge;
 mod model;
 mod plot;
 mod run;
+mod saturation;
 mod slurm;
 mod validate;
 
@@ -23,6 +24,7 @@ pub use merge::merge;
 pub use model::model;
 pub use plot::plot;
 pub use run::run;
+pub use saturation::saturation;
 pub use slurm::slurm;
 pub use validate::validate;
 
@@ -54,7 +56,7 @@ fn load_run(args: &RunArgs) -> Result<(Experiment, OutDir)> {
 }
 
 /// A simulating command's experiment: the scenario file with `--set` and `--seed` applied.
-fn load_experiment(args: &RunArgs) -> Result<Experiment> {
+pub(crate) fn load_experiment(args: &RunArgs) -> Result<Experiment> {
     Experiment::load(&args.scenario, &args.sets.sets, args.seed)
 }
 
@@ -79,7 +81,7 @@ struct Interruption {
 }
 
 /// Points of the current run kept on disk, for the interruption message.
-static KEPT: AtomicUsize = AtomicUsize::new(0);
+pub(crate) static KEPT: AtomicUsize = AtomicUsize::new(0);
 /// The current run's interruption report.
 static INTERRUPTION: OnceLock<Interruption> = OnceLock::new();
 
@@ -102,7 +104,7 @@ fn command_line(skip: &[&str]) -> String {
 }
 
 /// On Ctrl-C or SIGTERM: says how many points are kept and how to resume, then exits 130.
-fn on_interrupt(total: usize, dir: &Path) {
+pub(crate) fn on_interrupt(total: usize, dir: &Path) {
     let _ = INTERRUPTION.set(Interruption {
         total,
         dir: dir.display().to_string(),

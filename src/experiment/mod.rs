@@ -7,6 +7,7 @@
 pub mod merge;
 pub mod record;
 pub mod runner;
+pub mod saturation;
 pub mod shard;
 
 use crate::error::{Error, Result};

@@ -67,7 +67,7 @@ pub fn write_file(dir: &Path, name: &str, text: &str) -> Result<()> {
 }
 
 /// A CSV file's text: the header, then the rows.
-fn csv_text(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
+pub fn csv_text(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(header).expect("in-memory write");
     for r in rows {

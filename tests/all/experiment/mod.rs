@@ -4,6 +4,7 @@
 mod directory;
 mod overrides;
 mod resume;
+mod saturation;
 mod shards;
 mod slurm;
 mod sweep;
