@@ -144,6 +144,7 @@ fn run_points(args: &RunArgs, exp: &Experiment, dir: &OutDir, wanted: &[usize]) 
         threads: args.threads,
         progress: !args.quiet && std::io::stderr().is_terminal(),
         fresh: args.fresh,
+        report_seconds: if args.quiet { 0.0 } else { report_seconds() },
     };
     let outcome = flitsim::experiment::runner::run(exp, dir, opts, &KEPT, &on_point, wanted)?;
     if !args.quiet {
@@ -151,6 +152,16 @@ fn run_points(args: &RunArgs, exp: &Experiment, dir: &OutDir, wanted: &[usize]) 
         out_lines(table.footer(&all));
     }
     Ok(outcome)
+}
+
+/// How often a run without a terminal reports progress on stderr: `FLITSIM_REPORT_SECONDS`,
+/// else every 60 seconds.
+pub(crate) fn report_seconds() -> f64 {
+    std::env::var("FLITSIM_REPORT_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|s: &f64| s.is_finite() && *s > 0.0)
+        .unwrap_or(60.0)
 }
 
 /// Writes the experiment's files (and `extra` ones) into `dir` as one set, then drops the

@@ -33,6 +33,11 @@ pub fn saturation(args: &RunArgs, tolerance: f64) -> Result<()> {
         threads: args.threads,
         progress: false,
         fresh: args.fresh,
+        report_seconds: if args.quiet {
+            0.0
+        } else {
+            super::report_seconds()
+        },
     };
     let mut keys = BTreeSet::new();
     let quiet = args.quiet;

@@ -62,7 +62,7 @@ pub fn slurm(args: &SlurmArgs) -> Result<()> {
     shards.extend([
         "set -euo pipefail".to_string(),
         format!(
-            "exec {} run {} --out {}/shards/\"$SLURM_ARRAY_TASK_ID\" --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --threads \"${{SLURM_CPUS_PER_TASK:-1}}\" --quiet{sets}",
+            "exec {} run {} --out {}/shards/\"$SLURM_ARRAY_TASK_ID\" --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --threads \"${{SLURM_CPUS_PER_TASK:-1}}\"{sets}",
             q(&bin),
             q(&scenario),
             q(&out)

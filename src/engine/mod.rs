@@ -24,7 +24,7 @@ mod parts;
 mod run;
 mod selection;
 
-pub use run::{RunControl, build_engine, run_engine, run_point};
+pub use run::{RunControl, SIMULATED, SIMULATED_STEP, build_engine, run_engine, run_point};
 
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};

@@ -9,6 +9,13 @@ use crate::scenario::Scenario;
 use crate::stats::{Counters, Measured, PointResult, StopReason};
 use crate::traffic::Traffic;
 
+/// Cycles simulated by every point of this process so far, in steps of [`SIMULATED_STEP`]: what
+/// a run's progress report counts while a long point runs.
+pub static SIMULATED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How often (in a point's cycles) [`SIMULATED`] is advanced.
+pub const SIMULATED_STEP: u64 = 4096;
+
 /// Run-control settings of one point (from the scenario's `[run]`).
 #[derive(Clone, Copy, Debug)]
 pub struct RunControl {
@@ -86,6 +93,9 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
             break StopReason::Backlog;
         }
         e.step();
+        if e.cycle.is_multiple_of(SIMULATED_STEP) {
+            SIMULATED.fetch_add(SIMULATED_STEP, std::sync::atomic::Ordering::Relaxed);
+        }
         stalled = if e.moved == 0 && e.flits_in_net > 0 {
             stalled + 1
         } else {

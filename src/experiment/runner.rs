@@ -20,6 +20,9 @@ pub struct RunOptions {
     pub progress: bool,
     /// Rerun every point, ignoring the records on disk.
     pub fresh: bool,
+    /// Without a progress bar: report progress on stderr every this many seconds (0: never),
+    /// so that a long run without a terminal is never silent.
+    pub report_seconds: f64,
 }
 
 /// What a run did: the results of the points asked for, in point order, and how many were
@@ -117,10 +120,34 @@ pub fn run(
             bar.suspend(|| o.flush());
         }
     };
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let started = std::time::Instant::now();
+    let cycles0 = crate::engine::SIMULATED.load(Ordering::Relaxed);
     std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(worker);
+        let workers: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
+        if opts.report_seconds > 0.0 && !opts.progress {
+            s.spawn(|| {
+                let mut last = std::time::Instant::now();
+                while !finished.load(Ordering::SeqCst) {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    if last.elapsed().as_secs_f64() >= opts.report_seconds {
+                        last = std::time::Instant::now();
+                        let cycles = crate::engine::SIMULATED.load(Ordering::Relaxed) - cycles0;
+                        eprintln!(
+                            "flitsim: {}: {}/{} points done, {cycles} cycles simulated, {} s",
+                            exp.name,
+                            done.load(Ordering::SeqCst),
+                            points.len(),
+                            started.elapsed().as_secs()
+                        );
+                    }
+                }
+            });
         }
+        for w in workers {
+            let _ = w.join();
+        }
+        finished.store(true, Ordering::SeqCst);
     });
     bar.finish_and_clear();
     let order = order.into_inner().unwrap_or_else(|e| e.into_inner());

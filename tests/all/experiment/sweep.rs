@@ -250,3 +250,31 @@ fn check_prints_the_exact_channel_load_bound() {
         o.stdout
     );
 }
+
+/// Without a terminal a run still reports progress on stderr while a long point runs
+/// (`FLITSIM_REPORT_SECONDS` sets the interval, 60 s by default).
+#[test]
+fn a_run_without_a_terminal_reports_progress() {
+    let tmp = temp_dir("exp-report");
+    let d = tmp.path();
+    let s = scenario(
+        d,
+        "s.toml",
+        &TORUS
+            .replace("flit_rates = [0.05, 0.1]", "flit_rates = [0.05]")
+            .replace("measure_cycles = 2000", "measure_cycles = 10000000"),
+    );
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args(["run", &s, "--out", "out"])
+        .current_dir(d)
+        .env("FLITSIM_REPORT_SECONDS", "0.1")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("flitsim: study: 0/1 points done, "))
+        .unwrap_or_else(|| panic!("no progress report in {err:?}"));
+    assert!(line.contains(" cycles simulated, "), "{line}");
+}
