@@ -27,6 +27,9 @@ enum Command {
         scenario: PathBuf,
         #[command(flatten)]
         sets: SetArgs,
+        /// Accept a scenario whose points would not fit in the memory available.
+        #[arg(long)]
+        force: bool,
     },
     /// The built network's properties (processors, routers, channels, degree, diameter,
     /// mean distance), as a table or, with --csv, as property,value rows.
@@ -131,6 +134,9 @@ struct RunArgs {
     /// Rerun every point, even those whose results are already in the output directory.
     #[arg(long)]
     fresh: bool,
+    /// Run even if the points would not fit in the memory available (estimated).
+    #[arg(long)]
+    force: bool,
     /// Run only the I-th of N shares of the points (balanced by estimated cost), for
     /// `flitsim merge`.
     #[arg(long, value_name = "I/N")]
@@ -204,7 +210,11 @@ fn main() {
 fn dispatch(cmd: Command) -> Result<()> {
     match cmd {
         Command::Run(args) => commands::run(&args),
-        Command::Check { scenario, sets } => commands::check(&scenario, &sets.sets),
+        Command::Check {
+            scenario,
+            sets,
+            force,
+        } => commands::check(&scenario, &sets.sets, force),
         Command::Info {
             scenario,
             csv,

@@ -25,8 +25,11 @@ pub fn info(scenario: &Path, csv: bool, sets: &[String]) -> Result<()> {
 
 /// Validates every configuration of the experiment, describes the first one's network,
 /// router, routing and traffic, and counts the points and their cycles.
-pub fn check(path: &Path, sets: &[String]) -> Result<()> {
+pub fn check(path: &Path, sets: &[String], force: bool) -> Result<()> {
     let exp = Experiment::load(path, sets, None)?;
+    if !force {
+        flitsim::experiment::footprint::check_fits(&exp, 1)?;
+    }
     out!("{}: ok", path.display());
     describe(exp.base())?;
     check_experiment(&exp);
@@ -60,8 +63,23 @@ fn check_bounds(exp: &Experiment) {
     }
 }
 
-/// The sweep, the number of points and the most cycles they simulate.
+/// The sweep, the number of points, the most cycles they simulate and a point's memory.
 fn check_experiment(exp: &Experiment) {
+    use flitsim::experiment::footprint::{available, footprint, shown};
+    let f = exp
+        .configurations
+        .iter()
+        .map(|c| footprint(&c.scenario))
+        .max_by(|a, b| a.bytes.total_cmp(&b.bytes))
+        .expect("one configuration at least");
+    out!(
+        "  memory: about {} per point ({} nodes, {} links, {} virtual-channel buffers); {} available",
+        shown(f.bytes),
+        f.nodes,
+        f.links,
+        f.buffers,
+        available().map_or("unknown".to_string(), shown)
+    );
     for a in &exp.axes {
         out!("  sweep: {} = [{}]", a.key, a.values.join(", "));
     }

@@ -57,7 +57,12 @@ fn load_run(args: &RunArgs) -> Result<(Experiment, OutDir)> {
 
 /// A simulating command's experiment: the scenario file with `--set` and `--seed` applied.
 pub(crate) fn load_experiment(args: &RunArgs) -> Result<Experiment> {
-    Experiment::load(&args.scenario, &args.sets.sets, args.seed)
+    let exp = Experiment::load(&args.scenario, &args.sets.sets, args.seed)?;
+    if !args.force {
+        let at_once = flitsim::experiment::runner::worker_threads(args.threads, exp.points().len());
+        flitsim::experiment::footprint::check_fits(&exp, at_once)?;
+    }
+    Ok(exp)
 }
 
 /// The output directory (`--out`, or results/<name>), opened and locked.

@@ -2,6 +2,7 @@
 //! resumption after an interruption, and what every row says about where it came from.
 
 mod directory;
+mod memory;
 mod overrides;
 mod resume;
 mod saturation;
