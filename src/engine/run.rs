@@ -13,6 +13,9 @@ use crate::traffic::Traffic;
 /// a run's progress report counts while a long point runs.
 pub static SIMULATED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
+/// The default `[run] watchdog_cycles`: the longest the watchdog's own floors grow to.
+const DEFAULT_WATCHDOG: u64 = 10_000;
+
 /// How often (in a point's cycles) [`SIMULATED`] is advanced.
 pub const SIMULATED_STEP: u64 = 4096;
 
@@ -74,6 +77,17 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     let mut end: Option<Counters> = None;
     let mut occupancy = None;
     let mut stalled = 0u64;
+    // The watchdog's scan reads every buffer: it runs at most every buffers/64 cycles, so that
+    // its cost stays a small fraction of the cycle's whatever `watchdog_cycles` is (on a large
+    // network a tiny `watchdog_cycles` acts as a larger one; a deadlocked buffer never moves
+    // again, so it is found all the same).
+    let nbuf = e.net.buffers() as u64;
+    let scan = rc.watchdog.max((nbuf / 64).min(DEFAULT_WATCHDOG)).max(1);
+    // Confirming a deadlock drains a copy of the network: it waits for buffers stuck at least
+    // buffers/8 cycles (up to the default watchdog; congestion rarely holds a flit that long),
+    // and after a copy found congestion, as long again before the next.
+    let stuck_for = rc.watchdog.max((nbuf / 8).min(DEFAULT_WATCHDOG)).max(1);
+    let mut next_confirm = 0u64;
     let stop = loop {
         if e.cycle == w0 {
             start = Some(e.counters());
@@ -101,15 +115,15 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
         } else {
             0
         };
-        if stalled >= rc.watchdog || (e.cycle.is_multiple_of(rc.watchdog) && e.cycle > 0) {
+        if stalled >= scan || (e.cycle.is_multiple_of(scan) && e.cycle > 0) {
             // Flits that have not moved for a whole watchdog period may be deadlocked, or only
             // waiting behind heavy congestion: a drained copy of the network tells which.
-            let stuck = e.stuck_buffers(rc.watchdog);
-            if !stuck.is_empty()
-                && let Some(frozen) = e.confirm_deadlock()
-            {
-                let why = format!("flits had not moved for {} cycles", rc.watchdog);
-                return Err(deadlock_report(e, &frozen, &why, rate, seed));
+            if e.cycle >= next_confirm && !e.stuck_buffers(stuck_for).is_empty() {
+                if let Some(frozen) = e.confirm_deadlock() {
+                    let why = format!("flits had not moved for {} cycles", rc.watchdog);
+                    return Err(deadlock_report(e, &frozen, &why, rate, seed));
+                }
+                next_confirm = e.cycle + stuck_for;
             }
             stalled = 0;
         }

@@ -21,6 +21,9 @@ const PER_BUFFER: f64 = 41.2;
 const PER_LINK: f64 = 122.7;
 /// Bytes per node (router or m-way channel) and per processor.
 const PER_NODE: f64 = 279.0;
+/// Bytes per message waiting at a source, at worst: the message's record (38 bytes in 9
+/// arrays) in vectors that grow by doubling.
+const PER_MESSAGE: f64 = 76.0;
 
 /// A point's estimated memory and the counts that drive it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,6 +36,9 @@ pub struct Footprint {
     pub buffers: u64,
     /// The estimate, bytes.
     pub bytes: f64,
+    /// The most the source queues can hold before the point stops (`[run] max_backlog`
+    /// messages per processor), bytes.
+    pub backlog_bytes: f64,
 }
 
 /// The estimate for one point of `s`, from its topology and router alone.
@@ -64,6 +70,7 @@ pub fn footprint(s: &Scenario) -> Footprint {
         links: links as u64,
         buffers: buffers as u64,
         bytes: BASE + PER_BUFFER * buffers + PER_LINK * links + PER_NODE * nodes,
+        backlog_bytes: s.run.max_backlog as f64 * processors * PER_MESSAGE,
     }
 }
 
@@ -83,15 +90,28 @@ pub fn check_fits(exp: &super::Experiment, at_once: usize) -> crate::error::Resu
     let Some(avail) = available() else {
         return Ok(());
     };
-    let biggest = exp
+    let (config, biggest) = exp
         .configurations
         .iter()
         .map(|c| footprint(&c.scenario))
-        .max_by(|a, b| a.bytes.total_cmp(&b.bytes))
+        .enumerate()
+        .max_by(|(_, a), (_, b)| {
+            (a.bytes + a.backlog_bytes).total_cmp(&(b.bytes + b.backlog_bytes))
+        })
         .expect("one configuration at least");
-    let need = 2.0 * biggest.bytes * at_once as f64;
+    let need = 2.0 * (biggest.bytes + biggest.backlog_bytes) * at_once as f64;
     if need <= avail {
         return Ok(());
+    }
+    if biggest.backlog_bytes > biggest.bytes {
+        return Err(crate::error::Error::Input(format!(
+            "{}: [run] max_backlog: a saturated point's source queues can hold {} ({} messages per processor), {at_once} at once and twice with the copy a deadlock check makes {}, more than the {} available; fix: a smaller max_backlog (the default, 100, stops a saturated point long before), or --force to try anyway",
+            exp.file,
+            shown(biggest.backlog_bytes),
+            exp.configurations[config].scenario.run.max_backlog,
+            shown(need),
+            shown(avail)
+        )));
     }
     Err(crate::error::Error::Input(format!(
         "{}: [topology] and [router] vcs: a point needs about {} ({} nodes, {} links, {} virtual-channel buffers), twice that with the copy a deadlock check makes, {at_once} at once {}, more than the {} available; fix: a smaller network or fewer vcs, fewer threads (--threads 1), or --force to try anyway",

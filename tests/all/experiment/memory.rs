@@ -88,3 +88,26 @@ fn the_estimate_is_within_a_quarter_of_the_measured_peak() {
         "estimate {est_kb} KiB, peak {peak_kb} KiB ({error:+.3})"
     );
 }
+
+/// Source queues are bounded in bytes too: a max_backlog whose worst case cannot fit (a 64x64
+/// mesh at a flit rate of 1.0 with 1,048,576 messages per node: hundreds of GiB) is refused at
+/// check, naming the key.
+#[test]
+fn a_backlog_that_cannot_fit_is_refused() {
+    let tmp = temp_dir("exp-backlog");
+    let d = tmp.path();
+    let s = scenario(
+        d,
+        "b.toml",
+        "name = \"b\"\n[topology]\nkind = \"mesh\"\nk = 64\nn = 2\n[traffic]\n\
+         message_length = 1\nflit_rates = [1.0]\n[run]\nmax_backlog = 1048576\n",
+    );
+    refused(
+        &flitsim(d, "check", &["check", &s]),
+        &["[run] max_backlog", "1048576 messages per processor"],
+    );
+    refused(
+        &flitsim(d, "run", &["run", &s, "--out", "o"]),
+        &["[run] max_backlog"],
+    );
+}
