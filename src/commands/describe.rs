@@ -33,8 +33,58 @@ pub fn check(path: &Path, sets: &[String], force: bool) -> Result<()> {
     out!("{}: ok", path.display());
     describe(exp.base())?;
     check_experiment(&exp);
+    check_time(&exp);
     check_bounds(&exp);
     Ok(())
+}
+
+/// The expected run time, from a quick calibration: the first configuration's engine at its
+/// highest load, stepped for 0.2 s (or 20,000 cycles), gives cycles per second; each point's
+/// warm-up and window cycles, scaled by its network's size against the calibrated one's, over
+/// that rate, shared by the worker threads. Networks estimated above 1 GiB are not built.
+fn check_time(exp: &Experiment) {
+    use flitsim::experiment::footprint::footprint;
+    let s = exp.base();
+    if footprint(s).bytes > (1u64 << 30) as f64 {
+        out!("  run time: not calibrated (the network is large to build just to time it)");
+        return;
+    }
+    let rate = s.traffic.rates.iter().copied().fold(0.0, f64::max);
+    let mut e = flitsim::engine::build_engine(s, rate, s.seeds[0]);
+    let start = std::time::Instant::now();
+    let mut cycles = 0u64;
+    while cycles < 20_000 && start.elapsed().as_secs_f64() < 0.2 {
+        e.step();
+        cycles += 1;
+    }
+    let per_second = cycles as f64 / start.elapsed().as_secs_f64().max(1e-9);
+    let nodes0 = s.nodes() as f64;
+    let work: f64 = exp
+        .points()
+        .iter()
+        .map(|&p| {
+            let c = exp.scenario(p);
+            (c.run.warmup_cycles + c.run.measure_cycles) as f64 * c.nodes() as f64 / nodes0
+        })
+        .sum();
+    let threads = flitsim::experiment::runner::worker_threads(0, exp.points().len());
+    let seconds = work / per_second / threads as f64;
+    out!(
+        "  run time: about {} ({:.0} cycles/s calibrated on the first configuration at its highest load, {threads} thread(s); points that hit their drain cap take longer)",
+        duration(seconds),
+        per_second
+    );
+}
+
+/// Seconds in words: s, min or h.
+fn duration(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.1} s")
+    } else if s < 7200.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
 }
 
 /// The channel-load bound on throughput of each configuration, where flitsim has it exactly.
