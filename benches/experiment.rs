@@ -43,6 +43,24 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(experiment_files(&exp, &results, &[])))
     });
     g.finish();
+    // The watchdog's cost: a congested 32x32 torus point (past saturation) with the default
+    // watchdog_cycles and with watchdog_cycles = 1, whose scans and deadlock copies must stay a
+    // small fraction of the run.
+    let mut g = c.benchmark_group("watchdog_torus32x32_load0.3");
+    g.sample_size(10);
+    for w in [10_000u64, 1] {
+        let text = format!(
+            "name = \"w\"\n[topology]\nkind = \"torus\"\nk = 32\nn = 2\nlinks = \"bidirectional\"\n\
+             [traffic]\nmessage_length = 16\nflit_rates = [0.3]\n[run]\nwarmup_cycles = 1000\n\
+             measure_cycles = 5000\nwatchdog_cycles = {w}\n"
+        );
+        let e = Experiment::from_text(text, "w", &[], None).expect("valid");
+        let p = e.points()[0];
+        g.bench_function(format!("watchdog_{w}"), |b| {
+            b.iter(|| black_box(run_point(e.scenario(p), e.rate(p), p.seed)))
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(benches, bench);

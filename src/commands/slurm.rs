@@ -108,10 +108,12 @@ pub fn slurm(args: &SlurmArgs) -> Result<()> {
     let submit_path = slurm_dir.join("submit.sh");
     if !args.submit {
         out!(
-            "{} points in {n} shards; scripts in {}/; submit with: bash {}",
+            "{} points in {n} shards; scripts in {}/; submit with: bash {} (it runs: sbatch --parsable {}, then sbatch --dependency=afterok:<that job> {})",
             exp.points().len(),
             slurm_dir.display(),
-            submit_path.display()
+            submit_path.display(),
+            slurm_dir.join("shards.sbatch").display(),
+            slurm_dir.join("merge.sbatch").display()
         );
         return Ok(());
     }

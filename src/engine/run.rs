@@ -84,9 +84,9 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     let nbuf = e.net.buffers() as u64;
     let scan = rc.watchdog.max((nbuf / 64).min(DEFAULT_WATCHDOG)).max(1);
     // Confirming a deadlock drains a copy of the network: it waits for buffers stuck at least
-    // buffers/8 cycles (up to the default watchdog; congestion rarely holds a flit that long),
+    // buffers/2 cycles (up to the default watchdog; congestion rarely holds a flit that long),
     // and after a copy found congestion, as long again before the next.
-    let stuck_for = rc.watchdog.max((nbuf / 8).min(DEFAULT_WATCHDOG)).max(1);
+    let stuck_for = rc.watchdog.max((nbuf / 2).min(DEFAULT_WATCHDOG)).max(1);
     let mut next_confirm = 0u64;
     let stop = loop {
         if e.cycle == w0 {
