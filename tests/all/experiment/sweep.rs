@@ -124,6 +124,8 @@ fn check_counts_points_and_cycles() {
         "{}",
         o.stdout
     );
+    assert!(o.stdout.contains("  run time: about "), "{}", o.stdout);
+    assert!(o.stdout.contains("  memory: about "), "{}", o.stdout);
 }
 
 /// A list of pattern fractions is a sweep of `traffic.pattern_fraction`: one column, one
