@@ -272,3 +272,35 @@ pub fn flitsim_check(text: &str, tag: &str) -> (Option<i32>, String) {
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
 }
+
+/// A small tmpfs of `size` (e.g. "256k") mounted on `dir`, unmounted when dropped; None (with
+/// the reason printed as SKIPPED for `test`) where it cannot be mounted (not root, no mount).
+pub fn small_tmpfs(dir: &std::path::Path, size: &str, test: &str) -> Option<Unmount> {
+    let out = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+        .arg(dir)
+        .output();
+    match out {
+        Ok(o) if o.status.success() => Some(Unmount(dir.to_path_buf())),
+        Ok(o) => {
+            eprintln!(
+                "SKIPPED {test}: cannot mount a tmpfs ({})",
+                String::from_utf8_lossy(&o.stderr).trim()
+            );
+            None
+        }
+        Err(e) => {
+            eprintln!("SKIPPED {test}: no mount ({e})");
+            None
+        }
+    }
+}
+
+/// Unmounts its directory when dropped, whether the test passed or failed.
+pub struct Unmount(std::path::PathBuf);
+
+impl Drop for Unmount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}

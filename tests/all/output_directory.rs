@@ -95,29 +95,11 @@ fn a_commit_that_does_not_fit_changes_nothing() {
     let tmp = temp_dir("dir-full");
     let mnt = tmp.path().join("mnt");
     fs::create_dir(&mnt).unwrap();
-    let ok = std::process::Command::new("mount")
-        .args([
-            "-t",
-            "tmpfs",
-            "-o",
-            "size=256k",
-            "tmpfs",
-            mnt.to_str().unwrap(),
-        ])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("SKIPPED a_commit_that_does_not_fit_changes_nothing: cannot mount a tmpfs");
+    let Some(_guard) =
+        crate::common::small_tmpfs(&mnt, "256k", "a_commit_that_does_not_fit_changes_nothing")
+    else {
         return;
-    }
-    struct Unmount(std::path::PathBuf);
-    impl Drop for Unmount {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("umount").arg(&self.0).status();
-        }
-    }
-    let _guard = Unmount(mnt.clone());
+    };
     let d = mnt.join("out");
     let dir = OutDir::open(&d).unwrap();
     dir.commit(&files(&[("summary.csv", "small"), ("hops.csv", "h")]))

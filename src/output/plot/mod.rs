@@ -248,17 +248,7 @@ fn draw_curves(
     let root = SVGBackend::with_string(svg, (PLOT.0 + legend_width, PLOT.1)).into_drawing_area();
     root.fill(&WHITE)?;
     let (plot_area, legend_area) = root.split_horizontally(PLOT.0);
-    let mut chart = ChartBuilder::on(&plot_area)
-        .caption(caption, ("sans-serif", 22))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(65)
-        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1e-9))?;
-    chart
-        .configure_mesh()
-        .x_desc(descs.0)
-        .y_desc(descs.1)
-        .draw()?;
+    let mut chart = axes(&plot_area, caption, descs, (xmax, ymax))?;
     if let Some(d) = diagonal {
         chart.draw_series(LineSeries::new([(0.0, 0.0), (d, d)], BLACK.mix(0.3)))?;
     }
@@ -303,6 +293,31 @@ fn legend(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, series: &[
     Ok(())
 }
 
+/// The axes every flitsim plot has on `area`: the caption, the axis titles, and the mesh over
+/// [0, xmax] × [0, ymax].
+fn axes<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    caption: &str,
+    (x_desc, y_desc): (&str, &str),
+    (xmax, ymax): (f64, f64),
+) -> std::result::Result<
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    Box<dyn std::error::Error>,
+> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(65)
+        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1e-9))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .draw()?;
+    Ok(chart)
+}
+
 /// The drawing surface and axes of `validate`'s plot: an 800x560 SVG, white, with a caption and
 /// axis titles, over [0, xmax] × [0, ymax]. `draw` adds the series; the legend is drawn after it.
 pub(crate) fn svg_chart(
@@ -316,17 +331,7 @@ pub(crate) fn svg_chart(
 ) -> Drawn {
     let root = SVGBackend::new(path, PLOT).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(caption, ("sans-serif", 22))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(65)
-        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1e-9))?;
-    chart
-        .configure_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .draw()?;
+    let mut chart = axes(&root, caption, (x_desc, y_desc), (xmax, ymax))?;
     draw(&mut chart)?;
     chart
         .configure_series_labels()

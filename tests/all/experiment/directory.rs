@@ -131,37 +131,11 @@ fn a_full_disk_leaves_the_earlier_tables_intact() {
     let d = tmp.path();
     let mnt = d.join("mnt");
     std::fs::create_dir(&mnt).unwrap();
-    let mounted = std::process::Command::new("mount")
-        .args([
-            "-t",
-            "tmpfs",
-            "-o",
-            "size=512k",
-            "tmpfs",
-            mnt.to_str().unwrap(),
-        ])
-        .output();
-    match mounted {
-        Ok(o) if o.status.success() => {}
-        Ok(o) => {
-            eprintln!(
-                "SKIPPED a_full_disk_leaves_the_earlier_tables_intact: cannot mount a tmpfs ({})",
-                String::from_utf8_lossy(&o.stderr).trim()
-            );
-            return;
-        }
-        Err(e) => {
-            eprintln!("SKIPPED a_full_disk_leaves_the_earlier_tables_intact: no mount ({e})");
-            return;
-        }
-    }
-    struct Unmount(std::path::PathBuf);
-    impl Drop for Unmount {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("umount").arg(&self.0).status();
-        }
-    }
-    let _guard = Unmount(mnt.clone());
+    let Some(_guard) =
+        crate::common::small_tmpfs(&mnt, "512k", "a_full_disk_leaves_the_earlier_tables_intact")
+    else {
+        return;
+    };
     let small = TORUS.replace("flit_rates = [0.05, 0.1]", "flit_rates = [0.05]");
     let s = scenario(d, "s.toml", &small);
     let out = mnt.join("out");
