@@ -68,8 +68,18 @@ impl Sources {
 impl Engine {
     /// Queues a message of `len` flits at `src` for `dst`, generated in the current cycle.
     pub fn send(&mut self, src: u32, dst: u32, len: u16) {
-        let m = self.msgs.alloc(src, dst, len, self.cycle);
+        let m = self.msgs.alloc(src, dst, len, self.cycle, self.tie_bits());
         self.enqueue(src, m);
+    }
+
+    /// The tie bits of the next message: a hash of the tie seed and its serial number under
+    /// `tie = "random"`, else 0 (every tie `+`).
+    fn tie_bits(&self) -> u32 {
+        if self.random_tie {
+            super::tie_bits(self.tie_seed, self.generated_msgs)
+        } else {
+            0
+        }
     }
 
     fn enqueue(&mut self, s: u32, m: u32) {
@@ -110,7 +120,7 @@ impl Engine {
             let next = src.next_cycle();
             self.sources.arrivals.push(Reverse((next, s)));
             if let Some((dst, len)) = sent {
-                let m = self.msgs.alloc(s, dst, len, self.cycle);
+                let m = self.msgs.alloc(s, dst, len, self.cycle, self.tie_bits());
                 self.enqueue(s, m);
             }
         }

@@ -17,13 +17,15 @@ pub struct Messages {
     /// Of those, links crossed outside the routing's adaptive buffer class (escape or
     /// deterministic hops; after a time-out under duato-timeout).
     pub escape: Vec<u16>,
+    /// Bit d set: a tie half-way round dimension d's ring goes `−` (`[routing] tie`).
+    pub tie: Vec<u32>,
     /// Next message in the same source queue (an intrusive FIFO), or NONE.
     pub next: Vec<u32>,
     free: Vec<u32>,
 }
 
 impl Messages {
-    pub fn alloc(&mut self, src: u32, dst: u32, len: u16, created: u64) -> u32 {
+    pub fn alloc(&mut self, src: u32, dst: u32, len: u16, created: u64, tie: u32) -> u32 {
         if let Some(id) = self.free.pop() {
             let i = id as usize;
             self.src[i] = src;
@@ -33,6 +35,7 @@ impl Messages {
             self.inject[i] = 0;
             self.hops[i] = 0;
             self.escape[i] = 0;
+            self.tie[i] = tie;
             self.next[i] = NONE;
             id
         } else {
@@ -43,6 +46,7 @@ impl Messages {
             self.inject.push(0);
             self.hops.push(0);
             self.escape.push(0);
+            self.tie.push(tie);
             self.next.push(NONE);
             (self.src.len() - 1) as u32
         }

@@ -55,6 +55,17 @@ pub struct Delivery {
     pub hops: u16,
 }
 
+/// The seed of the tie bits' stream of a point with seed `seed`.
+pub fn tie_seed(seed: u64) -> u64 {
+    crate::traffic::mix_seed(seed ^ 0x7E_5EED, 0x71E)
+}
+
+/// The tie bits of the message generated `serial`-th (from 0) under `tie = "random"`: bit d set
+/// sends it `−` when it is exactly half-way round dimension d's ring.
+pub fn tie_bits(tie_seed: u64, serial: u64) -> u32 {
+    crate::traffic::mix_seed(tie_seed, serial) as u32
+}
+
 /// The measurement window: messages generated in `start..end` are measured.
 #[derive(Clone, Copy, Debug)]
 struct Window {
@@ -120,6 +131,10 @@ pub struct Engine {
     /// No new messages: sources stop generating and only finish the message they are
     /// injecting (used to tell deadlock from congestion).
     drain_only: bool,
+    /// Each message draws tie bits (`[routing] tie = "random"`).
+    random_tie: bool,
+    /// The seed of the tie bits' stream: a hash of it and a message's serial number.
+    tie_seed: u64,
 }
 
 impl Engine {
@@ -168,6 +183,8 @@ impl Engine {
             log_deliveries: false,
             deliveries: Vec::new(),
             drain_only: false,
+            random_tie: false,
+            tie_seed: tie_seed(seed),
             routing,
             net,
         }
@@ -179,6 +196,12 @@ impl Engine {
         if on {
             self.early = EarlyFree::new(self.bufs.buf.len());
         }
+        self
+    }
+
+    /// Breaks ties half-way round a ring at random, per message (default: always `+`).
+    pub fn with_random_tie(mut self, on: bool) -> Engine {
+        self.random_tie = on;
         self
     }
 
@@ -254,8 +277,10 @@ impl Engine {
             early,
             msgs,
             cycle,
+            random_tie,
             ..
         } = self;
+        let random_tie = *random_tie;
         let Buffers { buf, state, active } = bufs;
         let (buf, state) = (&mut buf[..], &mut state[..]);
         let (arbs, drv_rr) = (&mut arbiters.arb[..], &arbiters.drv_rr[..]);
@@ -276,11 +301,13 @@ impl Engine {
                 }
                 cur.out_chan
             } else {
-                let dst = msgs.dst[cur.msg as usize];
+                let mi = cur.msg as usize;
+                let dst = msgs.dst[mi];
+                let tie = if random_tie { msgs.tie[mi] } else { 0 };
                 let at = net.buf_router[b];
                 // The header arrived (stamp `last`) and was first routed the next cycle.
                 let waited = now.wrapping_sub(cur.last).wrapping_sub(1) as u64;
-                routing.route(net, at, dst, b32, waited, cand);
+                routing.route(net, at, dst, b32, waited, tie, cand);
                 let rng = &mut rngs[at as usize];
                 match selection::select(net, buf, queued, cand, *selection, rng) {
                     Some((ch, t)) => {

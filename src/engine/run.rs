@@ -55,9 +55,11 @@ pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
     let net = Network::for_scenario(s);
     let routing = Routing::new(s, &net);
     let traffic = Traffic::new(&s.traffic, net.traffic_topo(), seed);
+    let random_tie = Routing::random_tie(s, &net);
     Engine::new(net, routing, traffic, rate, seed)
         .with_selection(s.routing.selection)
         .with_early_free(s.router.early_free)
+        .with_random_tie(random_tie)
 }
 
 /// Simulates one load point of a scenario. A deadlock is an error naming the stuck buffers.

@@ -4,7 +4,7 @@
 //! reference.
 
 use crate::network::Network;
-use crate::routing::Dor;
+use crate::routing::{Dor, Tie};
 use crate::topology::KAryNCube;
 use crate::traffic::Traffic;
 
@@ -34,15 +34,34 @@ pub fn mean_distance(topo: &KAryNCube, traffic: &Traffic) -> f64 {
 
 /// Expected messages per cycle crossing each network link under dimension-order routing when
 /// every node generates λ messages per cycle: Σ over sources s and destinations d of
-/// λ · P(s sends to d) · [the link is on the route from s to d].
-pub fn dor_link_rates(net: &Network, traffic: &Traffic, lambda: f64) -> Vec<f64> {
+/// λ · P(s sends to d) · [the link is on the route from s to d]. Under `Tie::Random` a pair
+/// half-way round j rings takes each of its 2^j routes with probability 2^−j.
+pub fn dor_link_rates(net: &Network, traffic: &Traffic, lambda: f64, tie: Tie) -> Vec<f64> {
+    let t = net.cube();
     let mut rate = vec![0.0; net.links as usize];
     for s in 0..net.nodes {
-        for (d, q) in traffic.distribution(net.cube(), s) {
-            let mut at = s;
-            while let Some(link) = Dor::next_link(net, at, d) {
-                rate[link as usize] += lambda * q;
-                at = net.link(link).dst;
+        for (d, q) in traffic.distribution(t, s) {
+            // The dimensions where s and d are exactly half-way round.
+            let ties: u32 = match tie {
+                Tie::Plus => 0,
+                Tie::Random if t.has_ties() => (0..t.n())
+                    .filter(|&i| 2 * t.dim_route(i, t.coord(s, i), t.coord(d, i)).1 == t.radix[i])
+                    .fold(0, |m, i| m | 1 << i),
+                Tie::Random => 0,
+            };
+            let share = lambda * q / (1u64 << ties.count_ones()) as f64;
+            // Every subset of the tie dimensions, each one route (submask enumeration).
+            let mut sub = ties;
+            loop {
+                let mut at = s;
+                while let Some(link) = Dor::next_link(net, at, d, sub) {
+                    rate[link as usize] += share;
+                    at = net.link(link).dst;
+                }
+                if sub == 0 {
+                    break;
+                }
+                sub = (sub - 1) & ties;
             }
         }
     }
@@ -76,7 +95,7 @@ mod tests {
         let net = Network::new(topo.clone(), 1, 4);
         let dbar = 5.0 / 2.0 * 32.0 / 31.0;
         assert!((mean_distance(&topo, &t) - dbar).abs() < 1e-12);
-        for r in dor_link_rates(&net, &t, 0.01) {
+        for r in dor_link_rates(&net, &t, 0.01, Tie::Plus) {
             assert!((r - 0.01 * dbar / 5.0).abs() < 1e-12);
         }
     }

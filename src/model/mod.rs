@@ -210,7 +210,7 @@ impl LinkRates {
         match self {
             LinkRates::DorEnumeration => {
                 let traffic = crate::traffic::Traffic::new(&s.traffic, t, seed);
-                enumerate::dor_link_rates(&net, &traffic, rate)
+                enumerate::dor_link_rates(&net, &traffic, rate, s.routing.tie)
             }
             LinkRates::PCube => t
                 .links

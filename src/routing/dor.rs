@@ -1,11 +1,13 @@
 //! Dimension-order routing (e-cube, paper 002 Fig. 1a): correct the lowest dimension first.
-//! On a torus each ring is split at its wrap-around link (the dateline) into two buffer
-//! classes (Dally and Seitz): a message enters a dimension in class 0 and moves to class 1 when
-//! it crosses the wrap-around link, which breaks the ring's cycle of channel dependencies.
+//! On a torus each ring's buffers split into two dateline classes (Dally and Seitz), which
+//! break the ring's cycle of channel dependencies; `[routing] dateline` says when a message
+//! takes the upper class and `[routing] tie` which way it goes half-way round
+//! ([`super::conventions`]).
 
-use super::{Algorithm, Refusal, Setting};
+use super::{Algorithm, Dateline, Refusal, Setting};
 use super::{Candidate, Candidates};
 use crate::network::Network;
+use crate::topology::Dir;
 
 /// Dimension-order (e-cube) routing, with two dateline buffer classes per ring on a torus.
 #[derive(Clone)]
@@ -16,30 +18,43 @@ pub struct Dor {
     /// Class 0 is vcs `0..split`, class 1 is `split..V`.
     split: u8,
     vcs: u8,
+    /// The upper class is chosen on entering a dimension (else at the wrap-around link).
+    on_entry: bool,
 }
 
 impl Dor {
-    /// Dimension-order routing on `net`, with dateline classes on a torus.
-    pub fn new(net: &Network) -> Dor {
+    /// Dimension-order routing on `net`, with `dateline` classes on a torus.
+    pub fn new(net: &Network, dateline: Dateline) -> Dor {
         let vcs = net.vcs as u8;
         let wraps = net.topology.cube().is_some_and(|t| t.wraps());
         Dor {
             dateline: wraps && vcs >= 2,
             split: vcs.div_ceil(2).min(vcs.saturating_sub(1)).max(1),
             vcs,
+            on_entry: dateline == Dateline::OnEntry,
         }
     }
 
-    /// The next link of the dimension-order path from `at` to `dst`, if any.
+    /// The next link of the dimension-order path from `at` to `dst`, if any; `tie` bit d set
+    /// sends a tie in dimension d `−`.
     #[inline(always)]
-    pub fn next_link(net: &Network, at: u32, dst: u32) -> Option<u32> {
-        net.topology.dimension_order_link(at, dst)
+    pub fn next_link(net: &Network, at: u32, dst: u32, tie: u32) -> Option<u32> {
+        net.topology.dimension_order_link(at, dst, tie)
     }
 
     /// The header's one candidate: the next dimension-order link, in its dateline class.
     #[inline(always)]
-    pub fn route(&self, net: &Network, at: u32, dst: u32, in_buf: u32, out: &mut Candidates) {
-        let link = Self::next_link(net, at, dst).expect("routing is not called at the destination");
+    pub fn route(
+        &self,
+        net: &Network,
+        at: u32,
+        dst: u32,
+        in_buf: u32,
+        tie: u32,
+        out: &mut Candidates,
+    ) {
+        let link =
+            Self::next_link(net, at, dst, tie).expect("routing is not called at the destination");
         if !self.dateline {
             out.push(Candidate {
                 chan: link,
@@ -55,7 +70,20 @@ impl Dor {
             let i = net.link(in_chan);
             i.dim == l.dim && i.dir == l.dir
         };
-        let high = l.wrap || (same_ring && net.buf_vc(in_buf) as u8 >= self.split);
+        let high = if same_ring {
+            // Within a dimension the class only rises, on the wrap-around link.
+            l.wrap || net.buf_vc(in_buf) as u8 >= self.split
+        } else if self.on_entry {
+            // On entry: upper for the whole dimension if the route there crosses the wrap.
+            let t = net.cube();
+            let (a, b) = (t.coord(at, l.dim as usize), t.coord(dst, l.dim as usize));
+            match l.dir {
+                Dir::Plus => b < a,
+                Dir::Minus => b > a,
+            }
+        } else {
+            l.wrap
+        };
         let (vc_lo, vc_hi) = if high {
             (self.split, self.vcs)
         } else {
@@ -71,9 +99,17 @@ impl Dor {
 }
 
 /// Dimension-order routing's requirements: early free only off tori; a torus needs the
-/// dateline's two buffer classes.
+/// dateline's two buffer classes, and `on-entry` a bidirectional torus.
 pub(super) fn check(s: &Setting) -> Result<(), Refusal> {
     super::early_free(Algorithm::Dor, s)?;
+    if s.deadlock_check && s.torus() && !s.topology.bidirectional && s.dateline == Dateline::OnEntry
+    {
+        return Err(Refusal::new(
+            "[routing] dateline",
+            "dateline = \"on-entry\" on a unidirectional torus deadlocks (routes of up to k - 1 links put every pair of consecutive links on some wrap-crossing route)",
+            "use dateline = \"at-wrap\" on unidirectional tori",
+        ));
+    }
     if s.deadlock_check && s.torus() && s.vcs < 2 {
         return Err(Refusal::new(
             "[router] vcs",

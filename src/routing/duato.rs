@@ -7,7 +7,8 @@
 //! route in the current dimension still crosses the wrap-around link, `V-1` once it does not.
 //! The choice depends only on position and destination, as Duato's escape function must (a
 //! class carried over from the input buffer would let adaptive hops join the two classes into a
-//! cycle). A = V - 2 on a torus, V - 1 on a mesh or hypercube.
+//! cycle), so `[routing] dateline` does not change it; `[routing] tie` picks class b's way
+//! half-way round ([`super::conventions`]). A = V - 2 on a torus, V - 1 on a mesh or hypercube.
 //!
 //! Without time-out a header takes a free class-a channel if there is one, else the class-b
 //! channel if free, else tries both again next cycle. With time-out τ, a header that finds no
@@ -48,7 +49,15 @@ impl Duato {
     /// Pushes the header's class-a candidates (every profitable direction) and its class-b
     /// escape channel, as far as the time-out allows after `waited` cycles at router `at`.
     #[inline]
-    pub fn route(&self, net: &Network, at: u32, dst: u32, waited: u64, out: &mut Candidates) {
+    pub fn route(
+        &self,
+        net: &Network,
+        at: u32,
+        dst: u32,
+        waited: u64,
+        tie: u32,
+        out: &mut Candidates,
+    ) {
         let (class_a, class_b) = match self.timeout {
             None => (true, true),
             Some(tau) => (waited < tau || waited == 0, waited >= tau),
@@ -77,7 +86,7 @@ impl Duato {
             }
         }
         if class_b {
-            let link = Dor::next_link(net, at, dst).expect("not at the destination");
+            let link = Dor::next_link(net, at, dst, tie).expect("not at the destination");
             let (vc_lo, vc_hi) = if self.dateline {
                 let l = &t.links[link as usize];
                 let (a, b) = (t.coord(at, l.dim as usize), t.coord(dst, l.dim as usize));

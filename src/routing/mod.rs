@@ -3,12 +3,14 @@
 //! them (ARCHITECTURE.md). Enum dispatch keeps the per-flit path free of dynamic calls.
 
 mod adaptive;
+pub mod conventions;
 mod dor;
 mod duato;
 mod pcube;
 mod ring;
 
 pub use adaptive::Adaptive;
+pub use conventions::{Dateline, Tie};
 pub use dor::Dor;
 pub use duato::Duato;
 pub use pcube::PCube;
@@ -118,6 +120,8 @@ pub struct Setting<'a> {
     pub early_free: bool,
     /// `[routing] deadlock_check`: refuse combinations known to deadlock.
     pub deadlock_check: bool,
+    /// `[routing] dateline` (as resolved for the topology).
+    pub dateline: Dateline,
 }
 
 impl Setting<'_> {
@@ -240,7 +244,7 @@ impl Routing {
     /// `[routing] timeout` for duato-timeout).
     pub fn new(s: &Scenario, net: &Network) -> Routing {
         match s.routing.algorithm {
-            Algorithm::Dor => Routing::Dor(Dor::new(net)),
+            Algorithm::Dor => Routing::Dor(Dor::new(net, s.routing.dateline)),
             Algorithm::PCube => Routing::PCube(PCube::new(net)),
             Algorithm::Duato => Routing::Duato(Duato::new(net, None)),
             Algorithm::DuatoTimeout => Routing::Duato(Duato::new(net, Some(s.routing.timeout))),
@@ -248,6 +252,17 @@ impl Routing {
             Algorithm::Adaptive => Routing::Adaptive(Adaptive::new(net)),
             Algorithm::AdaptiveRing => Routing::AdaptiveRing(AdaptiveRing::new(net)),
         }
+    }
+
+    /// True when headers need their message's tie bits (`[routing] tie = "random"` with a
+    /// routing that follows it, on a network with ties).
+    pub fn random_tie(s: &Scenario, net: &Network) -> bool {
+        s.routing.tie == Tie::Random
+            && matches!(
+                s.routing.algorithm,
+                Algorithm::Dor | Algorithm::Duato | Algorithm::DuatoTimeout
+            )
+            && net.topology.cube().is_some_and(|t| t.has_ties())
     }
 
     /// True when a blocked header's candidates cannot change while it waits (a single
@@ -281,9 +296,11 @@ impl Routing {
     }
 
     /// Candidates for the header in buffer `in_buf` at router `at`, bound for processor `dst`,
-    /// that has waited `waited` cycles at this router. At the destination's router the only
-    /// candidate is its ejection channel.
+    /// that has waited `waited` cycles at this router; bit d of `tie` sends a tie in dimension
+    /// d `−` (0 under `tie = "plus"`). At the destination's router the only candidate is its
+    /// ejection channel.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub fn route(
         &self,
         net: &Network,
@@ -291,6 +308,7 @@ impl Routing {
         dst: u32,
         in_buf: u32,
         waited: u64,
+        tie: u32,
         out: &mut Candidates,
     ) {
         out.clear();
@@ -305,9 +323,9 @@ impl Routing {
             return;
         }
         match self {
-            Routing::Dor(r) => r.route(net, at, tgt, in_buf, out),
+            Routing::Dor(r) => r.route(net, at, tgt, in_buf, tie, out),
             Routing::PCube(r) => r.route(net, at, tgt, out),
-            Routing::Duato(r) => r.route(net, at, tgt, waited, out),
+            Routing::Duato(r) => r.route(net, at, tgt, waited, tie, out),
             Routing::DorRing(r) => r.route(net, at, tgt, out),
             Routing::Adaptive(r) => r.route(net, at, tgt, out),
             Routing::AdaptiveRing(r) => r.route(net, at, tgt, out),

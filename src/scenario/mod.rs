@@ -100,6 +100,10 @@ pub struct RoutingSpec {
     pub selection: Selection,
     /// Refuse routings known to deadlock on this network; false runs them to study deadlock.
     pub deadlock_check: bool,
+    /// Direction of a message half-way round a bidirectional ring (`[routing] tie`).
+    pub tie: crate::routing::Tie,
+    /// When a message takes a ring's upper dateline class (`[routing] dateline`).
+    pub dateline: crate::routing::Dateline,
 }
 
 /// Where messages go (README: Traffic patterns).

@@ -118,6 +118,10 @@ pub struct RawRouting {
     /// Set to false to run a routing the deadlock check refuses (to study deadlock itself).
     #[serde(default = "default_true")]
     pub deadlock_check: bool,
+    /// Direction half-way round a bidirectional ring: "plus" or "random".
+    pub tie: Option<String>,
+    /// When a message takes a ring's upper dateline class: "at-wrap" or "on-entry".
+    pub dateline: Option<String>,
 }
 
 impl Default for RawRouting {
@@ -127,6 +131,8 @@ impl Default for RawRouting {
             timeout: None,
             selection: None,
             deadlock_check: true,
+            tie: None,
+            dateline: None,
         }
     }
 }

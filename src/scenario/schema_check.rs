@@ -113,6 +113,8 @@ pub(super) static ROUTING: Table = Table {
         f("timeout", Ty::Int, O),
         f("selection", Ty::Str, O),
         f("deadlock_check", Ty::Bool, D),
+        f("tie", Ty::Str, O),
+        f("dateline", Ty::Str, O),
     ],
 };
 

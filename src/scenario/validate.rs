@@ -198,11 +198,13 @@ fn routing(
             )
         })?,
     };
+    let (tie, dateline) = conventions(c, r, t)?;
     let setting = crate::routing::Setting {
         topology: t,
         vcs: router.vcs,
         early_free: router.early_free,
         deadlock_check: r.deadlock_check,
+        dateline,
     };
     algorithm
         .check(&setting)
@@ -212,7 +214,42 @@ fn routing(
         timeout,
         selection,
         deadlock_check: r.deadlock_check,
+        tie,
+        dateline,
     })
+}
+
+/// `[routing] tie` and `dateline`, defaulting to (`random`, `on-entry`) on bidirectional tori
+/// and to the papers' (`plus`, `at-wrap`) elsewhere.
+fn conventions(
+    c: &Checker,
+    r: &super::schema::RawRouting,
+    t: &TopologySpec,
+) -> Result<(crate::routing::Tie, crate::routing::Dateline)> {
+    use crate::routing::{Dateline, Tie, conventions};
+    let (tie0, dateline0) =
+        conventions::defaults(t.kind == crate::topology::Kind::Torus && t.bidirectional);
+    let tie = match r.tie.as_deref() {
+        None => tie0,
+        Some(name) => Tie::parse(name).ok_or_else(|| {
+            c.err(
+                "[routing] tie",
+                format!("unknown tie rule {name:?}"),
+                format!("use {}", quoted_choices(&Tie::ALL.map(Tie::name))),
+            )
+        })?,
+    };
+    let dateline = match r.dateline.as_deref() {
+        None => dateline0,
+        Some(name) => Dateline::parse(name).ok_or_else(|| {
+            c.err(
+                "[routing] dateline",
+                format!("unknown dateline rule {name:?}"),
+                format!("use {}", quoted_choices(&Dateline::ALL.map(Dateline::name))),
+            )
+        })?,
+    };
+    Ok((tie, dateline))
 }
 
 fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> Result<TrafficSpec> {

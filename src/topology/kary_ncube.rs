@@ -185,14 +185,28 @@ impl KAryNCube {
         }
     }
 
-    /// The next link of the dimension-order path from `at` to `dst` (lowest dimension first;
-    /// on a bidirectional torus a tie of k/2 hops goes Plus), if they differ.
+    /// True on a bidirectional torus with an even radix: some messages are exactly half-way
+    /// round a ring, where both directions are minimal.
+    pub fn has_ties(&self) -> bool {
+        self.wraps() && self.bidirectional && self.radix.iter().any(|k| k % 2 == 0)
+    }
+
+    /// The next link of the dimension-order path from `at` to `dst` (lowest dimension first),
+    /// if they differ. On a bidirectional torus a tie of k/2 hops in dimension d goes Plus,
+    /// or Minus when bit d of `tie` is set.
     #[inline(always)]
-    pub fn dimension_order_link(&self, at: u32, dst: u32) -> Option<u32> {
+    pub fn dimension_order_link(&self, at: u32, dst: u32, tie: u32) -> Option<u32> {
         for d in 0..self.n() {
             let (a, b) = (self.coord(at, d), self.coord(dst, d));
             if a != b {
-                let (dir, _) = self.dim_route(d, a, b);
+                let (mut dir, dist) = self.dim_route(d, a, b);
+                if tie.wrapping_shr(d as u32) & 1 == 1
+                    && 2 * dist == self.radix[d]
+                    && self.wraps()
+                    && self.bidirectional
+                {
+                    dir = Dir::Minus;
+                }
                 return Some(self.out_link(at, d, dir));
             }
         }

@@ -291,13 +291,13 @@ impl Topology {
     }
 
     /// The next link of the dimension-order path from router `at` to router `dst` (lowest
-    /// dimension first), if they differ.
+    /// dimension first), if they differ; bit d of `tie` sends a tie in dimension d `−`.
     #[inline(always)]
-    pub fn dimension_order_link(&self, at: u32, dst: u32) -> Option<u32> {
+    pub fn dimension_order_link(&self, at: u32, dst: u32, tie: u32) -> Option<u32> {
         // One inlined copy for the cube graphs; the other topologies are called out of line,
         // which keeps the cube routings' loop as tight as it is without them.
         match self.cube() {
-            Some(t) => t.dimension_order_link(at, dst),
+            Some(t) => t.dimension_order_link(at, dst, tie),
             None => self.other_dimension_order_link(at, dst),
         }
     }
@@ -307,7 +307,7 @@ impl Topology {
     fn other_dimension_order_link(&self, at: u32, dst: u32) -> Option<u32> {
         match self {
             Topology::HyperX(h) => h.dimension_order_link(at, dst),
-            _ => self.cube().and_then(|t| t.dimension_order_link(at, dst)),
+            _ => self.cube().and_then(|t| t.dimension_order_link(at, dst, 0)),
         }
     }
 

@@ -10,18 +10,21 @@
 //! The documented semantics modelled here:
 //! - each cycle: requests (start-of-cycle state), then injection, then grants and moves;
 //! - a header routes by dimension order (lowest dimension first; bidirectional torus: the
-//!   shorter way, a tie k/2 going Plus), with dateline classes on a torus with V >= 2
-//!   (class 0 = VCs 0..split, class 1 = split..V, split = min(ceil(V/2), V-1); a message takes
-//!   class 1 on a wrap-around link and keeps it while continuing in the same ring) and selects
-//!   the lowest-numbered free VC of its class; a body flit follows its header if the downstream
-//!   buffer has space (start of cycle); ejection never blocks;
+//!   shorter way, a tie k/2 going Plus, or under `tie = "random"` Minus when bit d of the
+//!   message's tie bits is set), with dateline classes on a torus with V >= 2 (class 0 = VCs
+//!   0..split, class 1 = split..V, split = min(ceil(V/2), V-1); `at-wrap`: a message takes class
+//!   1 on a wrap-around link and keeps it while continuing in the same ring; `on-entry`: on
+//!   entering a ring it takes class 1 if its route in the ring crosses the wrap-around link, and
+//!   keeps its class in the ring) and selects the lowest-numbered free VC of its class; a body
+//!   flit follows its header if the downstream buffer has space (start of cycle); ejection never
+//!   blocks;
 //! - channel arbitration: round-robin over driver slots, slot = port·V + vc, the ports of a
 //!   router being its incoming links in link order and then its injection channel; the slot
 //!   granted last has lowest priority;
 //! - a source injects one flit per cycle of its oldest message into the lowest free injection
 //!   VC with space, one message at a time.
 
-use crate::common::{Shape, Topo, quiet_engine};
+use crate::common::{Shape, Topo, quiet_routing_engine};
 use flitsim::engine::{Delivery, Engine};
 use flitsim::topology::Dir;
 use rand::{Rng, SeedableRng};
@@ -42,6 +45,8 @@ struct RBuf {
 }
 
 struct RMsg {
+    /// Tie bits (random tie).
+    tie: u32,
     src: u32,
     dst: u32,
     len: u32,
@@ -57,8 +62,32 @@ struct RLink {
     wrap: bool,
 }
 
+/// The options under test, as `[routing]` lines for the engine and rules for the reference.
+#[derive(Clone, Copy, Debug)]
+struct Opts {
+    random_tie: bool,
+    on_entry: bool,
+}
+
+/// The papers' conventions: ties Plus, dateline at the wrap-around link.
+const PAPERS: Opts = Opts {
+    random_tie: false,
+    on_entry: false,
+};
+
+impl Opts {
+    fn routing(&self) -> String {
+        format!(
+            "algorithm = \"dor\"\ntie = \"{}\"\ndateline = \"{}\"",
+            if self.random_tie { "random" } else { "plus" },
+            if self.on_entry { "on-entry" } else { "at-wrap" }
+        )
+    }
+}
+
 struct Reference {
     t: Topo,
+    o: Opts,
     vcs: usize,
     depth: u32,
     links: Vec<RLink>,
@@ -85,7 +114,7 @@ struct Reference {
 impl Reference {
     /// Builds the reference network from the engine's link list, checking each link against
     /// coordinates computed here.
-    fn new(e: &Engine, t: &Topo, vcs: usize, depth: u32) -> Reference {
+    fn new(e: &Engine, t: &Topo, vcs: usize, depth: u32, o: Opts) -> Reference {
         let nodes = t.nodes() as usize;
         let n = t.n();
         let mut links = Vec::new();
@@ -144,6 +173,7 @@ impl Reference {
         let nchan = nl + 2 * nodes;
         Reference {
             t: t.clone(),
+            o,
             vcs,
             depth,
             links,
@@ -178,7 +208,14 @@ impl Reference {
     }
 
     fn send(&mut self, src: u32, dst: u32, len: u32) {
+        let serial = self.msgs.len() as u64;
         self.msgs.push(RMsg {
+            // The engine's documented stream of tie bits (quiet engines have seed 1).
+            tie: if self.o.random_tie {
+                flitsim::engine::tie_bits(flitsim::engine::tie_seed(1), serial)
+            } else {
+                0
+            },
             src,
             dst,
             len,
@@ -196,7 +233,8 @@ impl Reference {
     /// Dimension-order route of the header in buffer `b`: (channel, vc range).
     fn route(&self, b: usize) -> (usize, usize, usize) {
         let at = self.buf_router[b];
-        let dst = self.msgs[self.bufs[b].msg].dst;
+        let msg = &self.msgs[self.bufs[b].msg];
+        let dst = msg.dst;
         let (ca, cd) = (self.t.coords(at), self.t.coords(dst));
         let Some(d) = (0..self.t.n()).find(|&d| ca[d] != cd[d]) else {
             return (self.ejection(at as usize), 0, 1);
@@ -207,7 +245,11 @@ impl Reference {
             Shape::UniTorus => true,
             Shape::BiTorus => {
                 let up = (cd[d] + k - ca[d]) % k;
-                up <= k - up
+                if 2 * up == k {
+                    msg.tie >> d & 1 == 0
+                } else {
+                    up < k - up
+                }
             }
         };
         let dir = if plus { Dir::Plus } else { Dir::Minus };
@@ -222,7 +264,14 @@ impl Reference {
         let same_ring = in_chan < self.links.len()
             && self.links[in_chan].dim == d
             && self.links[in_chan].dir == dir;
-        let high = self.links[link].wrap || (same_ring && b % self.vcs >= split);
+        let high = if same_ring {
+            self.links[link].wrap || b % self.vcs >= split
+        } else if self.o.on_entry {
+            // The route in this ring crosses the wrap-around link.
+            if plus { cd[d] < ca[d] } else { cd[d] > ca[d] }
+        } else {
+            self.links[link].wrap
+        };
         if high {
             (link, split, self.vcs)
         } else {
@@ -356,13 +405,23 @@ impl Reference {
 /// Offers Bernoulli traffic (probability `p` per node per cycle, uniform destination, length
 /// uniform in `lens`) for `cycles` cycles to both the engine and the reference, then drains;
 /// compares them every cycle and at the end.
-fn compare(t: Topo, vcs: u32, depth: u32, p: f64, lens: (u16, u16), cycles: u64, seed: u64) {
+#[allow(clippy::too_many_arguments)]
+fn compare(
+    t: Topo,
+    vcs: u32,
+    depth: u32,
+    p: f64,
+    lens: (u16, u16),
+    cycles: u64,
+    seed: u64,
+    o: Opts,
+) {
     let ctx = format!(
-        "{:?} {:?} V={vcs} depth={depth} p={p} lens={lens:?}",
+        "{:?} {:?} V={vcs} depth={depth} p={p} lens={lens:?} {o:?}",
         t.shape, t.radix
     );
-    let mut e = quiet_engine(&t, vcs, depth);
-    let mut r = Reference::new(&e, &t, vcs as usize, depth);
+    let mut e = quiet_routing_engine(&t, vcs, depth, &o.routing());
+    let mut r = Reference::new(&e, &t, vcs as usize, depth, o);
     assert_eq!(e.net.channels(), r.drivers.len(), "{ctx}");
     let mut rng = Pcg64::seed_from_u64(seed);
     let n = t.nodes();
@@ -437,8 +496,12 @@ const LOADS: [(f64, (u16, u16), u64); 4] = [
 ];
 
 fn all_loads(t: Topo, vcs: u32, depth: u32) {
+    all_loads_with(t, vcs, depth, PAPERS)
+}
+
+fn all_loads_with(t: Topo, vcs: u32, depth: u32, o: Opts) {
     for (i, &(p, lens, cycles)) in LOADS.iter().enumerate() {
-        compare(t.clone(), vcs, depth, p, lens, cycles, 1000 + i as u64);
+        compare(t.clone(), vcs, depth, p, lens, cycles, 1000 + i as u64, o);
     }
 }
 
@@ -463,6 +526,28 @@ fn reference_bi_torus() {
     all_loads(Topo::bi_torus(4, 3), 2, 3);
 }
 
+/// Every pair of torus conventions on bidirectional tori, odd and even k, and `on-entry`'s
+/// lower class choice next to the papers' on the unidirectional torus's at-wrap.
+#[test]
+fn reference_torus_conventions() {
+    for random_tie in [false, true] {
+        for on_entry in [false, true] {
+            let o = Opts {
+                random_tie,
+                on_entry,
+            };
+            all_loads_with(Topo::bi_torus(4, 2), 2, 2, o);
+            all_loads_with(Topo::bi_torus(6, 2), 4, 3, o);
+            all_loads_with(Topo::bi_torus(5, 2), 2, 1, o);
+        }
+    }
+    let tie_only = Opts {
+        random_tie: true,
+        on_entry: false,
+    };
+    all_loads_with(Topo::uni_torus(4, 2), 2, 2, tie_only);
+}
+
 #[test]
 fn reference_hypercube() {
     all_loads(Topo::hypercube(4), 1, 2);
@@ -472,8 +557,31 @@ fn reference_hypercube() {
 
 #[test]
 fn reference_larger_networks() {
-    compare(Topo::mesh(&[8, 8]), 2, 4, 0.03, (8, 32), 2000, 2001);
-    compare(Topo::uni_torus(8, 2), 2, 2, 0.03, (8, 32), 2000, 2002);
-    compare(Topo::bi_torus(8, 2), 4, 2, 0.05, (8, 16), 2000, 2003);
-    compare(Topo::bi_torus(4, 4), 2, 4, 0.02, (16, 16), 1500, 2004);
+    let bi = Opts {
+        random_tie: true,
+        on_entry: true,
+    };
+    compare(Topo::mesh(&[8, 8]), 2, 4, 0.03, (8, 32), 2000, 2001, PAPERS);
+    compare(
+        Topo::uni_torus(8, 2),
+        2,
+        2,
+        0.03,
+        (8, 32),
+        2000,
+        2002,
+        PAPERS,
+    );
+    compare(
+        Topo::bi_torus(8, 2),
+        4,
+        2,
+        0.05,
+        (8, 16),
+        2000,
+        2003,
+        PAPERS,
+    );
+    compare(Topo::bi_torus(8, 2), 4, 2, 0.05, (8, 16), 2000, 2003, bi);
+    compare(Topo::bi_torus(4, 4), 2, 4, 0.02, (16, 16), 1500, 2004, bi);
 }

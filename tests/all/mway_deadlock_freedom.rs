@@ -191,7 +191,7 @@ fn run_point_past_saturation_reports_no_deadlock() {
 /// channels, so a minimal path passes at most two routers of a ring of four): k = 8 there.
 #[test]
 fn negative_control_dor_one_buffer_on_a_torus_deadlocks() {
-    let routing = "algorithm = \"dor\"\ndeadlock_check = false";
+    let routing = "algorithm = \"dor\"\ndeadlock_check = false\ntie = \"plus\"";
     for procs in [Procs::Channels(1), Procs::Routers] {
         let k = if procs == Procs::Routers { 8 } else { 4 };
         let model = Model::new(Wrap::Torus, k, 2, procs);

@@ -153,7 +153,7 @@ fn hotspot_6cube_ecube_exact_rates_and_paper_eq5() {
         Traffic::new(&s.traffic, net.cube(), 1)
     };
     for h in [0.0, 0.3, 1.0] {
-        let lib = dor_link_rates(&net, &traffic(h), 1.0);
+        let lib = dor_link_rates(&net, &traffic(h), 1.0, flitsim::routing::Tie::Plus);
         let mine = my_link_rates(&net, h);
         for c in 0..lib.len() {
             assert!(
@@ -165,7 +165,7 @@ fn hotspot_6cube_ecube_exact_rates_and_paper_eq5() {
         }
     }
     // Pure hotspot (h = 1): per-channel rates and eq. 5.
-    let hs = dor_link_rates(&net, &traffic(1.0), 1.0);
+    let hs = dor_link_rates(&net, &traffic(1.0), 1.0, flitsim::routing::Tie::Plus);
     let mut class: Vec<Vec<f64>> = vec![Vec::new(); N + 1];
     for (c, l) in net.cube().links.iter().enumerate() {
         match toward(&net, c) {
@@ -228,7 +228,7 @@ fn hotspot_6cube_ecube_exact_rates_and_paper_eq5() {
     }
     // Eq. 6 with the uniform share, h = 0.3.
     let h = 0.3;
-    let all = dor_link_rates(&net, &traffic(h), 1.0);
+    let all = dor_link_rates(&net, &traffic(h), 1.0, flitsim::routing::Tie::Plus);
     let mut sum = [0.0; N + 1];
     let mut cnt = [0usize; N + 1];
     for (c, l) in net.cube().links.iter().enumerate() {
@@ -279,7 +279,12 @@ fn hotspot_6cube_ecube_simulated_channel_and_node_rates() {
     assert_eq!(r.window_cycles, w);
     assert_eq!(r.hotspot_fraction, Some(h));
     let wf = w as f64;
-    let exact = dor_link_rates(&net, &Traffic::new(&s.traffic, net.cube(), seed), rate);
+    let exact = dor_link_rates(
+        &net,
+        &Traffic::new(&s.traffic, net.cube(), seed),
+        rate,
+        s.routing.tie,
+    );
     let mut maxz: f64 = 0.0;
     for (c, l) in net.cube().links.iter().enumerate() {
         let got = r.link_msgs[c] * wf;

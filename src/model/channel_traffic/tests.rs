@@ -161,7 +161,7 @@ fn uniform_channel_rate_is_exact_on_every_ecube_link() {
         let topo = cube(n);
         let t = traffic(&topo, Pattern::Uniform, 1.0);
         let net = Network::new(topo, 1, 4);
-        for r in dor_link_rates(&net, &t, LAMBDA) {
+        for r in dor_link_rates(&net, &t, LAMBDA, crate::routing::Tie::Plus) {
             assert!(close(r, uniform_channel_rate(n, LAMBDA)), "n={n}: {r}");
         }
     }
@@ -185,7 +185,7 @@ fn hotspot_class_averages_match_enumeration() {
                 },
                 1.0,
             );
-            let rates = dor_link_rates(&net, &t, LAMBDA);
+            let rates = dor_link_rates(&net, &t, LAMBDA, crate::routing::Tie::Plus);
             let mut sum = vec![0.0; n as usize + 1];
             let mut cnt = vec![0usize; n as usize + 1];
             let mut spread = vec![(f64::MAX, 0.0f64); n as usize + 1];

@@ -21,7 +21,7 @@ fn torus_net(k: u32) -> Net {
 fn route(net: &Net, s: u32, d: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let mut at = s;
-    while let Some(l) = Dor::next_link(net, at, d) {
+    while let Some(l) = Dor::next_link(net, at, d, 0) {
         out.push(l);
         at = net.cube().links[l as usize].dst;
     }
@@ -60,7 +60,7 @@ fn mesh_rates_equal_enumeration() {
     for k in 2..=7 {
         let net = mesh_net(k);
         let traffic = Traffic::uniform(net.cube(), 8);
-        let exact = dor_link_rates(&net, &traffic, lambda);
+        let exact = dor_link_rates(&net, &traffic, lambda, crate::routing::Tie::Plus);
         let model = Model::mesh(k, 8).link_rates(net.cube(), lambda);
         for (l, (a, b)) in exact.iter().zip(&model).enumerate() {
             assert!(close(*a, *b, 1e-13), "k={k} link {l}: {a} vs {b}");
@@ -153,7 +153,7 @@ fn mesh_routing_probabilities_equal_enumeration() {
 fn mesh_by_channel(k: u32, m: f64, lambda: f64) -> Option<(Vec<f64>, Vec<f64>, f64)> {
     let net = mesh_net(k);
     let traffic = Traffic::uniform(net.cube(), m as u32);
-    let rate = dor_link_rates(&net, &traffic, lambda);
+    let rate = dor_link_rates(&net, &traffic, lambda, crate::routing::Tie::Plus);
     const EJECT: u32 = u32::MAX;
     // next[l]: (next link or EJECT) -> count; inj[s] likewise.
     let mut next: Vec<HashMap<u32, u64>> = vec![HashMap::new(); net.links as usize];
@@ -265,7 +265,7 @@ fn torus_rates_equal_enumeration() {
         let t = net.cube();
         let traffic = Traffic::uniform(t, 8);
         let rates = torus_rates(k, lambda);
-        for r in dor_link_rates(&net, &traffic, lambda) {
+        for r in dor_link_rates(&net, &traffic, lambda, crate::routing::Tie::Plus) {
             assert!(close(r, rates.net, 1e-13), "k={k}");
         }
         let q = lambda / (net.nodes - 1) as f64;
