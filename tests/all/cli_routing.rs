@@ -90,6 +90,46 @@ fn dateline_free_dor_on_a_torus() {
 }
 
 #[test]
+fn torus_convention_keys() {
+    let bi = "kind = \"torus\"\nk = 4\nn = 2\nlinks = \"bidirectional\"";
+    let uni = "kind = \"torus\"\nk = 4\nn = 2\nlinks = \"unidirectional\"";
+    refused(
+        "tie = \"minus\"",
+        bi,
+        2,
+        "[routing] tie",
+        &["unknown tie rule \"minus\"", "\"plus\" or \"random\""],
+    );
+    refused(
+        "dateline = \"late\"",
+        bi,
+        2,
+        "[routing] dateline",
+        &["\"at-wrap\" or \"on-entry\""],
+    );
+    refused(
+        "dateline = \"on-entry\"",
+        uni,
+        2,
+        "[routing] dateline",
+        &["unidirectional torus deadlocks", "at-wrap"],
+    );
+    for ok in [
+        "dateline = \"on-entry\"\ntie = \"plus\"",
+        "dateline = \"at-wrap\"\ntie = \"random\"",
+    ] {
+        assert_eq!(check(ok, bi, 2).0, Some(0), "{ok}");
+    }
+    assert_eq!(check("dateline = \"at-wrap\"", uni, 2).0, Some(0));
+    let (code, _) = check("dateline = \"on-entry\"\ndeadlock_check = false", uni, 2);
+    assert_eq!(
+        code,
+        Some(0),
+        "the deadlock check off runs it, to study deadlock"
+    );
+}
+
+#[test]
 fn timeout_keys() {
     refused(
         "algorithm = \"duato-timeout\"",

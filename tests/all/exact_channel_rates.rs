@@ -15,7 +15,7 @@
 //! links together (header-hops in the window, compound Poisson with variance λ·N·W·E[h²], E
 //! over the exact hop distribution).
 
-use crate::common::{Shape, Topo, scenario};
+use crate::common::{Shape, Topo, routing_scenario, scenario};
 use flitsim::engine::run_point;
 use flitsim::network::Network;
 use flitsim::stats::{PointResult, StopReason};
@@ -23,44 +23,82 @@ use flitsim::topology::Dir;
 
 /// The exact message rate per link per unit λ, by walking the dimension-order path of every
 /// ordered pair of distinct nodes (dimension 0 first, the shorter way round on a bidirectional
-/// torus; odd k there, so that no pair is at the tie distance k/2 whose direction is a
-/// convention). Returns a map (src node, dim, dir) → messages per cycle per unit λ.
-fn exact_link_rates(t: &Topo) -> std::collections::HashMap<(u32, usize, Dir), f64> {
+/// torus). A pair exactly half-way round a ring (distance k/2) goes `+` when `random_tie` is
+/// false; when true, each way with probability 1/2. Returns a map (src node, dim, dir) →
+/// messages per cycle per unit λ.
+fn exact_link_rates_tie(
+    t: &Topo,
+    random_tie: bool,
+) -> std::collections::HashMap<(u32, usize, Dir), f64> {
     let n = t.nodes();
     let mut rate = std::collections::HashMap::new();
     let w = 1.0 / (n as f64 - 1.0); // each source picks each destination w.p. 1/(N-1)
     for a in 0..n {
         for b in 0..n {
-            if a == b {
-                continue;
-            }
-            let mut cur = t.coords(a);
-            let target = t.coords(b);
-            for d in 0..t.n() {
-                let k = t.radix[d];
-                while cur[d] != target[d] {
-                    let up = (target[d] + k - cur[d]) % k;
-                    let plus = match t.shape {
-                        Shape::Mesh | Shape::Hypercube => target[d] > cur[d],
-                        Shape::UniTorus => true,
-                        Shape::BiTorus => {
-                            assert!(2 * up != k, "tie: use odd k for per-link tests");
-                            2 * up < k
-                        }
-                    };
-                    let node = index(t, &cur);
-                    let dir = if plus { Dir::Plus } else { Dir::Minus };
-                    *rate.entry((node, d, dir)).or_insert(0.0) += w;
-                    cur[d] = if plus {
-                        (cur[d] + 1) % k
-                    } else {
-                        (cur[d] + k - 1) % k
-                    };
-                }
+            if a != b {
+                walk(t, t.coords(a), &t.coords(b), 0, w, random_tie, &mut rate);
             }
         }
     }
     rate
+}
+
+/// Adds `w` along the rest of the dimension-order path from `cur` (dimensions `d..`) to
+/// `target`, forking with half the weight each way at a random tie.
+fn walk(
+    t: &Topo,
+    mut cur: Vec<u32>,
+    target: &[u32],
+    d: usize,
+    w: f64,
+    random_tie: bool,
+    rate: &mut std::collections::HashMap<(u32, usize, Dir), f64>,
+) {
+    if d == t.n() {
+        return;
+    }
+    let k = t.radix[d];
+    let up = (target[d] + k - cur[d]) % k;
+    let plus = match t.shape {
+        Shape::Mesh | Shape::Hypercube => target[d] > cur[d],
+        Shape::UniTorus => true,
+        Shape::BiTorus if up != 0 && 2 * up == k && random_tie => {
+            let mut minus = cur.clone();
+            walk_dim(t, &mut minus, target[d], d, Dir::Minus, w / 2.0, rate);
+            walk(t, minus, target, d + 1, w / 2.0, random_tie, rate);
+            walk_dim(t, &mut cur, target[d], d, Dir::Plus, w / 2.0, rate);
+            return walk(t, cur, target, d + 1, w / 2.0, random_tie, rate);
+        }
+        Shape::BiTorus => 2 * up <= k,
+    };
+    let dir = if plus { Dir::Plus } else { Dir::Minus };
+    walk_dim(t, &mut cur, target[d], d, dir, w, rate);
+    walk(t, cur, target, d + 1, w, random_tie, rate);
+}
+
+/// Moves `cur` to `to` in dimension d in direction `dir`, adding `w` to each link crossed.
+fn walk_dim(
+    t: &Topo,
+    cur: &mut [u32],
+    to: u32,
+    d: usize,
+    dir: Dir,
+    w: f64,
+    rate: &mut std::collections::HashMap<(u32, usize, Dir), f64>,
+) {
+    let k = t.radix[d];
+    while cur[d] != to {
+        *rate.entry((index(t, cur), d, dir)).or_insert(0.0) += w;
+        cur[d] = match dir {
+            Dir::Plus => (cur[d] + 1) % k,
+            Dir::Minus => (cur[d] + k - 1) % k,
+        };
+    }
+}
+
+/// [`exact_link_rates_tie`] under the papers' tie rule (`+`).
+fn exact_link_rates(t: &Topo) -> std::collections::HashMap<(u32, usize, Dir), f64> {
+    exact_link_rates_tie(t, false)
 }
 
 fn index(t: &Topo, c: &[u32]) -> u32 {
@@ -89,7 +127,19 @@ struct Run {
 }
 
 fn run(t: &Topo, vcs: u32, m: u32, rate: f64, measure: u64, seed: u64) -> Run {
-    let s = scenario(t, vcs, 4, m, rate, 3000, measure, seed);
+    run_routing(t, vcs, m, rate, measure, seed, "algorithm = \"dor\"")
+}
+
+fn run_routing(
+    t: &Topo,
+    vcs: u32,
+    m: u32,
+    rate: f64,
+    measure: u64,
+    seed: u64,
+    routing: &str,
+) -> Run {
+    let s = routing_scenario(t, vcs, 4, m, rate, 3000, measure, seed, routing, "");
     let r = run_point(&s, rate, seed).unwrap();
     assert_eq!(r.stop, StopReason::Drained);
     assert_eq!(r.window_cycles, measure);
@@ -265,6 +315,56 @@ fn channel_rates_bi_torus_5ary_3cube_and_mesh_3x6() {
     ] {
         let exact = exact_link_rates(&t);
         let run = run(&t, vcs, 4, rate, 30_000, 26);
+        check_rates(&t, &run, |src, d, dir| exact[&(src, d, dir)]);
+    }
+}
+
+/// Even k, where pairs half-way round a ring have two minimal ways: the `+` links of an 8-ary
+/// ring carry 10/8 of the mean load under `tie = "plus"` (distances 1, 2, 3, 4 go `+`, 1, 2, 3
+/// go `−`), and every link the same, λ·d̄/(2n), under `tie = "random"`. Measured against the
+/// enumeration under each rule, and the library's enumeration (`validate`'s) against this one.
+#[test]
+fn channel_rates_bi_torus_8ary_2cube_under_each_tie_rule() {
+    let t = Topo::bi_torus(8, 2);
+    let (dbar, _) = moments(&t);
+    for (random_tie, tie) in [(false, "plus"), (true, "random")] {
+        let exact = exact_link_rates_tie(&t, random_tie);
+        assert_eq!(exact.len(), 4 * 64);
+        for (&(_, _, dir), &v) in &exact {
+            let even = dbar / 4.0;
+            let want = match (random_tie, dir) {
+                (true, _) => even,
+                // Per ring direction: + carries 10 of every 16 hop-units, − 6 (mean 8).
+                (false, Dir::Plus) => even * 10.0 / 8.0,
+                (false, Dir::Minus) => even * 6.0 / 8.0,
+            };
+            assert!((v - want).abs() < 1e-12, "{tie}: {v} vs {want}");
+        }
+        let s = routing_scenario(
+            &t,
+            2,
+            4,
+            4,
+            0.03,
+            1,
+            100,
+            1,
+            &format!("tie = \"{tie}\""),
+            "",
+        );
+        let net = Network::for_scenario(&s);
+        let traffic = flitsim::traffic::Traffic::new(&s.traffic, net.cube(), 1);
+        let lib = flitsim::model::enumerate::dor_link_rates(&net, &traffic, 1.0, s.routing.tie);
+        for (c, l) in net.cube().links.iter().enumerate() {
+            let v = exact[&(l.src, l.dim as usize, l.dir)];
+            assert!(
+                (lib[c] - v).abs() < 1e-12,
+                "{tie}: link {c}: {} vs {v}",
+                lib[c]
+            );
+        }
+        let routing = format!("algorithm = \"dor\"\ntie = \"{tie}\"");
+        let run = run_routing(&t, 2, 4, 0.03, 30_000, 27, &routing);
         check_rates(&t, &run, |src, d, dir| exact[&(src, d, dir)]);
     }
 }

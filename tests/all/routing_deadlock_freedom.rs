@@ -209,6 +209,43 @@ fn dor_is_deadlock_free_past_saturation() {
     }
 }
 
+/// Every torus convention (`[routing] tie` × `dateline`) on uni- and bidirectional tori, odd
+/// and even k, buffers of 1 and 2 flits, the fewest virtual channels (2); and Duato's escape
+/// with each tie rule where ties exist.
+#[test]
+fn torus_conventions_are_deadlock_free_past_saturation() {
+    for tie in ["plus", "random"] {
+        for dateline in ["at-wrap", "on-entry"] {
+            let dor = format!("algorithm = \"dor\"\ntie = \"{tie}\"\ndateline = \"{dateline}\"");
+            let mut tori = vec![
+                Topo::bi_torus(4, 2),
+                Topo::bi_torus(5, 2),
+                Topo::bi_torus(6, 2),
+            ];
+            if dateline == "at-wrap" {
+                // On-entry is refused on unidirectional tori (negative control below).
+                tori.extend([Topo::uni_torus(4, 2), Topo::uni_torus(5, 2)]);
+            }
+            for t in tori {
+                for depth in [1, 2] {
+                    let o = run_case(&case(t.clone(), 2, depth, &dor), 0.8, 20_000, 5);
+                    assert_eq!(o.adaptive, 0.0);
+                }
+            }
+        }
+        let duato = format!("algorithm = \"duato\"\ntie = \"{tie}\"");
+        for depth in [1, 2] {
+            let o = run_case(
+                &case(Topo::bi_torus(4, 2), 3, depth, &duato),
+                0.8,
+                20_000,
+                6,
+            );
+            assert!(o.adaptive > 0.0 && o.adaptive < 1.0);
+        }
+    }
+}
+
 #[test]
 fn pcube_is_deadlock_free_past_saturation() {
     for c in [
@@ -344,6 +381,13 @@ fn negative_controls_deadlock_is_detected() {
             Topo::uni_torus(4, 2),
             1,
             "algorithm = \"dor\"\ndeadlock_check = false",
+        ),
+        // The dateline class chosen on entry breaks no cycle on a unidirectional ring, where
+        // routes reach k - 1 links (src/routing/conventions.rs).
+        (
+            Topo::uni_torus(4, 2),
+            2,
+            "algorithm = \"dor\"\ndateline = \"on-entry\"\ndeadlock_check = false",
         ),
     ] {
         let mut e = quiet_routing_engine(&t, vcs, 1, routing);
