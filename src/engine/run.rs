@@ -56,6 +56,7 @@ pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
     let routing = Routing::new(s, &net);
     let traffic = Traffic::new(&s.traffic, net.traffic_topo(), seed);
     Engine::new(net, routing, traffic, rate, seed)
+        .with_process(s.traffic.process)
         .with_selection(s.routing.selection)
         .with_early_free(s.router.early_free)
 }
