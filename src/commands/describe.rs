@@ -244,6 +244,11 @@ fn check_traffic(s: &Scenario) -> Result<()> {
         ),
         _ => mixture,
     };
+    // Poisson, the default, is left unsaid (as before the key existed).
+    let lengths = match t.process {
+        flitsim::scenario::Process::Poisson => lengths,
+        p => format!("{lengths}, {} arrivals", p.name()),
+    };
     out!(
         "  traffic: {}{mixture}, {lengths}, {} load point(s) x {} seed(s)",
         t.pattern.name(),

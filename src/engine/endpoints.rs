@@ -1,20 +1,26 @@
-//! The network's endpoints: Poisson sources and their FIFO queues, injection into the
-//! injection buffers (step 1 and step 3 of the cycle), and delivery of ejected messages.
+//! The network's endpoints: the sources (Poisson or Bernoulli) and their FIFO queues, injection
+//! into the injection buffers (step 1 and step 3 of the cycle), and delivery of ejected
+//! messages.
 
 use super::parts::{ACTIVE, IDLE};
 use super::{Delivery, Engine};
 use crate::network::NONE;
-use crate::traffic::Source;
-use rand_distr::Exp;
+use crate::scenario::Process;
+use crate::traffic::{Arrivals, Source};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// The processors' sources: Poisson generators, their message queues (intrusive FIFOs through
-/// `Messages::next`), and the message each is injecting; indexed by processor.
+/// The processors' sources: their arrival process, their message queues (intrusive FIFOs
+/// through `Messages::next`), and the message each is injecting; indexed by processor.
 #[derive(Clone)]
 pub(super) struct Sources {
-    /// Interarrival times, or None without Poisson sources (messages only through `send`).
-    exp: Option<Exp<f64>>,
+    /// The arrival process, or None without sources (messages only through `send`).
+    process: Option<Arrivals>,
+    /// Which process `process` is.
+    pub kind: Process,
+    /// λ in messages/node/cycle, and the seed of the sources' streams.
+    rate: f64,
+    seed: u64,
     /// One random stream per processor.
     gens: Vec<Source>,
     /// The next arrival of each source, earliest first.
@@ -36,24 +42,15 @@ pub(super) struct Sources {
 }
 
 impl Sources {
-    /// `nodes` sources of `rate` messages/cycle each (0: none), seeded from `seed`.
+    /// `nodes` Poisson sources of `rate` messages/cycle each (0: none), seeded from `seed`.
     pub fn new(nodes: usize, rate: f64, seed: u64) -> Sources {
-        let exp = (rate > 0.0).then(|| Exp::new(rate).expect("positive rate"));
-        let mut gens = Vec::new();
-        let mut arrivals = BinaryHeap::new();
-        if let Some(e) = &exp {
-            gens.reserve(nodes);
-            arrivals.reserve(nodes);
-            for node in 0..nodes as u32 {
-                let s = Source::new(seed, node, e);
-                arrivals.push(Reverse((s.next_cycle(), node)));
-                gens.push(s);
-            }
-        }
-        Sources {
-            exp,
-            gens,
-            arrivals,
+        let mut s = Sources {
+            process: None,
+            kind: Process::Poisson,
+            rate,
+            seed,
+            gens: Vec::new(),
+            arrivals: BinaryHeap::new(),
             head: vec![NONE; nodes],
             tail: vec![NONE; nodes],
             buf: vec![NONE; nodes],
@@ -61,6 +58,27 @@ impl Sources {
             sent: vec![0; nodes],
             listed: vec![false; nodes],
             active: Vec::new(),
+        };
+        s.start(Process::Poisson);
+        s
+    }
+
+    /// (Re)draws every source's first arrival under `process`, each from the start of its
+    /// stream.
+    pub fn start(&mut self, process: Process) {
+        let nodes = self.head.len();
+        self.kind = process;
+        self.process = Arrivals::new(process, self.rate);
+        self.gens.clear();
+        self.arrivals.clear();
+        if let Some(a) = &self.process {
+            self.gens.reserve(nodes);
+            self.arrivals.reserve(nodes);
+            for node in 0..nodes as u32 {
+                let s = Source::new(self.seed, node, a);
+                self.arrivals.push(Reverse((s.next_cycle(), node)));
+                self.gens.push(s);
+            }
         }
     }
 }
@@ -103,9 +121,11 @@ impl Engine {
         }
     }
 
-    /// Step 1: Poisson arrivals due this cycle join their source queues.
+    /// Step 1: arrivals due this cycle join their source queues.
     pub(super) fn generate(&mut self) {
-        let Some(exp) = self.sources.exp else { return };
+        let Some(process) = self.sources.process else {
+            return;
+        };
         if self.drain_only {
             return;
         }
@@ -115,7 +135,7 @@ impl Engine {
             }
             self.sources.arrivals.pop();
             let src = &mut self.sources.gens[s as usize];
-            let rng = src.arrive(&exp);
+            let rng = src.arrive(&process);
             let sent = self.traffic.message(self.net.traffic_topo(), s, rng);
             let next = src.next_cycle();
             self.sources.arrivals.push(Reverse((next, s)));

@@ -28,7 +28,7 @@ pub use run::{RunControl, SIMULATED, SIMULATED_STEP, build_engine, run_engine, r
 
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
-use crate::scenario::Selection;
+use crate::scenario::{Process, Selection};
 use crate::stats::{Counters, LatencyStats, VcOccupancy};
 use crate::traffic::Traffic;
 use endpoints::Sources;
@@ -139,7 +139,7 @@ pub struct Engine {
 
 impl Engine {
     /// An engine with Poisson sources of `rate` messages/node/cycle (0: no sources, messages
-    /// only through `send`).
+    /// only through `send`); [`Engine::with_process`] makes them Bernoulli.
     pub fn new(net: Network, routing: Routing, traffic: Traffic, rate: f64, seed: u64) -> Engine {
         let nbuf = net.buffers();
         let nchan = net.channels();
@@ -202,6 +202,19 @@ impl Engine {
     /// Breaks ties half-way round a ring at random, per message (default: always `+`).
     pub fn with_random_tie(mut self, on: bool) -> Engine {
         self.random_tie = on;
+        self
+    }
+
+    /// Sets the sources' arrival process (default: Poisson). Call it before the first step:
+    /// it draws every source's first arrival again, from the start of its stream.
+    pub fn with_process(mut self, process: Process) -> Engine {
+        assert_eq!(
+            self.cycle, 0,
+            "the arrival process is set before the first cycle"
+        );
+        if process != self.sources.kind {
+            self.sources.start(process);
+        }
         self
     }
 

@@ -84,6 +84,7 @@ mod tests {
             lengths: vec![8],
             length_probabilities: vec![1.0],
             rates: vec![0.01],
+            process: Default::default(),
         };
         Traffic::new(&spec, topo, 1)
     }

@@ -89,6 +89,43 @@ impl Selection {
     }
 }
 
+/// How each node's messages arrive (`[traffic] process`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Process {
+    /// Exponential inter-arrival times of mean 1/λ in continuous time, an arrival joining its
+    /// queue in the cycle it falls in (papers' assumption a); several may fall in one cycle.
+    #[default]
+    Poisson,
+    /// One trial per cycle, succeeding with probability λ ≤ 1 (BookSim's injection process):
+    /// at most one arrival per node per cycle.
+    Bernoulli,
+}
+
+impl Process {
+    /// Every arrival process, in the order messages list them.
+    pub const ALL: [Process; 2] = [Process::Poisson, Process::Bernoulli];
+
+    /// The process a scenario's name stands for.
+    pub fn parse(name: &str) -> Option<Process> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The name in scenarios and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Process::Poisson => "poisson",
+            Process::Bernoulli => "bernoulli",
+        }
+    }
+
+    /// The default: a scenario serializes without it, so that the points' keys (and the
+    /// records cached under them) stay what they were before the key existed.
+    pub fn is_poisson(&self) -> bool {
+        *self == Process::Poisson
+    }
+}
+
 /// The validated `[routing]` table.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct RoutingSpec {
@@ -210,6 +247,10 @@ pub struct TrafficSpec {
     pub length_probabilities: Vec<f64>,
     /// Offered loads λ in messages/node/cycle, one per load point.
     pub rates: Vec<f64>,
+    /// How messages arrive at each node (`process`); left out of the serialized scenario
+    /// when Poisson (the default), so that a Poisson point's key is unchanged.
+    #[serde(skip_serializing_if = "Process::is_poisson")]
+    pub process: Process,
     /// The loads as the scenario gave them in flits/node/cycle (`flit_rates`), if it did;
     /// `rates` are these divided by the mean length.
     pub flit_rates: Option<Vec<f64>>,

@@ -155,6 +155,8 @@ pub struct RawTraffic {
     pub length_probabilities: Option<Vec<f64>>,
     pub rates: Option<Vec<f64>>,
     pub flit_rates: Option<Vec<f64>>,
+    /// The arrival process: "poisson" (default) or "bernoulli".
+    pub process: Option<String>,
     pub pattern_fraction: Option<Values>,
     pub hotspot_node: Option<i64>,
     pub hotspot_fraction: Option<Values>,

@@ -127,6 +127,7 @@ pub(super) static TRAFFIC: Table = Table {
         f("length_probabilities", Ty::List(&Ty::Num), O),
         f("rates", Ty::List(&Ty::Num), O),
         f("flit_rates", Ty::List(&Ty::Num), O),
+        f("process", Ty::Str, O),
         f("pattern_fraction", Ty::Values, O),
         f("hotspot_node", Ty::Int, O),
         f("hotspot_fraction", Ty::Values, O),

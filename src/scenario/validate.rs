@@ -259,6 +259,17 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
         None => vec![1.0],
     };
     let (lengths, length_probabilities) = lengths(c, t)?;
+    let process = match t.process.as_deref() {
+        None => Process::default(),
+        Some(name) => Process::parse(name).ok_or_else(|| {
+            let names = Process::ALL.map(Process::name);
+            c.err(
+                "[traffic] process",
+                format!("unknown arrival process {name:?}"),
+                format!("use {}", quoted_choices(&names)),
+            )
+        })?,
+    };
     let mean = lengths
         .iter()
         .zip(&length_probabilities)
@@ -295,6 +306,20 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
                 "give loads > 0",
             ));
         }
+        let rate = if per_flit { v / mean } else { v };
+        // Checked before the flit rate (which bounds λ by 1 / mean length already, but for
+        // rounding), so that a Bernoulli scenario is told why λ itself is bounded.
+        if process == Process::Bernoulli && rate > 1.0 {
+            return Err(c.err(
+                key,
+                format!(
+                    "load {} is λ = {} messages/node/cycle, but a Bernoulli source makes one trial per cycle, so λ is at most 1",
+                    shown(v),
+                    shown(rate)
+                ),
+                "give loads whose λ (flit rate divided by the mean message length) is at most 1 message/node/cycle",
+            ));
+        }
         if flits > 1.0 {
             return Err(c.err(
                 key,
@@ -306,7 +331,7 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
                 "give loads whose flit rate (λ times the mean message length) is at most 1",
             ));
         }
-        rates.push(if per_flit { v / mean } else { v });
+        rates.push(rate);
     }
     let hotspot_fractions = match &t.hotspot_fraction {
         Some(h) if matches!(pattern, Pattern::Hotspot { .. }) => {
@@ -322,6 +347,7 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
         lengths,
         length_probabilities,
         rates,
+        process,
         flit_rates: per_flit.then(|| list.clone()),
     })
 }

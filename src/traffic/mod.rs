@@ -1,5 +1,6 @@
-//! Traffic: Poisson message generation (papers' assumption a: each node generates messages
-//! independently at λ messages/cycle), destination patterns and message lengths.
+//! Traffic: message generation (each node generates messages independently at λ
+//! messages/cycle, by a Poisson process, the papers' assumption a, or a Bernoulli process),
+//! destination patterns and message lengths.
 
 mod locality;
 mod pattern;
@@ -7,10 +8,10 @@ mod pattern;
 pub use locality::DistanceTable;
 pub use pattern::Destinations;
 
-use crate::scenario::TrafficSpec;
+use crate::scenario::{Process, TrafficSpec};
 use crate::topology::KAryNCube;
 use rand::Rng;
-use rand_distr::{Distribution, Exp};
+use rand_distr::{Distribution, Exp, Geometric};
 use rand_pcg::Pcg64;
 
 /// Derives independent seeds: splitmix64 of the scenario seed and a salt.
@@ -22,21 +23,65 @@ pub fn mix_seed(seed: u64, salt: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The arrival process of every source, at λ messages/node/cycle.
+#[derive(Clone, Copy, Debug)]
+pub enum Arrivals {
+    /// Exponential inter-arrival times of mean 1/λ in continuous time; an arrival joins its
+    /// queue in the cycle it falls in, so several may join in one cycle.
+    Poisson(Exp<f64>),
+    /// One trial per cycle succeeding with probability λ: the first arrival in cycle
+    /// Geometric(λ) (failures before the first success), each next one 1 + Geometric(λ)
+    /// cycles after the previous, so at most one per cycle.
+    Bernoulli(Geometric),
+}
+
+impl Arrivals {
+    /// `process` at `rate` messages/node/cycle, or None when the rate is 0 (no sources).
+    /// Panics on a negative rate, or a Bernoulli rate above 1 (validation refuses both).
+    pub fn new(process: Process, rate: f64) -> Option<Arrivals> {
+        (rate > 0.0).then(|| match process {
+            Process::Poisson => Arrivals::Poisson(Exp::new(rate).expect("positive rate")),
+            Process::Bernoulli => Arrivals::Bernoulli(
+                Geometric::new(rate).expect("a Bernoulli rate of at most 1 message/node/cycle"),
+            ),
+        })
+    }
+
+    /// The time of a source's first arrival.
+    #[inline]
+    fn first(&self, rng: &mut Pcg64) -> f64 {
+        match self {
+            Arrivals::Poisson(exp) => exp.sample(rng),
+            Arrivals::Bernoulli(geo) => geo.sample(rng) as f64,
+        }
+    }
+
+    /// The time from one arrival to the next.
+    #[inline]
+    fn gap(&self, rng: &mut Pcg64) -> f64 {
+        match self {
+            Arrivals::Poisson(exp) => exp.sample(rng),
+            Arrivals::Bernoulli(geo) => 1.0 + geo.sample(rng) as f64,
+        }
+    }
+}
+
 /// One node's message source: its own random stream, so results do not depend on how many
 /// sources there are or in which order they are visited.
 #[derive(Clone)]
 pub struct Source {
     rng: Pcg64,
-    /// Continuous time of the next arrival; it joins the queue in cycle `floor(next)`.
+    /// Time of the next arrival (continuous under Poisson, a whole cycle under Bernoulli); it
+    /// joins the queue in cycle `floor(next)`.
     pub next: f64,
 }
 
 impl Source {
-    /// Node `node`'s source, its stream derived from `seed`; `exp` draws the inter-arrival
-    /// times (mean 1/λ cycles), the first arrival among them.
-    pub fn new(seed: u64, node: u32, exp: &Exp<f64>) -> Source {
+    /// Node `node`'s source, its stream derived from `seed`; `arrivals` draws the first
+    /// arrival and the inter-arrival times (mean 1/λ cycles).
+    pub fn new(seed: u64, node: u32, arrivals: &Arrivals) -> Source {
         let mut rng = Pcg64::new(mix_seed(seed, node as u64) as u128, node as u128);
-        let next = exp.sample(&mut rng);
+        let next = arrivals.first(&mut rng);
         Source { rng, next }
     }
 
@@ -46,11 +91,11 @@ impl Source {
         self.next as u64
     }
 
-    /// Consumes the pending arrival and schedules the next (exponential inter-arrival time).
+    /// Consumes the pending arrival and schedules the next (one inter-arrival time later).
     /// Returns the stream to draw the arrived message's destination and length from.
     #[inline]
-    pub fn arrive(&mut self, exp: &Exp<f64>) -> &mut Pcg64 {
-        self.next += exp.sample(&mut self.rng);
+    pub fn arrive(&mut self, arrivals: &Arrivals) -> &mut Pcg64 {
+        self.next += arrivals.gap(&mut self.rng);
         &mut self.rng
     }
 }

@@ -25,6 +25,7 @@ fn traffic(topo: &KAryNCube, pattern: Pattern, x: f64) -> Traffic {
         lengths: vec![8],
         length_probabilities: vec![1.0],
         rates: vec![LAMBDA],
+        process: Default::default(),
     };
     Traffic::new(&spec, topo, 1)
 }

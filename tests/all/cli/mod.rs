@@ -98,7 +98,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 }
 
 /// A scenario that `check` accepts and `run` finishes in well under a second: a 4x4 mesh.
-const GOOD: &str = r#"# a tiny scenario for the command-line tests
+pub(crate) const GOOD: &str = r#"# a tiny scenario for the command-line tests
 name = "t"
 seed = 1
 
@@ -125,7 +125,7 @@ measure_cycles = 2000
 "#;
 
 /// `text` with the line `old` replaced by `new` (which may be several lines, or empty).
-fn edit(text: &str, old: &str, new: &str) -> String {
+pub(crate) fn edit(text: &str, old: &str, new: &str) -> String {
     let mut found = false;
     let lines: Vec<&str> = text
         .lines()
@@ -197,7 +197,7 @@ impl Setup {
 /// results/<name>/) each refuse the scenario `text` (None: the file does not exist) with exit code
 /// 2 and one line on stderr: `flitsim: error: FILE...` containing every string of `expect` and a
 /// fix; that nothing goes to stdout; and that no file is created, changed or removed.
-fn assert_refused(test: &str, text: Option<&str>, expect: &[&str]) {
+pub(crate) fn assert_refused(test: &str, text: Option<&str>, expect: &[&str]) {
     let setup = Setup::new(test);
     let file = if text.is_some() {
         "bad.toml"
