@@ -17,12 +17,14 @@
 //! the cycle (credits return after one cycle), so 1-flit buffers pass a flit every other cycle.
 
 mod active;
+mod crossbar;
 mod diagnostics;
 mod endpoints;
 mod messages;
 mod parts;
 mod run;
 mod selection;
+mod timing;
 
 pub use run::{RunControl, SIMULATED, SIMULATED_STEP, build_engine, run_engine, run_point};
 
@@ -31,10 +33,12 @@ use crate::routing::{Candidates, Routing};
 use crate::scenario::{Process, Selection};
 use crate::stats::{Counters, LatencyStats, VcOccupancy};
 use crate::traffic::Traffic;
+use crossbar::InputPorts;
 use endpoints::Sources;
 use messages::Messages;
 use parts::{ACTIVE, ASLEEP, Arbiters, Buffers, EarlyFree, IDLE, NO_REQUEST, WaitLists};
 use rand_pcg::Pcg64;
+use timing::{Event, LinkPipe};
 
 /// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +137,12 @@ pub struct Engine {
     drain_only: bool,
     /// Each message draws tie bits (`[routing] tie = "random"`).
     random_tie: bool,
+    /// Router delay D: cycles a header waits at the front of its buffer before it may cross.
+    delay: u32,
+    /// Flits and credits in flight on links of more than one cycle (`link_latency`).
+    pipe: LinkPipe,
+    /// Input-port arbiters under `crossbar = "per-port"`.
+    ports: InputPorts,
     /// The seed of the tie bits' stream: a hash of it and a message's serial number.
     tie_seed: u64,
 }
@@ -184,6 +194,9 @@ impl Engine {
             deliveries: Vec::new(),
             drain_only: false,
             random_tie: false,
+            delay: 0,
+            pipe: LinkPipe::default(),
+            ports: InputPorts::default(),
             tie_seed: tie_seed(seed),
             routing,
             net,
@@ -215,6 +228,16 @@ impl Engine {
         if process != self.sources.kind {
             self.sources.start(process);
         }
+        self
+    }
+
+    /// Router and link timing: router delay `delay` cycles, links of `link_latency` cycles,
+    /// one crossbar input per port when `per_port` (defaults 0, 1, false: the papers' router).
+    /// Early free and shared channels keep the defaults (the scenario refuses the others).
+    pub fn with_timing(mut self, delay: u32, link_latency: u32, per_port: bool) -> Engine {
+        self.delay = delay;
+        self.pipe = LinkPipe::new(link_latency as u64, self.bufs.buf.len());
+        self.ports = InputPorts::new(&self.net, per_port);
         self
     }
 
@@ -271,6 +294,7 @@ impl Engine {
             (true, false) => self.traverse::<true, false>(),
             (true, true) => self.traverse::<true, true>(),
         };
+        self.link_events();
         self.moved = injected + granted;
         self.cycle += 1;
     }
@@ -291,9 +315,15 @@ impl Engine {
             msgs,
             cycle,
             random_tie,
+            delay,
+            pipe,
+            ports,
             ..
         } = self;
-        let random_tie = *random_tie;
+        let (random_tie, delay) = (*random_tie, *delay);
+        let held = &pipe.held[..];
+        let per_port = ports.on();
+        let vcs = net.vcs;
         let Buffers { buf, state, active } = bufs;
         let (buf, state) = (&mut buf[..], &mut state[..]);
         let (arbs, drv_rr) = (&mut arbiters.arb[..], &arbiters.drv_rr[..]);
@@ -306,7 +336,14 @@ impl Engine {
             let cur = buf[b];
             let ch = if cur.sent > 0 {
                 let t = cur.out_buf;
-                if t != NONE && buf[t as usize].cnt >= depth {
+                // Space downstream: its flits, or (links of L > 1) the credits not yet back.
+                let full = t != NONE
+                    && if held.is_empty() {
+                        buf[t as usize].cnt >= depth
+                    } else {
+                        held[t as usize] >= depth
+                    };
+                if full {
                     // Wormhole blocking: asleep until the downstream buffer sends a flit.
                     active.remove(b32);
                     state[b] = ASLEEP;
@@ -314,12 +351,16 @@ impl Engine {
                 }
                 cur.out_chan
             } else {
+                if delay > 0 && now.wrapping_sub(cur.last) <= delay {
+                    // The router delay: routing and allocation take D cycles more.
+                    return;
+                }
                 let mi = cur.msg as usize;
                 let dst = msgs.dst[mi];
                 let tie = if random_tie { msgs.tie[mi] } else { 0 };
                 let at = net.buf_router[b];
                 // The header arrived (stamp `last`) and was first routed the next cycle.
-                let waited = now.wrapping_sub(cur.last).wrapping_sub(1) as u64;
+                let waited = now.wrapping_sub(cur.last).wrapping_sub(1 + delay) as u64;
                 routing.route(net, at, dst, b32, waited, tie, cand);
                 let rng = &mut rngs[at as usize];
                 match selection::select(net, buf, queued, cand, *selection, rng) {
@@ -339,6 +380,11 @@ impl Engine {
                     }
                 }
             };
+            if per_port {
+                // Per-port crossbar: first the port's virtual channels compete.
+                ports.request(b32, b32 / vcs, b32 % vcs, vcs);
+                return;
+            }
             let a = if SHARED { net.arb_of[ch as usize] } else { ch };
             let arb = &mut arbs[a as usize];
             // Round-robin: the first slot after the last grant wins.
@@ -353,6 +399,15 @@ impl Engine {
             }
             arb.best = arb.best.min(key << 32 | b as u64);
             requested.insert(a);
+        });
+        // Per-port crossbar: each port's winner asks for its output (no shared channels).
+        ports.winners(|b| {
+            let cur = &buf[b as usize];
+            let arb = &mut arbs[cur.out_chan as usize];
+            let k = cur.slot + arb.drivers - arb.rr - 1;
+            let key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
+            arb.best = arb.best.min(key << 32 | b as u64);
+            requested.insert(cur.out_chan);
         });
     }
 
@@ -371,6 +426,8 @@ impl Engine {
             delivered,
             occupancy,
             adaptive_vcs,
+            pipe,
+            ports,
             ..
         } = self;
         let Arbiters {
@@ -384,6 +441,10 @@ impl Engine {
         let now = *cycle as u32;
         let after = *cycle + 1;
         let no_up = bufs.buf.len() as u32;
+        // Links of L > 1: flits and credits crossing them are events (timing.rs).
+        let piped = pipe.on();
+        let link_bufs = net.links * net.vcs;
+        let per_port = ports.on();
         let mut ejected = 0;
         let mut moved = 0;
         requested.drain(|a| {
@@ -393,6 +454,9 @@ impl Engine {
             arb.best = NO_REQUEST;
             let src = &mut bufs.buf[b];
             arb.rr = src.slot;
+            if per_port {
+                ports.granted(b as u32 / net.vcs, b as u32 % net.vcs);
+            }
             if SHARED {
                 drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
             }
@@ -413,7 +477,9 @@ impl Engine {
             src.sent += 1;
             let tail = src.sent == len;
             let mut promoted = false;
-            if tail {
+            // Fed over a link of L > 1: its upstream learns of the space L cycles later.
+            let credit_later = piped && (b as u32) < link_bufs;
+            if tail && !credit_later {
                 src.msg = NONE;
                 if EARLY && early.queued[b] != NONE {
                     // Early free: the queued message's header is now at the front.
@@ -433,13 +499,17 @@ impl Engine {
             if header {
                 c_msgs[c] += 1;
             }
-            // The upstream buffer of this message may send again: there is space here now.
-            bufs.wake(up);
+            if credit_later {
+                pipe.schedule(*cycle, Event::Credit(b as u32, tail));
+            } else {
+                // The upstream buffer of this message may send again: there is space here now.
+                bufs.wake(up);
+            }
             if EARLY {
                 // So may the upstream buffer of the message queued here.
                 bufs.wake(up_queued);
             }
-            if tail {
+            if tail && !credit_later {
                 let freed = net.buf_channel(b as u32);
                 if freed < net.links && !promoted {
                     occupancy.change(freed as usize, false, after);
@@ -471,7 +541,14 @@ impl Engine {
                         occupancy.change(c, true, after);
                     }
                 }
-                tb.cnt += 1;
+                let arrive_later = piped && c < net.links as usize;
+                if arrive_later {
+                    // The flit is on the link for L cycles; upstream counts it at once.
+                    pipe.held[tu] += 1;
+                    pipe.schedule(*cycle, Event::Arrive(t, header));
+                } else {
+                    tb.cnt += 1;
+                }
                 if tail && EARLY && early.queued[tu] == m {
                     early.up[tu] = no_up;
                 } else if tail {
@@ -481,7 +558,9 @@ impl Engine {
                     // Early free: this buffer can take a new header now; wake those waiting.
                     waits.wake_all(c, bufs);
                 }
-                bufs.track(t);
+                if !arrive_later {
+                    bufs.track(t);
+                }
             } else {
                 ejected += 1;
                 if tail {
@@ -512,5 +591,11 @@ impl Engine {
     /// True when no flit is in the network and no message waits at a source.
     pub fn idle(&self) -> bool {
         self.flits_in_net == 0 && self.backlog == 0
+    }
+
+    /// True when idle and no credit is still on its way back (links of L > 1): every buffer
+    /// is free for the next message.
+    pub fn settled(&self) -> bool {
+        self.idle() && self.pipe.empty()
     }
 }

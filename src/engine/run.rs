@@ -61,6 +61,11 @@ pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
         .with_selection(s.routing.selection)
         .with_early_free(s.router.early_free)
         .with_random_tie(random_tie)
+        .with_timing(
+            s.router.delay,
+            s.router.link_latency,
+            s.router.crossbar == crate::scenario::Crossbar::PerPort,
+        )
 }
 
 /// Simulates one load point of a scenario. A deadlock is an error naming the stuck buffers.

@@ -46,6 +46,40 @@ pub struct RouterSpec {
     pub buffer_depth: u32,
     /// Buffers free once the tail has arrived (paper 004 section 3.5; dimension-order only).
     pub early_free: bool,
+    /// Router delay D in cycles (`[router] delay`, default 0).
+    pub delay: u32,
+    /// Cycles a flit takes across a network link (`[topology] link_latency`, default 1).
+    pub link_latency: u32,
+    /// Crossbar inputs per virtual channel or per port (`[router] crossbar`).
+    pub crossbar: Crossbar,
+}
+
+/// How many flits an input port may send per cycle (`[router] crossbar`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Crossbar {
+    /// One crossbar input per virtual channel (paper 000's (n+1)V-way crossbar).
+    PerVc,
+    /// One crossbar input per port: at most one flit per input port per cycle.
+    PerPort,
+}
+
+impl Crossbar {
+    /// Both crossbars, in the order messages list them.
+    pub const ALL: [Crossbar; 2] = [Crossbar::PerVc, Crossbar::PerPort];
+
+    /// The scenario name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Crossbar::PerVc => "per-vc",
+            Crossbar::PerPort => "per-port",
+        }
+    }
+
+    /// The crossbar a scenario's name stands for.
+    pub fn parse(name: &str) -> Option<Crossbar> {
+        Self::ALL.into_iter().find(|x| x.name() == name)
+    }
 }
 
 /// How a header chooses among free candidates of the same priority.

@@ -74,6 +74,8 @@ pub struct RawTopology {
     pub processors: Option<String>,
     /// k-ary m-way networks: processors per channel (p).
     pub processor_factor: Option<i64>,
+    /// Cycles a flit takes to cross a network link (default 1).
+    pub link_latency: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -87,6 +89,11 @@ pub struct RawRouter {
     /// message has arrived.
     #[serde(default)]
     pub early_free: bool,
+    /// Router delay D: cycles a header takes more before it may cross the crossbar.
+    #[serde(default)]
+    pub delay: i64,
+    /// "per-vc" (an input per virtual channel) or "per-port" (one per input port).
+    pub crossbar: Option<String>,
 }
 
 impl Default for RawRouter {
@@ -95,6 +102,8 @@ impl Default for RawRouter {
             vcs: default_vcs(),
             buffer_depth: default_depth(),
             early_free: false,
+            delay: 0,
+            crossbar: None,
         }
     }
 }

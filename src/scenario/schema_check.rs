@@ -94,6 +94,7 @@ pub(super) static TOPOLOGY: Table = Table {
         f("wrap", Ty::Str, O),
         f("processors", Ty::Str, O),
         f("processor_factor", Ty::Int, O),
+        f("link_latency", Ty::Int, O),
     ],
 };
 
@@ -103,6 +104,8 @@ pub(super) static ROUTER: Table = Table {
         f("vcs", Ty::Int, D),
         f("buffer_depth", Ty::Int, D),
         f("early_free", Ty::Bool, D),
+        f("delay", Ty::Int, D),
+        f("crossbar", Ty::Str, O),
     ],
 };
 

@@ -1,9 +1,11 @@
 //! Range and combination checks that turn a `RawScenario` into a `Scenario`.
 
+mod router;
 mod topology;
 
 use super::schema::RawScenario;
 use super::*;
+use router::router;
 use topology::topology;
 
 /// Longest scenario name in bytes: it names a directory, and file systems allow 255 bytes per
@@ -109,11 +111,7 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
         None => vec![raw.seed],
     };
     let topology = topology(&c, &raw.topology)?;
-    let router = RouterSpec {
-        vcs: c.int("[router] vcs", raw.router.vcs, 1, 32)? as u32,
-        buffer_depth: c.int("[router] buffer_depth", raw.router.buffer_depth, 1, 4096)? as u32,
-        early_free: raw.router.early_free,
-    };
+    let router = router(&c, &raw.router, &raw.topology, &topology)?;
     let routing = routing(&c, &raw.routing, &topology, &router)?;
     let traffic = traffic(&c, &raw.traffic, &topology)?;
     let r = &raw.run;

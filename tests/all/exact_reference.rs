@@ -22,9 +22,17 @@
 //!   router being its incoming links in link order and then its injection channel; the slot
 //!   granted last has lowest priority;
 //! - a source injects one flit per cycle of its oldest message into the lowest free injection
-//!   VC with space, one message at a time.
+//!   VC with space, one message at a time;
+//! - router delay D: a header may leave its buffer from cycle arrival + 1 + D;
+//! - link latency L: a flit sent over a link in cycle s arrives (counts in the buffer) at the end
+//!   of cycle s + L − 1; a flit leaving a link's buffer in cycle s returns its credit at the
+//!   end of s + L − 1, and the tail's credit frees the buffer; a body flit is sent only while
+//!   the flits sent into its downstream buffer and not yet credited are fewer than the depth;
+//! - per-port crossbar: a buffer ready to send first competes with the other virtual channels
+//!   of its channel (round-robin after the VC granted last), and only the winner asks for its
+//!   output.
 
-use crate::common::{Shape, Topo, quiet_routing_engine};
+use crate::common::{Shape, Topo};
 use flitsim::engine::{Delivery, Engine};
 use flitsim::topology::Dir;
 use rand::{Rng, SeedableRng};
@@ -37,6 +45,10 @@ const NONE: usize = usize::MAX;
 struct RBuf {
     msg: usize,
     cnt: u32,
+    /// Flits sent into the buffer whose credit has not come back.
+    held: u32,
+    /// Cycle the header arrived.
+    arrived: u64,
     sent: u32,
     len: u32,
     out_chan: usize,
@@ -67,27 +79,51 @@ struct RLink {
 struct Opts {
     random_tie: bool,
     on_entry: bool,
+    /// Router delay D.
+    delay: u64,
+    /// Link latency L.
+    latency: u64,
+    per_port: bool,
 }
 
-/// The papers' conventions: ties Plus, dateline at the wrap-around link.
+/// The papers' conventions: ties Plus, dateline at the wrap-around link, one-cycle hops.
 const PAPERS: Opts = Opts {
     random_tie: false,
     on_entry: false,
+    delay: 0,
+    latency: 1,
+    per_port: false,
 };
 
 impl Opts {
-    fn routing(&self) -> String {
-        format!(
-            "algorithm = \"dor\"\ntie = \"{}\"\ndateline = \"{}\"",
+    /// An engine without sources with these options.
+    fn engine(&self, t: &Topo, vcs: u32, depth: u32) -> Engine {
+        let text = format!(
+            "name = \"reference\"\nseed = 1\n{}link_latency = {}\n[router]\nvcs = {vcs}\n\
+             buffer_depth = {depth}\ndelay = {}\ncrossbar = \"{}\"\n[routing]\n\
+             algorithm = \"dor\"\ntie = \"{}\"\ndateline = \"{}\"\n[traffic]\n\
+             message_length = 1\nrates = [0.001]\n",
+            t.toml(),
+            self.latency,
+            self.delay,
+            if self.per_port { "per-port" } else { "per-vc" },
             if self.random_tie { "random" } else { "plus" },
             if self.on_entry { "on-entry" } else { "at-wrap" }
-        )
+        );
+        let s = flitsim::Scenario::from_toml(&text, "reference.toml").unwrap();
+        let mut e = flitsim::engine::build_engine(&s, 0.0, 1);
+        e.log_deliveries = true;
+        e
     }
 }
 
 struct Reference {
     t: Topo,
     o: Opts,
+    /// Flits and credits in flight: (due cycle, arrival (else credit), buffer, header/tail).
+    events: Vec<(u64, bool, usize, bool)>,
+    /// Per channel with buffers: the virtual channel its port granted last (per-port).
+    prr: Vec<usize>,
     vcs: usize,
     depth: u32,
     links: Vec<RLink>,
@@ -174,6 +210,8 @@ impl Reference {
         Reference {
             t: t.clone(),
             o,
+            events: Vec::new(),
+            prr: vec![vcs - 1; nl + nodes],
             vcs,
             depth,
             links,
@@ -187,6 +225,8 @@ impl Reference {
                 RBuf {
                     msg: NONE,
                     cnt: 0,
+                    held: 0,
+                    arrived: 0,
                     sent: 0,
                     len: 0,
                     out_chan: NONE,
@@ -284,13 +324,18 @@ impl Reference {
         let nl = self.links.len();
         // Requests, from the state at the start of the cycle.
         let mut best: Vec<Option<(u32, usize, usize)>> = vec![None; nchan]; // (key, buf, want)
+        // Per-port: each port's best ready VC (key, buf, channel, want).
+        let mut port: Vec<Option<(usize, usize, usize, usize)>> = vec![None; nl + self.nodes];
         for b in 0..self.bufs.len() {
             let buf = self.bufs[b];
             if buf.cnt == 0 {
                 continue;
             }
+            if buf.sent == 0 && self.cycle < buf.arrived + 1 + self.o.delay {
+                continue;
+            }
             let (ch, want) = if buf.sent > 0 {
-                if buf.out_buf != NONE && self.bufs[buf.out_buf].cnt >= self.depth {
+                if buf.out_buf != NONE && self.bufs[buf.out_buf].held >= self.depth {
                     continue;
                 }
                 (buf.out_chan, buf.out_buf)
@@ -308,6 +353,21 @@ impl Reference {
                     }
                 }
             };
+            if self.o.per_port {
+                let (p, v) = (b / self.vcs, b % self.vcs);
+                let key = (v + self.vcs - self.prr[p] - 1) % self.vcs;
+                if port[p].is_none_or(|(k, ..)| key < k) {
+                    port[p] = Some((key, b, ch, want));
+                }
+                continue;
+            }
+            let d = self.drivers[ch];
+            let key = (self.buf_slot[b] + d - self.rr[ch] - 1) % d;
+            if best[ch].is_none_or(|(k, _, _)| key < k) {
+                best[ch] = Some((key, b, want));
+            }
+        }
+        for &(_, b, ch, want) in port.iter().flatten() {
             let d = self.drivers[ch];
             let key = (self.buf_slot[b] + d - self.rr[ch] - 1) % d;
             if best[ch].is_none_or(|(k, _, _)| key < k) {
@@ -336,10 +396,12 @@ impl Reference {
                 self.bufs[t].msg = m;
                 self.bufs[t].len = len;
                 self.bufs[t].sent = 0;
+                self.bufs[t].arrived = self.cycle;
                 self.msgs[m].inject = self.cycle;
                 self.s_buf[s] = t;
             }
             self.bufs[t].cnt += 1;
+            self.bufs[t].held += 1;
             self.c_flits[nl + s] += 1;
             self.flits_in_net += 1;
             moved += 1;
@@ -355,6 +417,7 @@ impl Reference {
             let Some((_, b, want)) = *req else { continue };
             moved += 1;
             self.rr[ch] = self.buf_slot[b];
+            self.prr[b / self.vcs] = b % self.vcs;
             let m = self.bufs[b].msg;
             let header = self.bufs[b].sent == 0;
             if header {
@@ -367,9 +430,13 @@ impl Reference {
             self.bufs[b].cnt -= 1;
             self.bufs[b].sent += 1;
             let tail = self.bufs[b].sent == len;
-            if tail {
-                self.bufs[b].msg = NONE;
-            }
+            // The credit: at once from an injection buffer, L cycles on from a link's.
+            let back = if b / self.vcs < nl {
+                self.o.latency - 1
+            } else {
+                0
+            };
+            self.events.push((self.cycle + back, false, b, tail));
             let t = self.bufs[b].out_buf;
             if t != NONE {
                 if header {
@@ -379,8 +446,10 @@ impl Reference {
                     self.bufs[t].sent = 0;
                     self.msgs[m].hops += 1;
                 }
-                self.bufs[t].cnt += 1;
-                assert!(self.bufs[t].cnt <= self.depth);
+                self.bufs[t].held += 1;
+                assert!(self.bufs[t].held <= self.depth);
+                self.events
+                    .push((self.cycle + self.o.latency - 1, true, t, header));
             } else {
                 self.flits_in_net -= 1;
                 if tail {
@@ -394,6 +463,23 @@ impl Reference {
                         eject: self.cycle,
                         hops: r.hops as u16,
                     });
+                }
+            }
+        }
+        // Flits and credits due now, in the order they were made.
+        let now = self.cycle;
+        let due: Vec<_> = self.events.iter().filter(|e| e.0 == now).copied().collect();
+        self.events.retain(|e| e.0 != now);
+        for (_, arrival, b, flag) in due {
+            if arrival {
+                self.bufs[b].cnt += 1;
+                if flag {
+                    self.bufs[b].arrived = now;
+                }
+            } else {
+                self.bufs[b].held -= 1;
+                if flag {
+                    self.bufs[b].msg = NONE;
                 }
             }
         }
@@ -420,7 +506,7 @@ fn compare(
         "{:?} {:?} V={vcs} depth={depth} p={p} lens={lens:?} {o:?}",
         t.shape, t.radix
     );
-    let mut e = quiet_routing_engine(&t, vcs, depth, &o.routing());
+    let mut e = o.engine(&t, vcs, depth);
     let mut r = Reference::new(&e, &t, vcs as usize, depth, o);
     assert_eq!(e.net.channels(), r.drivers.len(), "{ctx}");
     let mut rng = Pcg64::seed_from_u64(seed);
@@ -535,6 +621,7 @@ fn reference_torus_conventions() {
             let o = Opts {
                 random_tie,
                 on_entry,
+                ..PAPERS
             };
             all_loads_with(Topo::bi_torus(4, 2), 2, 2, o);
             all_loads_with(Topo::bi_torus(6, 2), 4, 3, o);
@@ -543,7 +630,7 @@ fn reference_torus_conventions() {
     }
     let tie_only = Opts {
         random_tie: true,
-        on_entry: false,
+        ..PAPERS
     };
     all_loads_with(Topo::uni_torus(4, 2), 2, 2, tie_only);
 }
@@ -560,6 +647,7 @@ fn reference_larger_networks() {
     let bi = Opts {
         random_tie: true,
         on_entry: true,
+        ..PAPERS
     };
     compare(Topo::mesh(&[8, 8]), 2, 4, 0.03, (8, 32), 2000, 2001, PAPERS);
     compare(
@@ -584,4 +672,34 @@ fn reference_larger_networks() {
     );
     compare(Topo::bi_torus(8, 2), 4, 2, 0.05, (8, 16), 2000, 2003, bi);
     compare(Topo::bi_torus(4, 4), 2, 4, 0.02, (16, 16), 1500, 2004, bi);
+}
+
+/// Router delay, link latency (with buffers shallower and deeper than the credit round trip)
+/// and the per-port crossbar, alone and together, on every topology kind, light load to far
+/// past saturation.
+#[test]
+fn reference_router_and_link_timing() {
+    let timing = |delay, latency, per_port| Opts {
+        delay,
+        latency,
+        per_port,
+        ..PAPERS
+    };
+    for o in [
+        timing(2, 1, false),
+        timing(0, 3, false),
+        timing(1, 2, true),
+        timing(0, 1, true),
+    ] {
+        all_loads_with(Topo::mesh(&[4, 4]), 2, 2, o);
+        all_loads_with(Topo::mesh(&[4, 3]), 1, 5, o);
+        all_loads_with(Topo::uni_torus(4, 2), 2, 3, o);
+        all_loads_with(Topo::hypercube(4), 3, 1, o);
+        let bi = Opts {
+            random_tie: true,
+            on_entry: true,
+            ..o
+        };
+        all_loads_with(Topo::bi_torus(4, 2), 4, 4, bi);
+    }
 }

@@ -12,6 +12,7 @@ mod exact_conservation;
 mod exact_determinism;
 mod exact_hops;
 mod exact_reference;
+mod exact_timing;
 mod exact_zero_load;
 mod experiment;
 mod hyperx;

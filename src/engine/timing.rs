@@ -1,0 +1,127 @@
+//! Router and link timing beyond the papers' one-cycle hop: the router delay D (`[router]
+//! delay`: a header may cross the crossbar D cycles after it reaches the front of its buffer)
+//! and the link latency L (`[topology] link_latency`: a flit crossing a network link arrives L
+//! cycles later, and its credit takes L cycles back). Zero-load network latency is then
+//! M + h + (h + 1)·D + h·(L − 1) for an h-hop message of M flits: h + 1 routers each hold the
+//! header D cycles more, and each of h links takes L − 1 cycles more.
+//!
+//! With L > 1 a buffer of a network link is seen two ways. Its own state (`cnt`) counts the
+//! flits that have arrived; the upstream router's view (`held`, its credit count) counts the
+//! flits sent into it whose credit has not come back, and a body flit is sent only while
+//! `held < depth`. A flit sent in cycle s over a link arrives at the end of cycle s + L − 1 and
+//! can leave the next cycle; a flit leaving in cycle s returns its credit at the end of cycle
+//! s + L − 1, usable from s + L. The round trip is 2L cycles, so a buffer of fewer than 2L flits
+//! throttles a message to depth / (2L) flits per cycle (L = 1: 1-flit buffers pass a flit every
+//! other cycle, as the engine's module doc says). The tail's credit also frees the virtual
+//! channel for a new header: upstream learns of the free buffer with it. With L = 1 every event
+//! is due in the cycle it is made, and the engine applies it at once (no pipe).
+
+use super::Engine;
+
+/// A flit arriving in a buffer, or a credit returning from it.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Event {
+    /// A flit arrives in buffer `0`; `1`: it is the header.
+    Arrive(u32, bool),
+    /// A flit left buffer `0`: a credit reaches its upstream router; `1`: the tail's, which
+    /// frees the virtual channel.
+    Credit(u32, bool),
+}
+
+/// Flits and credits in flight on the network links (L > 1), in a wheel of L slots indexed by
+/// the cycle they are due in; empty when L = 1.
+#[derive(Clone, Default)]
+pub(super) struct LinkPipe {
+    /// L, the link latency in cycles.
+    pub latency: u64,
+    /// Events due at the end of cycle c, in slot c mod L.
+    slots: Vec<Vec<Event>>,
+    /// Per buffer: flits sent into it whose credit has not returned (the upstream's view).
+    pub held: Vec<u16>,
+}
+
+impl LinkPipe {
+    /// A pipe for links of `latency` cycles over `nbuf` buffers (none when `latency` ≤ 1).
+    pub fn new(latency: u64, nbuf: usize) -> LinkPipe {
+        if latency <= 1 {
+            return LinkPipe::default();
+        }
+        LinkPipe {
+            latency,
+            slots: vec![Vec::new(); latency as usize],
+            held: vec![0; nbuf],
+        }
+    }
+
+    /// True when links take more than one cycle.
+    #[inline]
+    pub fn on(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
+    /// True when no flit or credit is in flight.
+    pub fn empty(&self) -> bool {
+        self.slots.iter().all(Vec::is_empty)
+    }
+
+    /// Schedules `e`, made in cycle `now`, for the end of cycle now + L − 1.
+    #[inline]
+    pub fn schedule(&mut self, now: u64, e: Event) {
+        let due = (now + self.latency - 1) % self.latency;
+        self.slots[due as usize].push(e);
+    }
+}
+
+impl Engine {
+    /// End of cycle: the flits and credits due now arrive (L > 1).
+    pub(super) fn link_events(&mut self) {
+        if !self.pipe.on() {
+            return;
+        }
+        let now = self.cycle;
+        let slot = (now % self.pipe.latency) as usize;
+        let mut due = std::mem::take(&mut self.pipe.slots[slot]);
+        let after = now + 1;
+        for &e in &due {
+            match e {
+                Event::Arrive(t, header) => {
+                    let tb = &mut self.bufs.buf[t as usize];
+                    tb.cnt += 1;
+                    if header {
+                        // The header arrived: the router delay and the watchdog count from here.
+                        tb.last = now as u32;
+                    }
+                    self.bufs.track(t);
+                }
+                Event::Credit(b, tail) => {
+                    let bu = b as usize;
+                    self.pipe.held[bu] -= 1;
+                    let up = self.bufs.buf[bu].up;
+                    // The upstream buffer of its message may send again.
+                    self.bufs.wake(up);
+                    if tail {
+                        self.free_buffer(b, after);
+                    }
+                }
+            }
+        }
+        due.clear();
+        self.pipe.slots[slot] = due;
+    }
+
+    /// The tail's credit: buffer `b` is free for a new header from cycle `after`.
+    fn free_buffer(&mut self, b: u32, after: u64) {
+        let Engine {
+            net,
+            bufs,
+            waits,
+            occupancy,
+            ..
+        } = self;
+        let freed = net.buf_channel(b);
+        bufs.buf[b as usize].msg = crate::network::NONE;
+        occupancy.change(freed as usize, false, after);
+        // Headers waiting for a buffer of this channel may take it.
+        waits.wake_all(freed as usize, bufs);
+    }
+}

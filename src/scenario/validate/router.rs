@@ -1,0 +1,74 @@
+//! The validated `[router]` table and `[topology] link_latency`: buffers, early free, and the
+//! router and link timing (src/engine/timing.rs, src/engine/crossbar.rs).
+
+use super::super::schema::{RawRouter, RawTopology};
+use super::Checker;
+use crate::error::Result;
+use crate::scenario::{Crossbar, RouterSpec, TopologySpec, quoted_choices};
+
+/// Most cycles of router delay and of link latency (the watchdog's floors stay far above).
+pub(crate) const MAX_TIMING_CYCLES: i64 = 100;
+
+/// The router's buffers and timing; the options beyond the papers' router are refused where
+/// the engine keeps the papers' timing (early free, k-ary m-way networks).
+pub(super) fn router(
+    c: &Checker,
+    r: &RawRouter,
+    t: &RawTopology,
+    topology: &TopologySpec,
+) -> Result<RouterSpec> {
+    let delay = c.int("[router] delay", r.delay, 0, MAX_TIMING_CYCLES)? as u32;
+    let link_latency = match t.link_latency {
+        Some(l) => c.int("[topology] link_latency", l, 1, MAX_TIMING_CYCLES)? as u32,
+        None => 1,
+    };
+    let crossbar = match r.crossbar.as_deref() {
+        None => Crossbar::PerVc,
+        Some(name) => Crossbar::parse(name).ok_or_else(|| {
+            c.err(
+                "[router] crossbar",
+                format!("unknown crossbar {name:?}"),
+                format!("use {}", quoted_choices(&Crossbar::ALL.map(Crossbar::name))),
+            )
+        })?,
+    };
+    let spec = RouterSpec {
+        vcs: c.int("[router] vcs", r.vcs, 1, 32)? as u32,
+        buffer_depth: c.int("[router] buffer_depth", r.buffer_depth, 1, 4096)? as u32,
+        early_free: r.early_free,
+        delay,
+        link_latency,
+        crossbar,
+    };
+    if topology.mway().is_some() {
+        // Paper 004's networks have no pipeline or per-port crossbar to be faithful to.
+        let changed = [
+            ("[router] delay", delay != 0, "remove delay (0)"),
+            (
+                "[topology] link_latency",
+                link_latency != 1,
+                "remove link_latency (1)",
+            ),
+            (
+                "[router] crossbar",
+                crossbar != Crossbar::PerVc,
+                "remove crossbar (\"per-vc\")",
+            ),
+        ];
+        if let Some((key, _, fix)) = changed.into_iter().find(|x| x.1) {
+            return Err(c.err(
+                key,
+                "k-ary m-way networks keep paper 004's one-cycle channels and buffer-set crossbar",
+                fix,
+            ));
+        }
+    }
+    if r.early_free && link_latency != 1 {
+        return Err(c.err(
+            "[topology] link_latency",
+            "early free lets a header follow a tail into a buffer, which needs the one-cycle link's credits",
+            "remove link_latency, or early_free",
+        ));
+    }
+    Ok(spec)
+}
