@@ -146,3 +146,65 @@ fn buffers_shallower_than_the_round_trip_throttle_a_message() {
         }
     }
 }
+
+/// The timing keys out of range, unknown, or where the engine keeps the papers' timing: one
+/// line naming the key and the fix, exit 2.
+#[test]
+fn timing_keys_are_refused_by_name() {
+    let mesh = "[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n";
+    let mway = "[topology]\nkind = \"mway\"\nk = 4\nn = 2\nwrap = \"torus\"\n";
+    for (topology, extra_topology, router, key, words) in [
+        (mesh, "", "delay = 101", "[router] delay", "from 0 to 100"),
+        (
+            mesh,
+            "link_latency = 0",
+            "",
+            "[topology] link_latency",
+            "from 1 to 100",
+        ),
+        (
+            mesh,
+            "",
+            "crossbar = \"shared\"",
+            "[router] crossbar",
+            "\"per-vc\" or \"per-port\"",
+        ),
+        (mway, "", "delay = 1", "[router] delay", "paper 004"),
+        (
+            mway,
+            "link_latency = 2",
+            "",
+            "[topology] link_latency",
+            "paper 004",
+        ),
+        (
+            mway,
+            "",
+            "crossbar = \"per-port\"",
+            "[router] crossbar",
+            "paper 004",
+        ),
+        (
+            mesh,
+            "link_latency = 2",
+            "early_free = true",
+            "[topology] link_latency",
+            "early_free",
+        ),
+    ] {
+        let text = format!(
+            "name = \"t\"\n{topology}{extra_topology}\n[router]\n{router}\n[traffic]\nrates = [0.001]\n"
+        );
+        let (code, err) = crate::common::flitsim_check(&text, "timing-keys");
+        assert_eq!(code, Some(2), "{text}: {err}");
+        assert!(err.lines().count() == 1 && err.contains(key), "{err}");
+        assert!(
+            err.contains(words) && err.contains("; fix: "),
+            "{words:?} missing: {err}"
+        );
+    }
+    let ok = format!(
+        "name = \"t\"\n{mesh}link_latency = 3\n[router]\ndelay = 2\ncrossbar = \"per-port\"\n[traffic]\nrates = [0.001]\n"
+    );
+    assert_eq!(crate::common::flitsim_check(&ok, "timing-keys").0, Some(0));
+}
