@@ -57,6 +57,16 @@ p004_overlay() { # OUT SCENARIO...
 }
 p004_overlay paper004-fig10-11 "${p004_fig10_11[@]}"
 
+# Saturation throughput by bisection (`flitsim saturation`) of the scenarios whose figures the
+# README cites: the torus conventions and the crossbars, into results/<name>-saturation/.
+for n in torus-8x8-bi-conventions crossbar-8x8; do
+  if regenerated "$n"; then
+    start=$(date +%s)
+    "$bin" saturation "scenarios/$n.toml" --out "results/$n-saturation" --quiet --fresh > /dev/null
+    echo "$n-saturation: $(( $(date +%s) - start )) s"
+  fi
+done
+
 # Paper 004 Fig. 3: the built networks' properties (flitsim info), a few seconds.
 bash results/paper004_fig3.sh > /dev/null
 echo "paper004-fig3: properties.csv"

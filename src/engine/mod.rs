@@ -282,17 +282,22 @@ impl Engine {
     /// Runs one cycle.
     pub fn step(&mut self) {
         self.generate();
-        // Monomorphised so that k-ary n-cubes pay nothing for shared channels or early free.
-        match self.net.shared {
-            true => self.request::<true>(),
-            false => self.request::<false>(),
+        // Monomorphised so that k-ary n-cubes pay nothing for shared channels, early free or
+        // the router and link timing beyond the papers' (TIMED).
+        let timed = self.delay > 0 || self.pipe.on() || self.ports.on();
+        match (self.net.shared, timed) {
+            (false, false) => self.request::<false, false>(),
+            (false, true) => self.request::<false, true>(),
+            (true, _) => self.request::<true, false>(),
         }
         let injected = self.inject();
-        let granted = match (self.net.shared, self.early.on()) {
-            (false, false) => self.traverse::<false, false>(),
-            (false, true) => self.traverse::<false, true>(),
-            (true, false) => self.traverse::<true, false>(),
-            (true, true) => self.traverse::<true, true>(),
+        let granted = match (self.net.shared, self.early.on(), timed) {
+            (false, false, false) => self.traverse::<false, false, false>(),
+            (false, false, true) => self.traverse::<false, false, true>(),
+            (false, true, false) => self.traverse::<false, true, false>(),
+            (false, true, true) => self.traverse::<false, true, true>(),
+            (true, false, _) => self.traverse::<true, false, false>(),
+            (true, true, _) => self.traverse::<true, true, false>(),
         };
         self.link_events();
         self.moved = injected + granted;
@@ -301,7 +306,7 @@ impl Engine {
 
     /// Step 2: each buffer with a flit at its front asks for one output channel; each channel
     /// keeps the requester that comes first in round-robin order after its last grant.
-    fn request<const SHARED: bool>(&mut self) {
+    fn request<const SHARED: bool, const TIMED: bool>(&mut self) {
         let Engine {
             net,
             routing,
@@ -322,7 +327,7 @@ impl Engine {
         } = self;
         let (random_tie, delay) = (*random_tie, *delay);
         let held = &pipe.held[..];
-        let per_port = ports.on();
+        let per_port = TIMED && ports.on();
         let vcs = net.vcs;
         let Buffers { buf, state, active } = bufs;
         let (buf, state) = (&mut buf[..], &mut state[..]);
@@ -338,7 +343,7 @@ impl Engine {
                 let t = cur.out_buf;
                 // Space downstream: its flits, or (links of L > 1) the credits not yet back.
                 let full = t != NONE
-                    && if held.is_empty() {
+                    && if !TIMED || held.is_empty() {
                         buf[t as usize].cnt >= depth
                     } else {
                         held[t as usize] >= depth
@@ -351,7 +356,7 @@ impl Engine {
                 }
                 cur.out_chan
             } else {
-                if delay > 0 && now.wrapping_sub(cur.last) <= delay {
+                if TIMED && delay > 0 && now.wrapping_sub(cur.last) <= delay {
                     // The router delay: routing and allocation take D cycles more.
                     return;
                 }
@@ -400,6 +405,9 @@ impl Engine {
             arb.best = arb.best.min(key << 32 | b as u64);
             requested.insert(a);
         });
+        if !per_port {
+            return;
+        }
         // Per-port crossbar: each port's winner asks for its output (no shared channels).
         ports.winners(|b| {
             let cur = &buf[b as usize];
@@ -412,7 +420,7 @@ impl Engine {
     }
 
     /// Step 4: every requested channel moves its granted flit one hop. Returns the flit count.
-    fn traverse<const SHARED: bool, const EARLY: bool>(&mut self) -> u64 {
+    fn traverse<const SHARED: bool, const EARLY: bool, const TIMED: bool>(&mut self) -> u64 {
         let Engine {
             net,
             bufs,
@@ -442,9 +450,9 @@ impl Engine {
         let after = *cycle + 1;
         let no_up = bufs.buf.len() as u32;
         // Links of L > 1: flits and credits crossing them are events (timing.rs).
-        let piped = pipe.on();
+        let piped = TIMED && pipe.on();
         let link_bufs = net.links * net.vcs;
-        let per_port = ports.on();
+        let per_port = TIMED && ports.on();
         let mut ejected = 0;
         let mut moved = 0;
         requested.drain(|a| {
