@@ -369,3 +369,39 @@ fn through_set_and_sweep() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("at traffic.source_concurrency = 0"), "{err}");
 }
+
+fn watchdog_scenario(topology: &str, routing: &str, m: u32, flit_rate: f64) -> Scenario {
+    let text = format!(
+        "name = \"w\"\n[topology]\n{topology}\n[router]\nvcs = 2\nbuffer_depth = 2\n\
+         [routing]\n{routing}\ndeadlock_check = false\n[traffic]\nmessage_length = {m}\n\
+         flit_rates = [{flit_rate}]\nsource_concurrency = \"vcs\"\n\
+         [run]\nwarmup_cycles = 1000\nmeasure_cycles = 20000\nwatchdog_cycles = 300\nmax_backlog = 400\n"
+    );
+    Scenario::from_toml(&text, "w.toml").expect("valid scenario")
+}
+
+/// The deadlock check's drain-only copies work with concurrent sources (messages holding an
+/// injection virtual channel finish, none starts): deep saturation is congestion, and Duato's
+/// routing on a torus with too few virtual channels is a deadlock.
+#[test]
+fn the_watchdog_tells_congestion_from_deadlock() {
+    use flitsim::Error;
+    let s = watchdog_scenario(
+        "kind = \"mesh\"\nk = 8\nn = 2",
+        "algorithm = \"dor\"",
+        64,
+        0.9,
+    );
+    let r = run_point(&s, s.traffic.rates[0], 1).unwrap_or_else(|e| panic!("congestion: {e}"));
+    assert!(r.saturated());
+    let s = watchdog_scenario(
+        "kind = \"torus\"\nk = 4\nn = 2",
+        "algorithm = \"duato\"",
+        16,
+        0.8,
+    );
+    match run_point(&s, s.traffic.rates[0], 1) {
+        Err(Error::Deadlock(msg)) => assert!(msg.contains("still cannot move"), "{msg}"),
+        other => panic!("expected a deadlock, got {other:?}"),
+    }
+}
