@@ -249,6 +249,11 @@ fn check_traffic(s: &Scenario) -> Result<()> {
         flitsim::scenario::Process::Poisson => lengths,
         p => format!("{lengths}, {} arrivals", p.name()),
     };
+    // So is one message at a time per source.
+    let lengths = match t.source_concurrency {
+        1 => lengths,
+        c => format!("{lengths}, up to {c} messages injected at once per source"),
+    };
     out!(
         "  traffic: {}{mixture}, {lengths}, {} load point(s) x {} seed(s)",
         t.pattern.name(),

@@ -39,10 +39,7 @@ impl Engine {
         e.drain_only = true;
         e.log_deliveries = false;
         let patience = self.routing.timer_cycles() + 2;
-        let partial: u64 = (0..self.net.nodes as usize)
-            .filter(|&s| self.sources.sent[s] > 0)
-            .map(|s| self.msgs.len[self.sources.head[s] as usize] as u64)
-            .sum();
+        let partial = self.started_flits();
         let limit = (self.flits_in_net + partial) * (self.net.topology.diameter() as u64 + 2)
             + patience
             + 1;

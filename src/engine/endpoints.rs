@@ -1,6 +1,11 @@
 //! The network's endpoints: the sources (Poisson or Bernoulli) and their FIFO queues, injection
 //! into the injection buffers (step 1 and step 3 of the cycle), and delivery of ejected
 //! messages.
+//!
+//! A source injects one message at a time by default. With `[traffic] source_concurrency` =
+//! c > 1, up to c of its oldest messages hold injection virtual channels at once (paper 000's
+//! eq. 27 splits the source among the V injection virtual channels); their flits share the
+//! injection channel, one per cycle, round-robin over the source's injection buffers.
 
 use super::parts::{ACTIVE, IDLE};
 use super::{Delivery, Engine};
@@ -37,8 +42,23 @@ pub(super) struct Sources {
     pub sent: Vec<u16>,
     /// On the `active` list.
     listed: Vec<bool>,
-    /// Processors with a message queued.
+    /// Processors with a message queued (or, under concurrency, being injected).
     active: Vec<u32>,
+    /// Messages of one source that may hold injection buffers at once (1: `buf`, `link` and
+    /// `sent` describe the one being injected, and `head` stays at it until its tail is sent;
+    /// more: the `fly_*` arrays do, and `head` is the oldest message not yet started).
+    pub concurrency: u32,
+    /// Injection buffers per source (`Network::inj_vcs`) under concurrency, else 0.
+    width: usize,
+    /// Under concurrency, `width` per source: the message being injected into each of the
+    /// source's injection buffers, or NONE (the buffer is free, or its message fully injected).
+    fly_msg: Vec<u32>,
+    /// Flits of that message injected so far.
+    fly_sent: Vec<u16>,
+    /// Messages being injected, per source (at most `concurrency`).
+    fly_count: Vec<u8>,
+    /// The injection buffer (0..width) that sent the source's last flit.
+    fly_rr: Vec<u8>,
 }
 
 impl Sources {
@@ -58,9 +78,30 @@ impl Sources {
             sent: vec![0; nodes],
             listed: vec![false; nodes],
             active: Vec::new(),
+            concurrency: 1,
+            width: 0,
+            fly_msg: Vec::new(),
+            fly_sent: Vec::new(),
+            fly_count: Vec::new(),
+            fly_rr: Vec::new(),
         };
         s.start(Process::Poisson);
         s
+    }
+
+    /// Lets up to `c` messages of each source hold its `width` injection buffers at once.
+    pub fn set_concurrency(&mut self, c: u32, width: u32) {
+        let nodes = self.head.len();
+        self.concurrency = c;
+        if c > 1 {
+            let w = width as usize;
+            self.width = w;
+            self.fly_msg = vec![NONE; nodes * w];
+            self.fly_sent = vec![0; nodes * w];
+            self.fly_count = vec![0; nodes];
+            // The search starts after the last buffer granted: at buffer 0 the first time.
+            self.fly_rr = vec![(w - 1) as u8; nodes];
+        }
     }
 
     /// (Re)draws every source's first arrival under `process`, each from the start of its
@@ -149,6 +190,9 @@ impl Engine {
     /// Step 3: each source sends the next flit of its oldest message into a free injection
     /// buffer with space. Returns the number of flits injected.
     pub(super) fn inject(&mut self) -> u64 {
+        if self.sources.concurrency > 1 {
+            return self.inject_concurrent();
+        }
         let net = &self.net;
         let depth = net.depth;
         let vcs = net.vcs;
@@ -220,6 +264,130 @@ impl Engine {
             i += 1;
         }
         injected
+    }
+
+    /// Step 3 with `source_concurrency` > 1: each source sends one flit, of the first of its
+    /// injection buffers after the one that sent its last flit (round-robin) that can take one:
+    /// a buffer whose message is being injected and had space at the start of the cycle, or
+    /// the lowest free buffer if fewer than `concurrency` messages are being injected and one
+    /// is queued (its oldest then starts there). Returns the number of flits injected.
+    #[inline(never)]
+    fn inject_concurrent(&mut self) -> u64 {
+        let net = &self.net;
+        let depth = net.depth;
+        let vcs = net.vcs;
+        let q = &mut self.sources;
+        let w = q.width;
+        let most = q.concurrency as u8;
+        let bufs = &mut self.bufs;
+        let now = self.cycle;
+        let mut injected = 0;
+        let mut i = 0;
+        while i < q.active.len() {
+            let s = q.active[i] as usize;
+            // Only k-ary n-cubes and HyperX have several injection buffers: one channel each.
+            let link = net.injection_channel(s as u32);
+            let base = (link * vcs) as usize;
+            let slots = s * w;
+            let fly = &mut q.fly_msg[slots..slots + w];
+            // The lowest free injection buffer, if the oldest queued message may start.
+            let start = if q.head[s] != NONE && q.fly_count[s] < most && !self.drain_only {
+                (0..w).find(|&k| bufs.buf[base + k].msg == NONE)
+            } else {
+                None
+            };
+            let last = q.fly_rr[s] as usize;
+            let mut pick = None;
+            for j in 1..=w {
+                let k = if last + j >= w {
+                    last + j - w
+                } else {
+                    last + j
+                };
+                let ready = if fly[k] != NONE {
+                    bufs.buf[base + k].cnt < depth
+                } else {
+                    start == Some(k)
+                };
+                if ready {
+                    pick = Some(k);
+                    break;
+                }
+            }
+            let Some(k) = pick else {
+                i += 1;
+                continue;
+            };
+            let t = base + k;
+            let mut m = fly[k];
+            if m == NONE {
+                m = q.head[s];
+                q.head[s] = self.msgs.next[m as usize];
+                fly[k] = m;
+                q.fly_sent[slots + k] = 0;
+                q.fly_count[s] += 1;
+                let tb = &mut bufs.buf[t];
+                tb.msg = m;
+                tb.len = self.msgs.len[m as usize];
+                tb.sent = 0;
+                tb.last = now as u32;
+                self.msgs.inject[m as usize] = now;
+                self.c_msgs[link as usize] += 1;
+            }
+            self.c_flits[link as usize] += 1;
+            bufs.buf[t].cnt += 1;
+            if bufs.state[t] == IDLE {
+                bufs.state[t] = ACTIVE;
+                bufs.active.insert(t as u32);
+            }
+            self.flits_in_net += 1;
+            injected += 1;
+            q.fly_rr[s] = k as u8;
+            q.fly_sent[slots + k] += 1;
+            if q.fly_sent[slots + k] == self.msgs.len[m as usize] {
+                fly[k] = NONE;
+                q.fly_count[s] -= 1;
+                self.backlog -= 1;
+                if q.head[s] == NONE && q.fly_count[s] == 0 {
+                    q.listed[s] = false;
+                    q.active.swap_remove(i);
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        injected
+    }
+
+    /// Messages of source `s` being injected now: holding an injection buffer, some of their
+    /// flits not yet injected (at most `[traffic] source_concurrency`). For tests.
+    pub fn source_in_flight(&self, s: u32) -> u32 {
+        let q = &self.sources;
+        let su = s as usize;
+        if q.concurrency > 1 {
+            q.fly_count[su] as u32
+        } else {
+            (q.sent[su] > 0) as u32
+        }
+    }
+
+    /// Total length in flits of the messages being injected (some of their flits already in
+    /// the network): what a drain-only run still injects.
+    pub(super) fn started_flits(&self) -> u64 {
+        let q = &self.sources;
+        let len = |m: u32| self.msgs.len[m as usize] as u64;
+        if q.concurrency > 1 {
+            q.fly_msg
+                .iter()
+                .filter(|&&m| m != NONE)
+                .map(|&m| len(m))
+                .sum()
+        } else {
+            (0..q.head.len())
+                .filter(|&s| q.sent[s] > 0)
+                .map(|s| len(q.head[s]))
+                .sum()
+        }
     }
 
     /// The tail of message `m` was ejected this cycle.

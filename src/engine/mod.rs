@@ -241,6 +241,19 @@ impl Engine {
         self
     }
 
+    /// Lets each source inject up to `c` messages at once, each in its own injection virtual
+    /// channel, their flits sharing the injection channel round-robin (default 1: one message
+    /// at a time). `c` is at most the injection virtual channels. Call it before the first step.
+    pub fn with_source_concurrency(mut self, c: u32) -> Engine {
+        assert!(
+            self.cycle == 0 && (1..=self.net.inj_vcs).contains(&c),
+            "source concurrency {c} set before the first cycle, from 1 to {}",
+            self.net.inj_vcs
+        );
+        self.sources.set_concurrency(c, self.net.inj_vcs);
+        self
+    }
+
     /// Sets how headers choose among free candidates (default: random).
     pub fn with_selection(mut self, selection: Selection) -> Engine {
         self.selection = selection;

@@ -58,6 +58,7 @@ pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
     let random_tie = Routing::random_tie(s, &net);
     Engine::new(net, routing, traffic, rate, seed)
         .with_process(s.traffic.process)
+        .with_source_concurrency(s.traffic.source_concurrency)
         .with_selection(s.routing.selection)
         .with_early_free(s.router.early_free)
         .with_random_tie(random_tie)

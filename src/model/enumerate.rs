@@ -85,6 +85,7 @@ mod tests {
             length_probabilities: vec![1.0],
             rates: vec![0.01],
             process: Default::default(),
+            source_concurrency: 1,
         };
         Traffic::new(&spec, topo, 1)
     }

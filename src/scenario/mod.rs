@@ -285,9 +285,19 @@ pub struct TrafficSpec {
     /// when Poisson (the default), so that a Poisson point's key is unchanged.
     #[serde(skip_serializing_if = "Process::is_poisson")]
     pub process: Process,
+    /// Messages of one source that may hold injection virtual channels at once
+    /// (`source_concurrency`, with "vcs" resolved to the injection virtual channels); left out
+    /// of the serialized scenario when 1 (the default), so that such a point's key is unchanged.
+    #[serde(skip_serializing_if = "is_one")]
+    pub source_concurrency: u32,
     /// The loads as the scenario gave them in flits/node/cycle (`flit_rates`), if it did;
     /// `rates` are these divided by the mean length.
     pub flit_rates: Option<Vec<f64>>,
+}
+
+/// True for 1: a default count left out of serialized scenarios.
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 impl TrafficSpec {

@@ -61,6 +61,14 @@ impl Values {
     }
 }
 
+/// A count given as a whole number or by name (e.g. `source_concurrency = "vcs"`).
+#[derive(Deserialize, Debug, Clone)]
+#[serde(untagged, expecting = "a whole number or a string")]
+pub enum Count {
+    Number(i64),
+    Name(String),
+}
+
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct RawTopology {
@@ -166,6 +174,9 @@ pub struct RawTraffic {
     pub flit_rates: Option<Vec<f64>>,
     /// The arrival process: "poisson" (default) or "bernoulli".
     pub process: Option<String>,
+    /// Messages of one source injected at once: a whole number, or "vcs" (one per injection
+    /// virtual channel).
+    pub source_concurrency: Option<Count>,
     pub pattern_fraction: Option<Values>,
     pub hotspot_node: Option<i64>,
     pub hotspot_fraction: Option<Values>,

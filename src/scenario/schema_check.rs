@@ -31,6 +31,8 @@ pub(super) enum Ty {
     Radix,
     /// `Values`: a number or a list of numbers (untagged).
     Values,
+    /// `Count`: a whole number or a string (untagged).
+    IntOrStr,
     /// A nested `Raw*` struct.
     Table(&'static Table),
 }
@@ -131,6 +133,7 @@ pub(super) static TRAFFIC: Table = Table {
         f("rates", Ty::List(&Ty::Num), O),
         f("flit_rates", Ty::List(&Ty::Num), O),
         f("process", Ty::Str, O),
+        f("source_concurrency", Ty::IntOrStr, O),
         f("pattern_fraction", Ty::Values, O),
         f("hotspot_node", Ty::Int, O),
         f("hotspot_fraction", Ty::Values, O),
@@ -337,6 +340,17 @@ pub(super) fn check(v: &Spanned<DeValue>, ty: Ty) -> Check {
             }
             Found::Int(_) | Found::Uint(_) => Ok(()),
             _ => wrong("a whole number >= 0"),
+        },
+        Ty::IntOrStr => match value {
+            Found::Int(_) | Found::Str(_) => Ok(()),
+            Found::Uint(n) => Err(at(
+                Problem::Mismatch {
+                    what: format!("integer `{n}` is out of range"),
+                    expected: "a smaller whole number (see README.md for the key's range)",
+                },
+                &span,
+            )),
+            _ => wrong("a whole number or a string in double quotes"),
         },
         Ty::Num => match value {
             Found::Int(_) | Found::Uint(_) | Found::Float(_) => Ok(()),

@@ -113,7 +113,7 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
     let topology = topology(&c, &raw.topology)?;
     let router = router(&c, &raw.router, &raw.topology, &topology)?;
     let routing = routing(&c, &raw.routing, &topology, &router)?;
-    let traffic = traffic(&c, &raw.traffic, &topology)?;
+    let traffic = traffic(&c, &raw.traffic, &topology, &router)?;
     let r = &raw.run;
     let measure = c.int("[run] measure_cycles", r.measure_cycles, 1, 1 << 40)?;
     let run = RunSpec {
@@ -217,6 +217,53 @@ fn routing(
     })
 }
 
+/// `[traffic] source_concurrency`: 1 (the default) to the injection virtual channels, V on a
+/// k-ary n-cube or HyperX and 1 in a k-ary m-way network (its processors inject into one
+/// buffer), or "vcs" for all of them.
+fn source_concurrency(
+    c: &Checker,
+    t: &super::schema::RawTraffic,
+    topo: &TopologySpec,
+    router: &RouterSpec,
+) -> Result<u32> {
+    use super::schema::Count;
+    const KEY: &str = "[traffic] source_concurrency";
+    let mway = topo.mway().is_some();
+    let inj_vcs = if mway { 1 } else { router.vcs };
+    let channels = if mway {
+        "a k-ary m-way network's processor injects into 1 buffer".to_string()
+    } else if inj_vcs == 1 {
+        "the injection channel has 1 virtual channel ([router] vcs = 1)".to_string()
+    } else {
+        format!("the injection channel has {inj_vcs} virtual channels ([router] vcs = {inj_vcs})")
+    };
+    let fix = if inj_vcs == 1 {
+        "use 1 (or \"vcs\", which is 1 here), or leave the key out".to_string()
+    } else {
+        format!("use a whole number from 1 to {inj_vcs}, or \"vcs\" for {inj_vcs}")
+    };
+    match &t.source_concurrency {
+        None => Ok(1),
+        Some(Count::Name(name)) if name == "vcs" => Ok(inj_vcs),
+        Some(Count::Name(name)) => Err(c.err(
+            KEY,
+            format!("unknown value {name:?} (a whole number or \"vcs\")"),
+            fix,
+        )),
+        Some(Count::Number(n)) if *n < 1 => Err(c.err(
+            KEY,
+            format!("{n} messages at once is out of range (at least 1)"),
+            fix,
+        )),
+        Some(Count::Number(n)) if *n > inj_vcs as i64 => Err(c.err(
+            KEY,
+            format!("{n} messages at once need {n} injection virtual channels, but {channels}"),
+            fix,
+        )),
+        Some(Count::Number(n)) => Ok(*n as u32),
+    }
+}
+
 /// `[routing] tie` and `dateline`, defaulting to (`random`, `on-entry`) on bidirectional tori
 /// and to the papers' (`plus`, `at-wrap`) elsewhere.
 fn conventions(
@@ -250,7 +297,12 @@ fn conventions(
     Ok((tie, dateline))
 }
 
-fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> Result<TrafficSpec> {
+fn traffic(
+    c: &Checker,
+    t: &super::schema::RawTraffic,
+    topo: &TopologySpec,
+    router: &RouterSpec,
+) -> Result<TrafficSpec> {
     let pattern = pattern(c, t, topo)?;
     let pattern_fractions = match &t.pattern_fraction {
         Some(x) => c.probs("[traffic] pattern_fraction", &x.to_vec())?,
@@ -268,6 +320,7 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
             )
         })?,
     };
+    let source_concurrency = source_concurrency(c, t, topo, router)?;
     let mean = lengths
         .iter()
         .zip(&length_probabilities)
@@ -346,6 +399,7 @@ fn traffic(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
         length_probabilities,
         rates,
         process,
+        source_concurrency,
         flit_rates: per_flit.then(|| list.clone()),
     })
 }

@@ -26,6 +26,7 @@ fn traffic(topo: &KAryNCube, pattern: Pattern, x: f64) -> Traffic {
         length_probabilities: vec![1.0],
         rates: vec![LAMBDA],
         process: Default::default(),
+        source_concurrency: 1,
     };
     Traffic::new(&spec, topo, 1)
 }
