@@ -79,8 +79,8 @@ struct Override<'a> {
 
 /// Parses `text`, applies `sets` and expands the sweep; `file` names the file in messages.
 pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
-    let mut doc =
-        DeTable::parse(text).map_err(|e| Error::Input(super::syntax_error(file, text, &e)))?;
+    let mut doc = DeTable::parse(text)
+        .map_err(|e| Error::Input(super::messages::syntax_error(file, text, &e)))?;
     let doc_span = doc.span();
     // Each value's text as a one-key document, kept here so that the parsed values may borrow
     // from it as the file's do from `text`.
@@ -117,7 +117,7 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
         axes.push((key, items));
     }
     schema_check::check_document(doc.get_ref(), &doc_span)
-        .map_err(|e| Error::Input(super::schema_error(file, text, doc.get_ref(), e)))?;
+        .map_err(|e| Error::Input(super::messages::schema_error(file, text, doc.get_ref(), e)))?;
     implicit_axes(doc.get_ref(), &mut axes, file)?;
     let total = axes
         .iter()
@@ -372,7 +372,7 @@ fn file_axes<'a>(
         return Ok(Vec::new());
     };
     let place = |span: std::ops::Range<usize>| {
-        let (line, col) = super::line_col(text, span.start);
+        let (line, col) = super::messages::line_col(text, span.start);
         format!("{file}:{line}:{col}")
     };
     let DeValue::Table(t) = sweep.get_ref() else {
@@ -410,7 +410,7 @@ fn file_axes<'a>(
         };
         for item in items.iter() {
             schema_check::check(item, field.ty)
-                .map_err(|e| Error::Input(super::schema_error(file, text, doc, e)))?;
+                .map_err(|e| Error::Input(super::messages::schema_error(file, text, doc, e)))?;
         }
         axes.push((key, items.to_vec()));
     }

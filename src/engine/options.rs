@@ -1,0 +1,68 @@
+//! The options a scenario turns on, set on a new engine before its first cycle: early free,
+//! the arrival process, the torus tie rule, the router and link timing, the sources'
+//! concurrency and the selection function.
+
+use super::Engine;
+use super::crossbar::InputPorts;
+use super::parts::EarlyFree;
+use super::timing::LinkPipe;
+use crate::scenario::{Process, Selection};
+
+impl Engine {
+    /// Lets a buffer take a new header once its message's tail has arrived (early free);
+    /// deadlock-free with dimension-order routing, the only routing the scenario allows it with.
+    pub fn with_early_free(mut self, on: bool) -> Engine {
+        if on {
+            self.early = EarlyFree::new(self.bufs.buf.len());
+        }
+        self
+    }
+
+    /// Breaks ties half-way round a ring at random, per message (default: always `+`).
+    pub fn with_random_tie(mut self, on: bool) -> Engine {
+        self.random_tie = on;
+        self
+    }
+
+    /// Sets the sources' arrival process (default: Poisson). Call it before the first step:
+    /// it draws every source's first arrival again, from the start of its stream.
+    pub fn with_process(mut self, process: Process) -> Engine {
+        assert_eq!(
+            self.cycle, 0,
+            "the arrival process is set before the first cycle"
+        );
+        if process != self.sources.kind {
+            self.sources.start(process);
+        }
+        self
+    }
+
+    /// Router and link timing: router delay `delay` cycles, links of `link_latency` cycles,
+    /// one crossbar input per port when `per_port` (defaults 0, 1, false: the papers' router).
+    /// Early free and shared channels keep the defaults (the scenario refuses the others).
+    pub fn with_timing(mut self, delay: u32, link_latency: u32, per_port: bool) -> Engine {
+        self.delay = delay;
+        self.pipe = LinkPipe::new(link_latency as u64, self.bufs.buf.len());
+        self.ports = InputPorts::new(&self.net, per_port);
+        self
+    }
+
+    /// Lets each source inject up to `c` messages at once, each in its own injection virtual
+    /// channel, their flits sharing the injection channel round-robin (default 1: one message
+    /// at a time). `c` is at most the injection virtual channels. Call it before the first step.
+    pub fn with_source_concurrency(mut self, c: u32) -> Engine {
+        assert!(
+            self.cycle == 0 && (1..=self.net.inj_vcs).contains(&c),
+            "source concurrency {c} set before the first cycle, from 1 to {}",
+            self.net.inj_vcs
+        );
+        self.sources.set_concurrency(c, self.net.inj_vcs);
+        self
+    }
+
+    /// Sets how headers choose among free candidates (default: random).
+    pub fn with_selection(mut self, selection: Selection) -> Engine {
+        self.selection = selection;
+        self
+    }
+}
