@@ -188,8 +188,20 @@ fn describe(s: &Scenario) -> Result<()> {
         p.diameter,
         p.mean_distance
     );
+    // The papers' one-cycle hop is left unsaid; the timing options are named when set.
+    let r = &s.router;
+    let mut timing = String::new();
+    if r.delay > 0 {
+        timing += &format!(", router delay {} cycle(s)", r.delay);
+    }
+    if r.link_latency > 1 {
+        timing += &format!(", links of {} cycles", r.link_latency);
+    }
+    if r.crossbar == flitsim::scenario::Crossbar::PerPort {
+        timing += ", one crossbar input per port";
+    }
     out!(
-        "  router: {} virtual channels of {} flits per physical channel",
+        "  router: {} virtual channels of {} flits per physical channel{timing}",
         s.router.vcs,
         s.router.buffer_depth
     );
@@ -209,8 +221,23 @@ fn describe(s: &Scenario) -> Result<()> {
     } else {
         String::new()
     };
+    // On a torus, the conventions of dimension order (and of Duato's escape class).
+    use flitsim::scenario::Algorithm;
+    let wraps = net.topology.cube().is_some_and(|t| t.wraps());
+    // Ties exist only half-way round the even rings of a bidirectional torus.
+    let ties = match net.topology.cube().is_some_and(|t| t.has_ties()) {
+        true => format!(", ties {}", s.routing.tie.name()),
+        false => String::new(),
+    };
+    let conventions = match s.routing.algorithm {
+        Algorithm::Dor if wraps => format!("{ties}, dateline {}", s.routing.dateline.name()),
+        Algorithm::Duato | Algorithm::DuatoTimeout if wraps => {
+            format!("{ties} (escape class b: dateline by position)")
+        }
+        _ => String::new(),
+    };
     out!(
-        "  routing: {}{classes}{timeout}",
+        "  routing: {}{classes}{timeout}{conventions}",
         s.routing.algorithm.name()
     );
     check_traffic(s)

@@ -208,3 +208,51 @@ fn timing_keys_are_refused_by_name() {
     );
     assert_eq!(crate::common::flitsim_check(&ok, "timing-keys").0, Some(0));
 }
+
+/// `check` names the timing options and the torus conventions a scenario resolves to.
+#[test]
+fn check_names_the_timing_and_the_torus_conventions() {
+    let stdout = |text: &str| {
+        let tmp = crate::common::temp_dir("timing-check");
+        let f = tmp.path().join("s.toml");
+        std::fs::write(&f, text).unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
+            .args(["check", f.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let mesh = "name = \"t\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\nlink_latency = 3\n\
+                [router]\ndelay = 2\ncrossbar = \"per-port\"\n[traffic]\nrates = [0.001]\n";
+    assert!(stdout(mesh).contains(
+        "router: 2 virtual channels of 4 flits per physical channel, router delay 2 cycle(s), \
+         links of 3 cycles, one crossbar input per port"
+    ));
+    let torus = |links: &str, routing: &str| {
+        format!(
+            "name = \"t\"\n[topology]\nkind = \"torus\"\nk = 4\nn = 2\nlinks = \"{links}\"\n\
+             [router]\nvcs = 3\n[routing]\n{routing}\n[traffic]\nrates = [0.001]\n"
+        )
+    };
+    let bi = stdout(&torus("bidirectional", ""));
+    assert!(
+        bi.contains("routing: dor, ties random, dateline on-entry\n"),
+        "{bi}"
+    );
+    let papers = stdout(&torus(
+        "bidirectional",
+        "tie = \"plus\"\ndateline = \"at-wrap\"",
+    ));
+    assert!(
+        papers.contains("routing: dor, ties plus, dateline at-wrap\n"),
+        "{papers}"
+    );
+    let uni = stdout(&torus("unidirectional", ""));
+    assert!(uni.contains("routing: dor, dateline at-wrap\n"), "{uni}");
+    let duato = stdout(&torus("bidirectional", "algorithm = \"duato\""));
+    assert!(
+        duato.contains(", ties random (escape class b: dateline by position)\n"),
+        "{duato}"
+    );
+}

@@ -117,6 +117,17 @@ fn cases() -> Vec<Case> {
         v.push(c(Wrap::Mesh, 2, 4, 2, "algorithm = \"adaptive\""));
         v.push(c(Wrap::Torus, 4, 2, 3, "algorithm = \"adaptive-ring\""));
         v.push(c(Wrap::Torus, 3, 3, 3, "algorithm = \"adaptive-ring\""));
+        // DOR's dateline classes on the m-way torus, under the bidirectional torus's default
+        // conventions (random ties, class chosen on entry) and the papers'.
+        v.push(c(Wrap::Torus, 4, 2, 2, "algorithm = \"dor\""));
+        v.push(c(Wrap::Torus, 5, 2, 2, "algorithm = \"dor\""));
+        v.push(c(
+            Wrap::Torus,
+            4,
+            2,
+            2,
+            "algorithm = \"dor\"\ntie = \"plus\"\ndateline = \"at-wrap\"",
+        ));
     }
     v
 }
