@@ -263,12 +263,21 @@ pub fn flitsim_check(text: &str, tag: &str) -> (Option<i32>, String) {
     let tmp = temp_dir(tag);
     let f = tmp.path().join("s.toml");
     std::fs::write(&f, text).unwrap();
+    let (code, _, err) = check_file(&f, &[]);
+    (code, err)
+}
+
+/// `flitsim check FILE ARGS...`: its exit code, stdout and stderr.
+pub fn check_file(file: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
-        .args(["check", f.to_str().unwrap()])
+        .arg("check")
+        .arg(file)
+        .args(args)
         .output()
         .unwrap();
     (
         o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
 }

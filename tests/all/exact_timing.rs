@@ -216,12 +216,9 @@ fn check_names_the_timing_and_the_torus_conventions() {
         let tmp = crate::common::temp_dir("timing-check");
         let f = tmp.path().join("s.toml");
         std::fs::write(&f, text).unwrap();
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
-            .args(["check", f.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(o.status.success());
-        String::from_utf8(o.stdout).unwrap()
+        let (code, out, err) = crate::common::check_file(&f, &[]);
+        assert_eq!(code, Some(0), "{err}");
+        out
     };
     let mesh = "name = \"t\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\nlink_latency = 3\n\
                 [router]\ndelay = 2\ncrossbar = \"per-port\"\n[traffic]\nrates = [0.001]\n";

@@ -311,19 +311,7 @@ fn through_set_and_sweep() {
     let tmp = crate::common::temp_dir("conc-set");
     let f = tmp.path().join("s.toml");
     std::fs::write(&f, GOOD).unwrap();
-    let run = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
-            .arg("check")
-            .arg(&f)
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str]| crate::common::check_file(&f, args);
     let (code, out, err) = run(&["--set", "traffic.source_concurrency=vcs"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(

@@ -242,16 +242,8 @@ fn process_through_set_and_sweep() {
     let text = edit(&text, "rates = [0.005, 0.01]", "rates = [0.5, 1.5]");
     std::fs::write(&f, &text).unwrap();
     let run = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
-            .arg("check")
-            .arg(&f)
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
+        let (code, _, err) = crate::common::check_file(&f, args);
+        (code, err)
     };
     // Poisson at λ = 1.5 with 1-flit messages is refused by the flit rate; Bernoulli by λ.
     let (code, err) = run(&["--set", "traffic.process=\"bernoulli\""]);
