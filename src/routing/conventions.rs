@@ -69,11 +69,6 @@ impl Tie {
             Tie::Random => "random",
         }
     }
-
-    /// The tie rule a scenario's name stands for.
-    pub fn parse(name: &str) -> Option<Tie> {
-        Self::ALL.into_iter().find(|t| t.name() == name)
-    }
 }
 
 impl Dateline {
@@ -86,11 +81,6 @@ impl Dateline {
             Dateline::AtWrap => "at-wrap",
             Dateline::OnEntry => "on-entry",
         }
-    }
-
-    /// The dateline rule a scenario's name stands for.
-    pub fn parse(name: &str) -> Option<Dateline> {
-        Self::ALL.into_iter().find(|t| t.name() == name)
     }
 }
 

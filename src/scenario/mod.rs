@@ -77,11 +77,6 @@ impl Crossbar {
             Crossbar::PerPort => "per-port",
         }
     }
-
-    /// The crossbar a scenario's name stands for.
-    pub fn parse(name: &str) -> Option<Crossbar> {
-        Self::ALL.into_iter().find(|x| x.name() == name)
-    }
 }
 
 /// How a header chooses among free candidates of the same priority.
@@ -108,11 +103,6 @@ impl Selection {
         Selection::MostFree,
         Selection::Avail,
     ];
-
-    /// The selection a scenario's name stands for.
-    pub fn parse(name: &str) -> Option<Selection> {
-        Self::ALL.into_iter().find(|s| s.name() == name)
-    }
 
     /// The name in scenarios and tables.
     pub fn name(self) -> &'static str {
@@ -141,11 +131,6 @@ pub enum Process {
 impl Process {
     /// Every arrival process, in the order messages list them.
     pub const ALL: [Process; 2] = [Process::Poisson, Process::Bernoulli];
-
-    /// The process a scenario's name stands for.
-    pub fn parse(name: &str) -> Option<Process> {
-        Self::ALL.into_iter().find(|p| p.name() == name)
-    }
 
     /// The name in scenarios and tables.
     pub fn name(self) -> &'static str {

@@ -74,6 +74,32 @@ impl Checker<'_> {
         }
         Ok(v as u64)
     }
+
+    /// The choice `name` stands for among `all` (each named by `name_of`), or `default` when
+    /// the key is absent; an unknown name is refused as `unknown {what} "name"`, with the
+    /// choices.
+    fn choice<T: Copy, const N: usize>(
+        &self,
+        key: &str,
+        what: &str,
+        name: Option<&str>,
+        default: T,
+        all: [T; N],
+        name_of: fn(T) -> &'static str,
+    ) -> Result<T> {
+        let Some(name) = name else {
+            return Ok(default);
+        };
+        all.into_iter()
+            .find(|&x| name_of(x) == name)
+            .ok_or_else(|| {
+                self.err(
+                    key,
+                    format!("unknown {what} {name:?}"),
+                    format!("use {}", quoted_choices(&all.map(name_of))),
+                )
+            })
+    }
 }
 
 pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
@@ -210,17 +236,14 @@ fn traffic(
         None => vec![1.0],
     };
     let (lengths, length_probabilities) = lengths(c, t)?;
-    let process = match t.process.as_deref() {
-        None => Process::default(),
-        Some(name) => Process::parse(name).ok_or_else(|| {
-            let names = Process::ALL.map(Process::name);
-            c.err(
-                "[traffic] process",
-                format!("unknown arrival process {name:?}"),
-                format!("use {}", quoted_choices(&names)),
-            )
-        })?,
-    };
+    let process = c.choice(
+        "[traffic] process",
+        "arrival process",
+        t.process.as_deref(),
+        Process::default(),
+        Process::ALL,
+        Process::name,
+    )?;
     let source_concurrency = source_concurrency(c, t, topo, router)?;
     let mean = lengths
         .iter()

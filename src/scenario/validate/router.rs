@@ -4,7 +4,7 @@
 use super::super::schema::{RawRouter, RawTopology};
 use super::Checker;
 use crate::error::Result;
-use crate::scenario::{Crossbar, RouterSpec, TopologySpec, quoted_choices};
+use crate::scenario::{Crossbar, RouterSpec, TopologySpec};
 
 /// Most cycles of router delay and of link latency (the watchdog's floors stay far above).
 pub(crate) const MAX_TIMING_CYCLES: i64 = 100;
@@ -22,16 +22,14 @@ pub(super) fn router(
         Some(l) => c.int("[topology] link_latency", l, 1, MAX_TIMING_CYCLES)? as u32,
         None => 1,
     };
-    let crossbar = match r.crossbar.as_deref() {
-        None => Crossbar::PerVc,
-        Some(name) => Crossbar::parse(name).ok_or_else(|| {
-            c.err(
-                "[router] crossbar",
-                format!("unknown crossbar {name:?}"),
-                format!("use {}", quoted_choices(&Crossbar::ALL.map(Crossbar::name))),
-            )
-        })?,
-    };
+    let crossbar = c.choice(
+        "[router] crossbar",
+        "crossbar",
+        r.crossbar.as_deref(),
+        Crossbar::PerVc,
+        Crossbar::ALL,
+        Crossbar::name,
+    )?;
     let spec = RouterSpec {
         vcs: c.int("[router] vcs", r.vcs, 1, 32)? as u32,
         buffer_depth: c.int("[router] buffer_depth", r.buffer_depth, 1, 4096)? as u32,

@@ -4,9 +4,7 @@
 use super::super::schema::RawRouting;
 use super::Checker;
 use crate::error::Result;
-use crate::scenario::{
-    Algorithm, RouterSpec, RoutingSpec, Selection, TopologySpec, quoted_choices,
-};
+use crate::scenario::{Algorithm, RouterSpec, RoutingSpec, Selection, TopologySpec};
 
 pub(super) fn routing(
     c: &Checker,
@@ -42,19 +40,19 @@ pub(super) fn routing(
         }
         (_, None) => 0,
     };
-    let selection = match r.selection.as_deref() {
-        // Paper 004's routers select by the availability of buffers.
-        None if t.mway().is_some() => Selection::Avail,
+    // Paper 004's routers select by the availability of buffers.
+    let default = match t.mway() {
+        Some(_) => Selection::Avail,
         None => Selection::Random,
-        Some(name) => Selection::parse(name).ok_or_else(|| {
-            let names = Selection::ALL.map(Selection::name);
-            c.err(
-                "[routing] selection",
-                format!("unknown selection {name:?}"),
-                format!("use {}", quoted_choices(&names)),
-            )
-        })?,
     };
+    let selection = c.choice(
+        "[routing] selection",
+        "selection",
+        r.selection.as_deref(),
+        default,
+        Selection::ALL,
+        Selection::name,
+    )?;
     let (tie, dateline) = conventions(c, r, t)?;
     let setting = crate::routing::Setting {
         topology: t,
@@ -86,25 +84,21 @@ fn conventions(
     use crate::routing::{Dateline, Tie, conventions};
     let (tie0, dateline0) =
         conventions::defaults(t.kind == crate::topology::Kind::Torus && t.bidirectional);
-    let tie = match r.tie.as_deref() {
-        None => tie0,
-        Some(name) => Tie::parse(name).ok_or_else(|| {
-            c.err(
-                "[routing] tie",
-                format!("unknown tie rule {name:?}"),
-                format!("use {}", quoted_choices(&Tie::ALL.map(Tie::name))),
-            )
-        })?,
-    };
-    let dateline = match r.dateline.as_deref() {
-        None => dateline0,
-        Some(name) => Dateline::parse(name).ok_or_else(|| {
-            c.err(
-                "[routing] dateline",
-                format!("unknown dateline rule {name:?}"),
-                format!("use {}", quoted_choices(&Dateline::ALL.map(Dateline::name))),
-            )
-        })?,
-    };
+    let tie = c.choice(
+        "[routing] tie",
+        "tie rule",
+        r.tie.as_deref(),
+        tie0,
+        Tie::ALL,
+        Tie::name,
+    )?;
+    let dateline = c.choice(
+        "[routing] dateline",
+        "dateline rule",
+        r.dateline.as_deref(),
+        dateline0,
+        Dateline::ALL,
+        Dateline::name,
+    )?;
     Ok((tie, dateline))
 }
