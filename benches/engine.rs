@@ -29,21 +29,17 @@ fn scenario_r(topology: &str, vcs: u32, depth: u32, length: u32, routing: &str) 
     Scenario::from_toml(&text, "bench").expect("valid bench scenario")
 }
 
-fn link_flits(e: &Engine) -> u64 {
-    e.c_flits[..e.net.links as usize].iter().sum()
-}
-
 /// A warmed-up engine and its flit-hops per `CYCLES` cycles.
 fn warmed(s: &Scenario, flit_rate: f64) -> (Engine, u64) {
     let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 1);
     for _ in 0..20_000 {
         e.step();
     }
-    let before = link_flits(&e);
+    let before = e.link_flits();
     for _ in 0..20 * CYCLES {
         e.step();
     }
-    let per_iter = (link_flits(&e) - before) / 20;
+    let per_iter = (e.link_flits() - before) / 20;
     (e, per_iter)
 }
 

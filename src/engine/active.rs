@@ -2,7 +2,7 @@
 //! order (deterministic, and memory-local since neighbouring ids are neighbouring links), and
 //! an idle network costs one scan of the summary words.
 
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct ActiveSet {
     words: Vec<u64>,
     summary: Vec<u64>,

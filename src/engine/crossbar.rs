@@ -95,7 +95,7 @@ mod tests {
         let link = (0..e.net.links)
             .find(|&l| e.net.link(l).src == 3 && e.net.link(l).dst == 4)
             .unwrap();
-        let no_up = e.bufs.buf.len() as u32;
+        let no_up = e.bufs.no_up();
         let mut bufs = Vec::new();
         for (vc, dst) in [5u32, 4, 1, 7].into_iter().enumerate() {
             let b = link * 4 + vc as u32;
@@ -104,7 +104,7 @@ mod tests {
             let msg = e.msgs.alloc(3, dst, m, 0, 0);
             let buf = &mut e.bufs.buf[b as usize];
             (buf.msg, buf.len, buf.cnt, buf.sent, buf.up) = (msg, m, m, 0, no_up);
-            e.bufs.state[b as usize] = ACTIVE;
+            e.bufs.buf[b as usize].state = ACTIVE;
             e.bufs.active.insert(b);
             e.flits_in_net += m as u64;
             e.generated_msgs += 1;

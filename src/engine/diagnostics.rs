@@ -69,12 +69,12 @@ impl Engine {
         };
         let waits = if buf.sent == 0 {
             "header waiting for a free buffer".to_string()
-        } else if buf.out_buf == NONE {
+        } else if buf.out_buf(self.net.links, self.net.vcs) == NONE {
             "waiting for ejection".to_string()
         } else {
             format!(
                 "waiting for space in {}",
-                self.net.describe_buffer(buf.out_buf)
+                self.net.describe_buffer(buf.out_buf(self.net.links, self.net.vcs))
             )
         };
         format!(
@@ -107,7 +107,7 @@ impl Engine {
             if msg != NONE && !queued && sent + cnt > len {
                 return Err(format!("buffer {b} has more flits than its message"));
             }
-            if queued && (self.bufs.buf[b].up != self.bufs.buf.len() as u32 || cnt <= len - sent) {
+            if queued && (self.bufs.buf[b].up != self.bufs.no_up() || cnt <= len - sent) {
                 return Err(format!(
                     "buffer {b} queues a message before its own tail arrived, or without its header"
                 ));
@@ -115,10 +115,10 @@ impl Engine {
             if queued && cnt - (len - sent) > self.early.len[b] {
                 return Err(format!("buffer {b} holds more flits than its two messages"));
             }
-            if cnt > 0 && self.bufs.state[b] == IDLE {
+            if cnt > 0 && self.bufs.buf[b].state == IDLE {
                 return Err(format!("buffer {b} holds flits but is not tracked"));
             }
-            if (self.bufs.state[b] == ACTIVE) != self.bufs.active.contains(b as u32) {
+            if (self.bufs.buf[b].state == ACTIVE) != self.bufs.active.contains(b as u32) {
                 return Err(format!("buffer {b}: active set and state disagree"));
             }
         }

@@ -7,7 +7,6 @@
 //! eq. 27 splits the source among the V injection virtual channels); their flits share the
 //! injection channel, one per cycle, round-robin over the source's injection buffers.
 
-use super::parts::{ACTIVE, IDLE};
 use super::{Delivery, Engine};
 use crate::network::NONE;
 use crate::scenario::Process;
@@ -239,14 +238,11 @@ impl Engine {
                 self.msgs.inject[m as usize] = self.cycle;
                 q.buf[s] = t;
                 q.link[s] = link;
-                self.c_msgs[link as usize] += 1;
+                self.arbiters.chan[link as usize].msgs += 1;
             }
-            self.c_flits[link as usize] += 1;
+            self.arbiters.chan[link as usize].flits += 1;
             bufs.buf[tu].cnt += 1;
-            if bufs.state[tu] == IDLE {
-                bufs.state[tu] = ACTIVE;
-                bufs.active.insert(t);
-            }
+            bufs.track(t);
             self.flits_in_net += 1;
             injected += 1;
             q.sent[s] += 1;
@@ -332,14 +328,11 @@ impl Engine {
                 tb.sent = 0;
                 tb.last = now as u32;
                 self.msgs.inject[m as usize] = now;
-                self.c_msgs[link as usize] += 1;
+                self.arbiters.chan[link as usize].msgs += 1;
             }
-            self.c_flits[link as usize] += 1;
+            self.arbiters.chan[link as usize].flits += 1;
             bufs.buf[t].cnt += 1;
-            if bufs.state[t] == IDLE {
-                bufs.state[t] = ACTIVE;
-                bufs.active.insert(t as u32);
-            }
+            bufs.track(t as u32);
             self.flits_in_net += 1;
             injected += 1;
             q.fly_rr[s] = k as u8;

@@ -60,6 +60,12 @@ pub struct Delivery {
     pub hops: u16,
 }
 
+/// The virtual channel of buffer `t` on channel `c` (of `vcs` each), without a division.
+#[inline(always)]
+fn src_vc(t: u32, c: usize, vcs: u32) -> u32 {
+    t - c as u32 * vcs
+}
+
 /// The seed of the tie bits' stream of a point with seed `seed`.
 pub fn tie_seed(seed: u64) -> u64 {
     crate::traffic::mix_seed(seed ^ 0x7E_5EED, 0x71E)
@@ -104,11 +110,7 @@ pub struct Engine {
     /// Messages whose tail was ejected this cycle.
     delivered: Vec<u32>,
 
-    // Probes: what the measurement reads.
-    /// Flits that crossed each channel since the start.
-    pub c_flits: Vec<u64>,
-    /// Headers (messages) that crossed each channel since the start.
-    pub c_msgs: Vec<u64>,
+    // Probes: what the measurement reads (and each channel's counters in `arbiters`).
     occupancy: VcOccupancy,
     /// The current cycle.
     pub cycle: u64,
@@ -152,8 +154,6 @@ impl Engine {
     /// An engine with Poisson sources of `rate` messages/node/cycle (0: no sources, messages
     /// only through `send`); [`Engine::with_process`] makes them Bernoulli.
     pub fn new(net: Network, routing: Routing, traffic: Traffic, rate: f64, seed: u64) -> Engine {
-        let nbuf = net.buffers();
-        let nchan = net.channels();
         Engine {
             cand: Candidates::default(),
             selection: Selection::Random,
@@ -169,14 +169,12 @@ impl Engine {
             occupancy: VcOccupancy::new(net.links as usize, net.vcs),
             traffic,
             bufs: Buffers::new(&net),
-            waits: WaitLists::new(nchan, nbuf, routing.candidates_fixed()),
+            waits: WaitLists::new(routing.candidates_fixed()),
             arbiters: Arbiters::new(&net),
             early: EarlyFree::default(),
             msgs: Messages::default(),
             sources: Sources::new(net.nodes as usize, rate, seed),
             delivered: Vec::new(),
-            c_flits: vec![0; nchan],
-            c_msgs: vec![0; nchan],
             cycle: 0,
             flits_in_net: 0,
             backlog: 0,
@@ -204,11 +202,33 @@ impl Engine {
         }
     }
 
+    /// Flits that crossed each channel since the start, indexed by channel.
+    pub fn c_flits(&self) -> Vec<u64> {
+        self.channel_counts(|c| c.flits)
+    }
+
+    /// Headers (messages) that crossed each channel since the start, indexed by channel.
+    pub fn c_msgs(&self) -> Vec<u64> {
+        self.channel_counts(|c| c.msgs)
+    }
+
+    /// Flits that crossed the network links (not injection or ejection channels) since the
+    /// start.
+    pub fn link_flits(&self) -> u64 {
+        let links = self.net.links as usize;
+        self.arbiters.chan[..links].iter().map(|c| c.flits).sum()
+    }
+
+    fn channel_counts(&self, f: impl Fn(&parts::Chan) -> u64) -> Vec<u64> {
+        let n = self.net.channels();
+        self.arbiters.chan[..n].iter().map(f).collect()
+    }
+
     /// The cumulative counters a measurement window is read from.
     pub fn counters(&self) -> Counters {
         Counters {
-            flits: self.c_flits.clone(),
-            msgs: self.c_msgs.clone(),
+            flits: self.c_flits(),
+            msgs: self.c_msgs(),
             ejected_flits: self.ejected_flits,
             ejected_msgs: self.ejected_msgs,
             generated: self.generated_msgs,
@@ -285,30 +305,33 @@ impl Engine {
         let (random_tie, delay) = (*random_tie, *delay);
         let held = &pipe.held[..];
         let per_port = TIMED && ports.on();
-        let vcs = net.vcs;
-        let Buffers { buf, state, active } = bufs;
-        let (buf, state) = (&mut buf[..], &mut state[..]);
-        let (arbs, drv_rr) = (&mut arbiters.arb[..], &arbiters.drv_rr[..]);
-        let requested = &mut arbiters.requested;
+        let (vcs, links) = (net.vcs, net.links);
+        let Arbiters {
+            chan: chans,
+            drv_rr,
+            requested,
+        } = arbiters;
+        let (chans, drv_rr) = (&mut chans[..], &drv_rr[..]);
         let queued = &early.queued[..];
         let depth = net.depth;
         let now = *cycle as u32;
+        let mut active = std::mem::take(&mut bufs.active);
         active.for_each(|active, b32| {
             let b = b32 as usize;
-            let cur = buf[b];
+            let cur = bufs.buf[b];
             let ch = if cur.sent > 0 {
-                let t = cur.out_buf;
+                let t = cur.out_buf(links, vcs);
                 // Space downstream: its flits, or (links of L > 1) the credits not yet back.
                 let full = t != NONE
                     && if !TIMED || held.is_empty() {
-                        buf[t as usize].cnt >= depth
+                        bufs.buf[t as usize].cnt >= depth
                     } else {
                         held[t as usize] >= depth
                     };
                 if full {
                     // Wormhole blocking: asleep until the downstream buffer sends a flit.
                     active.remove(b32);
-                    state[b] = ASLEEP;
+                    bufs.buf[b].state = ASLEEP;
                     return;
                 }
                 cur.out_chan
@@ -325,18 +348,19 @@ impl Engine {
                 let waited = now.wrapping_sub(cur.last).wrapping_sub(1 + delay) as u64;
                 routing.route(net, at, dst, b32, waited, tie, cand);
                 let rng = &mut rngs[at as usize];
-                match selection::select(net, buf, queued, cand, *selection, rng) {
+                match selection::select(net, &bufs.buf, queued, cand, *selection, rng) {
                     Some((ch, t)) => {
-                        buf[b].want = t;
-                        buf[b].out_chan = ch;
+                        let out = &mut bufs.buf[b];
+                        out.out_chan = ch;
+                        out.out_vc = if t == NONE { 0 } else { (t - ch * vcs) as u8 };
                         ch
                     }
                     None => {
                         if waits.enabled {
                             // Asleep until a buffer of its only channel frees.
-                            waits.park(b32, cand.as_slice()[0].chan);
+                            waits.park(b32, cand.as_slice()[0].chan, bufs, chans);
                             active.remove(b32);
-                            state[b] = ASLEEP;
+                            bufs.buf[b].state = ASLEEP;
                         }
                         return;
                     }
@@ -348,7 +372,7 @@ impl Engine {
                 return;
             }
             let a = if SHARED { net.arb_of[ch as usize] } else { ch };
-            let arb = &mut arbs[a as usize];
+            let arb = &mut chans[a as usize];
             // Round-robin: the first slot after the last grant wins.
             let k = cur.slot + arb.drivers - arb.rr - 1;
             let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
@@ -362,13 +386,14 @@ impl Engine {
             arb.best = arb.best.min(key << 32 | b as u64);
             requested.insert(a);
         });
+        bufs.active = active;
         if !per_port {
             return;
         }
         // Per-port crossbar: each port's winner asks for its output (no shared channels).
         ports.winners(|b| {
-            let cur = &buf[b as usize];
-            let arb = &mut arbs[cur.out_chan as usize];
+            let cur = &bufs.buf[b as usize];
+            let arb = &mut chans[cur.out_chan as usize];
             let k = cur.slot + arb.drivers - arb.rr - 1;
             let key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
             arb.best = arb.best.min(key << 32 | b as u64);
@@ -384,8 +409,6 @@ impl Engine {
             waits,
             arbiters,
             early,
-            c_flits,
-            c_msgs,
             msgs,
             cycle,
             delivered,
@@ -396,31 +419,31 @@ impl Engine {
             ..
         } = self;
         let Arbiters {
-            arb,
+            chan: chans,
             drv_rr,
             requested,
         } = arbiters;
         // Slices, not vectors, in the loop: their pointers stay in registers.
-        let (arb, drv_rr) = (&mut arb[..], &mut drv_rr[..]);
-        let (c_flits, c_msgs) = (&mut c_flits[..], &mut c_msgs[..]);
+        let (chans, drv_rr) = (&mut chans[..], &mut drv_rr[..]);
         let now = *cycle as u32;
         let after = *cycle + 1;
-        let no_up = bufs.buf.len() as u32;
+        let no_up = bufs.no_up();
+        let (vcs, links) = (net.vcs, net.links);
         // Links of L > 1: flits and credits crossing them are events (timing.rs).
         let piped = TIMED && pipe.on();
-        let link_bufs = net.links * net.vcs;
+        let link_bufs = links * vcs;
         let per_port = TIMED && ports.on();
         let mut ejected = 0;
         let mut moved = 0;
         requested.drain(|a| {
             moved += 1;
-            let arb = &mut arb[a as usize];
+            let arb = &mut chans[a as usize];
             let b = arb.best as u32 as usize;
             arb.best = NO_REQUEST;
             let src = &mut bufs.buf[b];
             arb.rr = src.slot;
             if per_port {
-                ports.granted(b as u32 / net.vcs, b as u32 % net.vcs);
+                ports.granted(b as u32 / vcs, b as u32 % vcs);
             }
             if SHARED {
                 drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
@@ -429,12 +452,7 @@ impl Engine {
             let c = ch as usize;
             let m = src.msg;
             let header = src.sent == 0;
-            let t = if header {
-                src.out_buf = src.want;
-                src.want
-            } else {
-                src.out_buf
-            };
+            let t = src.out_buf(links, vcs);
             let len = src.len;
             let up = src.up;
             let up_queued = if EARLY { early.up[b] } else { no_up };
@@ -458,12 +476,11 @@ impl Engine {
             src.last = now;
             // A sender is active; it leaves the active set when it empties.
             let empty = src.cnt == 0;
-            bufs.state[b] = if empty { IDLE } else { ACTIVE };
+            src.state = if empty { IDLE } else { ACTIVE };
             bufs.active.remove_if(b as u32, empty);
-            c_flits[c] += 1;
-            if header {
-                c_msgs[c] += 1;
-            }
+            let out = &mut chans[c];
+            out.flits += 1;
+            out.msgs += header as u64;
             if credit_later {
                 pipe.schedule(*cycle, Event::Credit(b as u32, tail));
             } else {
@@ -476,11 +493,11 @@ impl Engine {
             }
             if tail && !credit_later {
                 let freed = net.buf_channel(b as u32);
-                if freed < net.links && !promoted {
+                if freed < links && !promoted {
                     occupancy.change(freed as usize, false, after);
                 }
                 // A buffer of this channel is free: wake the headers waiting for one.
-                waits.wake_all(freed as usize, bufs);
+                waits.wake_all(freed as usize, bufs, chans);
             }
             if t != NONE {
                 let tu = t as usize;
@@ -501,12 +518,12 @@ impl Engine {
                 if header {
                     let mi = m as usize;
                     msgs.hops[mi] += 1;
-                    msgs.escape[mi] += (net.buf_vc(t) >= *adaptive_vcs) as u16;
+                    msgs.escape[mi] += (src_vc(t, c, vcs) >= *adaptive_vcs) as u16;
                     if !behind {
                         occupancy.change(c, true, after);
                     }
                 }
-                let arrive_later = piped && c < net.links as usize;
+                let arrive_later = piped && c < links as usize;
                 if arrive_later {
                     // The flit is on the link for L cycles; upstream counts it at once.
                     pipe.held[tu] += 1;
@@ -521,7 +538,7 @@ impl Engine {
                 }
                 if tail && EARLY {
                     // Early free: this buffer can take a new header now; wake those waiting.
-                    waits.wake_all(c, bufs);
+                    waits.wake_all(c, bufs, chans);
                 }
                 if !arrive_later {
                     bufs.track(t);

@@ -13,7 +13,7 @@ impl Engine {
     /// deadlock-free with dimension-order routing, the only routing the scenario allows it with.
     pub fn with_early_free(mut self, on: bool) -> Engine {
         if on {
-            self.early = EarlyFree::new(self.bufs.buf.len());
+            self.early = EarlyFree::new(self.net.buffers());
         }
         self
     }
@@ -42,7 +42,7 @@ impl Engine {
     /// Early free and shared channels keep the defaults (the scenario refuses the others).
     pub fn with_timing(mut self, delay: u32, link_latency: u32, per_port: bool) -> Engine {
         self.delay = delay;
-        self.pipe = LinkPipe::new(link_latency as u64, self.bufs.buf.len());
+        self.pipe = LinkPipe::new(link_latency as u64, self.net.buffers());
         self.ports = InputPorts::new(&self.net, per_port);
         self
     }

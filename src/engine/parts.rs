@@ -14,19 +14,17 @@ pub(super) const ASLEEP: u8 = 2;
 /// No request at an arbiter this cycle.
 pub(super) const NO_REQUEST: u64 = u64::MAX;
 
-/// The state of one buffer (virtual channel), packed so that a visit touches one cache line.
+/// The state of one buffer (virtual channel), packed in 28 bytes so that a visit touches one
+/// cache line: what the cycle reads and writes of a buffer, its tracking state included.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Buf {
     /// Message holding the buffer, or NONE when free.
     pub msg: u32,
-    /// Downstream buffer of the message (NONE: ejection), valid once the header has left.
-    pub out_buf: u32,
-    /// Output channel of the message, valid once the header has left.
+    /// Output channel of the message: once the header has left, its channel; while the header
+    /// waits, the channel it asked for this cycle.
     pub out_chan: u32,
-    /// Downstream buffer the header asked for this cycle.
-    pub want: u32,
     /// Buffer that feeds this one the rest of its message; once the tail has arrived, the
-    /// sentinel `nbuf` (an extra entry of `state` that is never asleep).
+    /// sentinel `nbuf` (an extra buffer that is never asleep).
     pub up: u32,
     /// Cycle (mod 2^32) a flit last left, or the message arrived (deadlock watchdog).
     pub last: u32,
@@ -38,15 +36,32 @@ pub(super) struct Buf {
     pub len: u16,
     /// Driver slot at the router (static).
     pub slot: u16,
+    /// Virtual channel of the downstream buffer on `out_chan` (as `out_chan`: asked for while
+    /// the header waits, taken once it has left).
+    pub out_vc: u8,
+    /// IDLE, ACTIVE or ASLEEP.
+    pub state: u8,
+    /// The header is on its output channel's wait list.
+    pub parked: bool,
+}
+
+impl Buf {
+    /// The downstream buffer on `out_chan`, or NONE for an ejection channel (no buffer).
+    #[inline(always)]
+    pub fn out_buf(&self, links: u32, vcs: u32) -> u32 {
+        if self.out_chan < links {
+            self.out_chan * vcs + self.out_vc as u32
+        } else {
+            NONE
+        }
+    }
 }
 
 /// Every buffer's state, and the buffers that may hold flits and may move.
 #[derive(Clone)]
 pub(super) struct Buffers {
-    /// Indexed by buffer id.
+    /// Indexed by buffer id, plus the never-asleep sentinel `nbuf`.
     pub buf: Vec<Buf>,
-    /// IDLE, ACTIVE or ASLEEP, indexed by buffer id, plus the never-asleep sentinel `nbuf`.
-    pub state: Vec<u8>,
     /// Buffers visited each cycle (those with no flit are dropped lazily).
     pub active: ActiveSet,
 }
@@ -55,114 +70,138 @@ impl Buffers {
     /// Empty buffers of `net`, each with its static driver slot.
     pub fn new(net: &Network) -> Buffers {
         let nbuf = net.buffers();
+        let empty = Buf {
+            msg: NONE,
+            out_chan: NONE,
+            up: nbuf as u32,
+            last: 0,
+            cnt: 0,
+            sent: 0,
+            len: 0,
+            slot: 0,
+            out_vc: 0,
+            state: IDLE,
+            parked: false,
+        };
+        let mut buf = vec![empty; nbuf + 1];
+        for (b, &slot) in buf.iter_mut().zip(&net.buf_slot) {
+            b.slot = slot;
+        }
         Buffers {
-            buf: (0..nbuf)
-                .map(|b| Buf {
-                    msg: NONE,
-                    out_buf: NONE,
-                    out_chan: NONE,
-                    want: NONE,
-                    up: nbuf as u32,
-                    last: 0,
-                    cnt: 0,
-                    sent: 0,
-                    len: 0,
-                    slot: net.buf_slot[b],
-                })
-                .collect(),
-            state: vec![IDLE; nbuf + 1],
+            buf,
             active: ActiveSet::new(nbuf + 1),
         }
+    }
+
+    /// The sentinel buffer id `nbuf`: the `up` of a buffer whose message's tail has arrived.
+    #[inline(always)]
+    pub fn no_up(&self) -> u32 {
+        (self.buf.len() - 1) as u32
     }
 
     /// Wakes buffer `b` if it is asleep.
     #[inline]
     pub fn wake(&mut self, b: u32) {
-        let asleep = self.state[b as usize] == ASLEEP;
-        self.state[b as usize] = if asleep {
-            ACTIVE
-        } else {
-            self.state[b as usize]
-        };
+        let s = &mut self.buf[b as usize].state;
+        let asleep = *s == ASLEEP;
+        *s = if asleep { ACTIVE } else { *s };
         self.active.insert_if(b, asleep);
     }
 
     /// Tracks buffer `t`, which just received a flit, if it was untracked.
     #[inline]
     pub fn track(&mut self, t: u32) {
-        let idle = self.state[t as usize] == IDLE;
-        self.state[t as usize] |= idle as u8 * ACTIVE;
+        let s = &mut self.buf[t as usize].state;
+        let idle = *s == IDLE;
+        *s |= idle as u8 * ACTIVE;
         self.active.insert_if(t, idle);
     }
 }
 
-/// Headers asleep until a buffer of one channel frees: one intrusive list per channel.
-#[derive(Clone)]
+/// One channel: the round-robin state of the arbiter with this id (a channel, or a shared m-way
+/// channel), the channel's probes (flits and headers that crossed it) and the head of its wait
+/// list, in one record so that a grant touches one cache line.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Chan {
+    /// The best request this cycle, `key << 32 | buffer`, where key is the requester's
+    /// round-robin distance after the last grant (smallest wins); NO_REQUEST if none.
+    pub best: u64,
+    /// Flits that crossed the channel since the start.
+    pub flits: u64,
+    /// Headers (messages) that crossed the channel since the start.
+    pub msgs: u64,
+    /// Slot granted last.
+    pub rr: u16,
+    /// Number of driver slots (static).
+    pub drivers: u16,
+    /// First header asleep until a buffer of this channel frees (a node of `WaitLists`), or
+    /// NONE.
+    pub wait: u32,
+}
+
+/// Headers asleep until a buffer of one channel frees: one list per channel, headed in its
+/// `Chan::wait`, its nodes in a small pool (only blocked headers have one).
+#[derive(Clone, Default)]
 pub(super) struct WaitLists {
     /// Headers may sleep while blocked: the routing's candidates never change while waiting.
     pub enabled: bool,
-    /// Head of each channel's list, indexed by channel.
-    pub head: Vec<u32>,
-    /// Next header in the same list, indexed by buffer.
-    pub next: Vec<u32>,
-    /// Channel whose list holds the buffer's header, or NONE, indexed by buffer.
-    pub chan: Vec<u32>,
+    /// Nodes: (buffer, next node or NONE).
+    nodes: Vec<(u32, u32)>,
+    /// Unused nodes.
+    free: Vec<u32>,
 }
 
 impl WaitLists {
-    /// Empty lists for `nchan` channels and `nbuf` buffers.
-    pub fn new(nchan: usize, nbuf: usize, enabled: bool) -> WaitLists {
+    /// Empty lists.
+    pub fn new(enabled: bool) -> WaitLists {
         WaitLists {
             enabled,
-            head: vec![NONE; nchan],
-            next: vec![NONE; nbuf],
-            chan: vec![NONE; nbuf],
+            ..WaitLists::default()
         }
     }
 
     /// Puts the header in buffer `b` on channel `ch`'s list, once.
     #[inline]
-    pub fn park(&mut self, b: u32, ch: u32) {
-        let bu = b as usize;
-        if self.chan[bu] != ch {
-            self.chan[bu] = ch;
-            self.next[bu] = self.head[ch as usize];
-            self.head[ch as usize] = b;
+    pub fn park(&mut self, b: u32, ch: u32, bufs: &mut Buffers, chans: &mut [Chan]) {
+        let buf = &mut bufs.buf[b as usize];
+        if buf.parked {
+            return;
         }
+        buf.parked = true;
+        let head = &mut chans[ch as usize].wait;
+        let node = (b, *head);
+        *head = match self.free.pop() {
+            Some(i) => {
+                self.nodes[i as usize] = node;
+                i
+            }
+            None => {
+                self.nodes.push(node);
+                (self.nodes.len() - 1) as u32
+            }
+        };
     }
 
     /// Wakes every header on channel `ch`'s list and empties it.
     #[inline]
-    pub fn wake_all(&mut self, ch: usize, bufs: &mut Buffers) {
-        let mut w = std::mem::replace(&mut self.head[ch], NONE);
+    pub fn wake_all(&mut self, ch: usize, bufs: &mut Buffers, chans: &mut [Chan]) {
+        let mut w = std::mem::replace(&mut chans[ch].wait, NONE);
         while w != NONE {
-            let wu = w as usize;
-            let n = self.next[wu];
-            self.next[wu] = NONE;
-            self.chan[wu] = NONE;
-            bufs.wake(w);
-            w = n;
+            let (b, next) = self.nodes[w as usize];
+            self.free.push(w);
+            bufs.buf[b as usize].parked = false;
+            bufs.wake(b);
+            w = next;
         }
     }
 }
 
-/// Round-robin arbitration state of one arbiter (a channel, or a shared m-way channel).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Arb {
-    /// The best request this cycle, `key << 32 | buffer`, where key is the requester's
-    /// round-robin distance after the last grant (smallest wins); NO_REQUEST if none.
-    pub best: u64,
-    /// Slot granted last.
-    pub rr: u16,
-    /// Number of driver slots (static).
-    pub drivers: u16,
-}
-
-/// The channel arbiters and the ones with a request this cycle.
+/// The channels' records and the arbiters with a request this cycle.
 #[derive(Clone)]
 pub(super) struct Arbiters {
-    /// Indexed by arbiter id (`Network::arb_of`).
-    pub arb: Vec<Arb>,
+    /// Indexed by channel id for the probes and wait lists, and by arbiter id
+    /// (`Network::arb_of`) for arbitration; as many as the larger of the two.
+    pub chan: Vec<Chan>,
     /// Turn granted last in each driver (second level of shared-channel round-robin).
     pub drv_rr: Vec<u8>,
     /// Arbiters with a request this cycle.
@@ -172,18 +211,26 @@ pub(super) struct Arbiters {
 impl Arbiters {
     /// Arbiters of `net` with no request, each about to grant its first slot.
     pub fn new(net: &Network) -> Arbiters {
+        let narb = net.arb_drivers.len();
+        let mut chan = vec![
+            Chan {
+                best: NO_REQUEST,
+                flits: 0,
+                msgs: 0,
+                rr: 0,
+                drivers: 0,
+                wait: NONE,
+            };
+            narb.max(net.channels())
+        ];
+        for (c, &d) in chan.iter_mut().zip(&net.arb_drivers) {
+            c.rr = d.saturating_sub(1);
+            c.drivers = d;
+        }
         Arbiters {
-            arb: net
-                .arb_drivers
-                .iter()
-                .map(|&d| Arb {
-                    best: NO_REQUEST,
-                    rr: d.saturating_sub(1),
-                    drivers: d,
-                })
-                .collect(),
+            chan,
             drv_rr: vec![0; net.driver_size.len()],
-            requested: ActiveSet::new(net.arb_drivers.len()),
+            requested: ActiveSet::new(narb),
         }
     }
 }

@@ -13,6 +13,7 @@ use rand_pcg::Pcg64;
 /// Picks (channel, buffer) for a header, or None when every candidate's class is busy. The
 /// buffer is NONE for the ejection channel, which never blocks. `queued` is the early-free
 /// queue (empty when buffers free only once empty); only single-candidate routings use it.
+/// `bufs` ends with the sentinel buffer `nbuf`.
 #[inline(always)]
 pub(super) fn select(
     net: &Network,
@@ -85,7 +86,7 @@ fn first_free_early(
     queued: &[u32],
     c: &Candidate,
 ) -> Option<(u32, u32)> {
-    let tail_in = bufs.len() as u32;
+    let tail_in = (bufs.len() - 1) as u32;
     let base = c.chan * net.vcs;
     (base + c.vc_lo as u32..base + c.vc_hi as u32)
         .find(|&t| {

@@ -115,6 +115,7 @@ impl Engine {
             net,
             bufs,
             waits,
+            arbiters,
             occupancy,
             ..
         } = self;
@@ -122,6 +123,6 @@ impl Engine {
         bufs.buf[b as usize].msg = crate::network::NONE;
         occupancy.change(freed as usize, false, after);
         // Headers waiting for a buffer of this channel may take it.
-        waits.wake_all(freed as usize, bufs);
+        waits.wake_all(freed as usize, bufs, &mut arbiters.chan);
     }
 }

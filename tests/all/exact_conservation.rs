@@ -90,8 +90,8 @@ fn check_drained(e: &Engine, t: &Topo, sent: &[Sent], ctx: &str) {
     // exactly h links; every flit crossed exactly h links.
     let links = e.net.links as usize;
     let nodes = e.net.nodes as usize;
-    let inj: u64 = e.c_flits[links..links + nodes].iter().sum();
-    let ej: u64 = e.c_flits[links + nodes..links + 2 * nodes].iter().sum();
+    let inj: u64 = e.c_flits()[links..links + nodes].iter().sum();
+    let ej: u64 = e.c_flits()[links + nodes..links + 2 * nodes].iter().sum();
     assert_eq!(inj, flits, "{ctx}: flits through injection channels");
     assert_eq!(ej, flits, "{ctx}: flits through ejection channels");
     let hops: u64 = sent.iter().map(|s| t.dist(s.0, s.1) as u64).sum();
@@ -100,12 +100,12 @@ fn check_drained(e: &Engine, t: &Topo, sent: &[Sent], ctx: &str) {
         .map(|s| t.dist(s.0, s.1) as u64 * s.3 as u64)
         .sum();
     assert_eq!(
-        e.c_msgs[..links].iter().sum::<u64>(),
+        e.c_msgs()[..links].iter().sum::<u64>(),
         hops,
         "{ctx}: headers over links"
     );
     assert_eq!(
-        e.c_flits[..links].iter().sum::<u64>(),
+        e.c_flits()[..links].iter().sum::<u64>(),
         flit_hops,
         "{ctx}: flits over links"
     );

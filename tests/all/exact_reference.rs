@@ -117,10 +117,10 @@ fn compare(
     }
     let nl = r.links.len();
     let nodes = r.nodes;
-    assert_eq!(e.c_flits, r.c_flits, "{ctx}: flits per channel");
-    assert_eq!(e.c_msgs[..nl], r.c_msgs[..nl], "{ctx}: headers per link");
+    assert_eq!(e.c_flits(), r.c_flits, "{ctx}: flits per channel");
+    assert_eq!(e.c_msgs()[..nl], r.c_msgs[..nl], "{ctx}: headers per link");
     assert_eq!(
-        e.c_msgs[nl + nodes..],
+        e.c_msgs()[nl + nodes..],
         r.c_msgs[nl + nodes..],
         "{ctx}: headers per ejection channel"
     );

@@ -12,7 +12,7 @@ const LENGTHS: [u16; 4] = [1, 2, 5, 16];
 /// and the number of headers that crossed each network link meanwhile.
 fn single(e: &mut Engine, src: u32, dst: u32, m: u16) -> (Delivery, Vec<u64>) {
     assert!(e.idle(), "network not empty before {src}->{dst}");
-    let before = e.c_msgs[..e.net.links as usize].to_vec();
+    let before = e.c_msgs()[..e.net.links as usize].to_vec();
     e.deliveries.clear();
     e.send(src, dst, m);
     let cap = e.cycle + 4 * (m as u64 + 64) + 64;
@@ -26,7 +26,7 @@ fn single(e: &mut Engine, src: u32, dst: u32, m: u16) -> (Delivery, Vec<u64>) {
     assert_eq!(e.deliveries.len(), 1);
     assert!(e.idle(), "network not empty after delivering {src}->{dst}");
     assert_eq!(e.flits_in_net, 0);
-    let used = e.c_msgs[..e.net.links as usize]
+    let used = e.c_msgs()[..e.net.links as usize]
         .iter()
         .zip(&before)
         .map(|(a, b)| a - b)

@@ -119,7 +119,7 @@ fn zero_load_latency_is_m_plus_h() {
                 for dst in (0..n).filter(|&d| d != src) {
                     let h = hops(radix, src, dst) as u64;
                     for m in [1u16, 2, 5, 16] {
-                        let before = e.c_msgs[..e.net.links as usize].to_vec();
+                        let before = e.c_msgs()[..e.net.links as usize].to_vec();
                         e.deliveries.clear();
                         let t0 = e.cycle;
                         e.send(src, dst, m);
@@ -133,7 +133,7 @@ fn zero_load_latency_is_m_plus_h() {
                         assert_eq!(d.eject - d.created, m as u64 + h, "{ctx}: latency");
                         assert!(e.idle(), "{ctx}: network not empty");
                         let used: Vec<usize> = (0..e.net.links as usize)
-                            .filter(|&c| e.c_msgs[c] > before[c])
+                            .filter(|&c| e.c_msgs()[c] > before[c])
                             .collect();
                         let mut dims: Vec<u8> =
                             used.iter().map(|&c| e.net.link(c as u32).dim).collect();

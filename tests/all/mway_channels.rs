@@ -57,11 +57,11 @@ fn exclusive(model: &Model, vcs: u32, routing: &str, cycles: u64) -> f64 {
     }
     let mut busy = 0u64;
     for _ in 0..cycles {
-        let before = e.c_flits.clone();
+        let before = e.c_flits();
         e.step();
         let mut per = vec![0u64; model.channels as usize];
         for &(c, from) in &leaving {
-            per[from as usize] += e.c_flits[c] - before[c];
+            per[from as usize] += e.c_flits()[c] - before[c];
         }
         for (c, &x) in per.iter().enumerate() {
             assert!(
@@ -71,7 +71,7 @@ fn exclusive(model: &Model, vcs: u32, routing: &str, cycles: u64) -> f64 {
             );
         }
         busy += per.iter().sum::<u64>();
-        for (c, (now, then)) in e.c_flits[inj..ej].iter().zip(&before[inj..ej]).enumerate() {
+        for (c, (now, then)) in e.c_flits()[inj..ej].iter().zip(&before[inj..ej]).enumerate() {
             assert!(now - then <= 1, "injection channel {}", inj + c);
         }
     }
@@ -120,11 +120,11 @@ fn crossbar_routers_send_several_flits_per_cycle() {
     let mut e = build_engine(&s, 0.25, 5);
     let mut most = 0;
     for _ in 0..500 {
-        let before = e.c_flits.clone();
+        let before = e.c_flits();
         e.step();
         let mut per = vec![0u64; e.net.cube().nodes];
         for (i, l) in e.net.cube().links.iter().enumerate() {
-            per[l.src as usize] += e.c_flits[i] - before[i];
+            per[l.src as usize] += e.c_flits()[i] - before[i];
         }
         most = most.max(*per.iter().max().unwrap());
     }
@@ -252,7 +252,7 @@ fn fairness(model: &Model, vcs: u32, routing: &str, hot: u32, per: usize, own: u
             .map(|set| set.iter().any(|&x| e.buffer_flits(x) > 0))
             .collect();
         let sent0: Vec<u16> = all.iter().map(|&x| e.buffer_sent(x)).collect();
-        let out0: u64 = leaving.iter().map(|&(c, _)| e.c_flits[c]).sum();
+        let out0: u64 = leaving.iter().map(|&(c, _)| e.c_flits()[c]).sum();
         e.step();
         let won: Vec<u32> = all
             .iter()
@@ -260,8 +260,8 @@ fn fairness(model: &Model, vcs: u32, routing: &str, hot: u32, per: usize, own: u
             .filter(|&(&x, &s0)| e.buffer_sent(x) == s0.wrapping_add(1))
             .map(|(&x, _)| x)
             .collect();
-        let out1: u64 = leaving.iter().map(|&(c, _)| e.c_flits[c]).sum();
-        assert!(over_links.iter().all(|&c| e.c_flits[c] == 0), "{ctx}");
+        let out1: u64 = leaving.iter().map(|&(c, _)| e.c_flits()[c]).sum();
+        assert!(over_links.iter().all(|&c| e.c_flits()[c] == 0), "{ctx}");
         assert_eq!(
             out1 - out0,
             won.len() as u64,

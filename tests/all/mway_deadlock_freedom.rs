@@ -88,10 +88,10 @@ fn stress(
         net.injection_channel(0) as usize,
         net.ejection_channel(0) as usize,
     );
-    assert_eq!(e.c_msgs[..links].iter().sum::<u64>(), hops, "headers");
-    assert_eq!(e.c_flits[..links].iter().sum::<u64>(), flit_hops, "flits");
-    assert_eq!(e.c_flits[inj..ej].iter().sum::<u64>(), flits, "injected");
-    assert_eq!(e.c_flits[ej..].iter().sum::<u64>(), flits, "ejected");
+    assert_eq!(e.c_msgs()[..links].iter().sum::<u64>(), hops, "headers");
+    assert_eq!(e.c_flits()[..links].iter().sum::<u64>(), flit_hops, "flits");
+    assert_eq!(e.c_flits()[inj..ej].iter().sum::<u64>(), flits, "injected");
+    assert_eq!(e.c_flits()[ej..].iter().sum::<u64>(), flits, "ejected");
     Ok(backlog_at_stop)
 }
 

@@ -15,7 +15,7 @@ const LENGTHS: [u16; 3] = [1, 2, 5];
 /// and, per engine channel, the flits and headers that crossed it meanwhile.
 fn single(e: &mut Engine, src: u32, dst: u32, m: u16) -> (Delivery, Vec<u64>, Vec<u64>) {
     assert!(e.idle(), "network not empty before {src}->{dst}");
-    let (f0, m0) = (e.c_flits.clone(), e.c_msgs.clone());
+    let (f0, m0) = (e.c_flits(), e.c_msgs());
     e.deliveries.clear();
     e.send(src, dst, m);
     let cap = e.cycle + 4 * (m as u64 + 64) + 64;
@@ -26,7 +26,7 @@ fn single(e: &mut Engine, src: u32, dst: u32, m: u16) -> (Delivery, Vec<u64>, Ve
     assert_eq!(e.deliveries.len(), 1);
     assert!(e.idle(), "network not empty after {src}->{dst}");
     let diff = |now: &[u64], then: &[u64]| now.iter().zip(then).map(|(a, b)| a - b).collect();
-    (e.deliveries[0], diff(&e.c_flits, &f0), diff(&e.c_msgs, &m0))
+    (e.deliveries[0], diff(&e.c_flits(), &f0), diff(&e.c_msgs(), &m0))
 }
 
 /// Checks the channels a message used: M flits through one injection channel of `src` and one

@@ -109,7 +109,7 @@ fn stress(
     let hops: u64 = sent.iter().map(|s| t.dist(s.0, s.1) as u64).sum();
     let links = e.net.links as usize;
     assert_eq!(
-        e.c_msgs[..links].iter().sum::<u64>(),
+        e.c_msgs()[..links].iter().sum::<u64>(),
         hops,
         "headers over links"
     );
