@@ -73,6 +73,40 @@ impl ActiveSet {
         }
     }
 
+    /// Appends every member to `out`, in increasing order.
+    #[inline]
+    pub fn collect(&self, out: &mut Vec<u32>) {
+        for (s, &sw) in self.summary.iter().enumerate() {
+            let mut sw = sw;
+            while sw != 0 {
+                let w = s * 64 + sw.trailing_zeros() as usize;
+                sw &= sw - 1;
+                let mut bits = self.words[w];
+                while bits != 0 {
+                    out.push((w * 64) as u32 + bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+            }
+        }
+    }
+
+    /// Appends every member to `out`, in increasing order, and empties the set.
+    #[inline]
+    pub fn drain_into(&mut self, out: &mut Vec<u32>) {
+        for s in 0..self.summary.len() {
+            let mut sw = std::mem::take(&mut self.summary[s]);
+            while sw != 0 {
+                let w = s * 64 + sw.trailing_zeros() as usize;
+                sw &= sw - 1;
+                let mut bits = std::mem::take(&mut self.words[w]);
+                while bits != 0 {
+                    out.push((w * 64) as u32 + bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+            }
+        }
+    }
+
     /// Calls `f` on every member in increasing order and empties the set.
     #[inline]
     pub fn drain(&mut self, mut f: impl FnMut(u32)) {
@@ -107,18 +141,14 @@ mod tests {
             a.insert(b);
         }
         a.remove(64);
+        a.remove(130);
         let mut seen = Vec::new();
-        a.for_each(|set, b| {
-            seen.push(b);
-            if b == 63 {
-                set.remove(130);
-            }
-        });
+        a.collect(&mut seen);
         assert_eq!(seen, vec![0, 63, 4_095, 4_096, 9_999]);
         assert!(!a.contains(130) && a.contains(4_096));
         assert_eq!(a.len(), 5);
         let mut drained = Vec::new();
-        a.drain(|b| drained.push(b));
+        a.drain_into(&mut drained);
         assert_eq!(drained, vec![0, 63, 4_095, 4_096, 9_999]);
         assert_eq!(a.len(), 0);
     }

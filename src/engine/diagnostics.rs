@@ -69,12 +69,12 @@ impl Engine {
         };
         let waits = if buf.sent == 0 {
             "header waiting for a free buffer".to_string()
-        } else if buf.out_buf(self.net.links, self.net.vcs) == NONE {
+        } else if buf.out_buf == NONE {
             "waiting for ejection".to_string()
         } else {
             format!(
                 "waiting for space in {}",
-                self.net.describe_buffer(buf.out_buf(self.net.links, self.net.vcs))
+                self.net.describe_buffer(buf.out_buf)
             )
         };
         format!(

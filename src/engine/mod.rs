@@ -23,6 +23,7 @@ mod endpoints;
 mod messages;
 mod options;
 mod parts;
+mod prefetch;
 mod run;
 mod selection;
 mod timing;
@@ -37,7 +38,9 @@ use crate::traffic::Traffic;
 use crossbar::InputPorts;
 use endpoints::Sources;
 use messages::Messages;
-use parts::{ACTIVE, ASLEEP, Arbiters, Buffers, EarlyFree, IDLE, NO_REQUEST, WaitLists};
+use parts::{
+    ACTIVE, ASLEEP, Arbiters, Buffers, EarlyFree, IDLE, NO_REQUEST, WaitLists, track, wake,
+};
 use rand_pcg::Pcg64;
 use timing::{Event, LinkPipe};
 
@@ -109,6 +112,10 @@ pub struct Engine {
     sources: Sources,
     /// Messages whose tail was ejected this cycle.
     delivered: Vec<u32>,
+    /// The buffers (or arbiters) a step of the cycle visits, in id order (reused).
+    visit: Vec<u32>,
+    /// The network's state is larger than a cache: visits prefetch the lines they will need.
+    far: bool,
 
     // Probes: what the measurement reads (and each channel's counters in `arbiters`).
     occupancy: VcOccupancy,
@@ -175,6 +182,8 @@ impl Engine {
             msgs: Messages::default(),
             sources: Sources::new(net.nodes as usize, rate, seed),
             delivered: Vec::new(),
+            visit: Vec::new(),
+            far: prefetch::far(&net),
             cycle: 0,
             flits_in_net: 0,
             backlog: 0,
@@ -300,12 +309,16 @@ impl Engine {
             delay,
             pipe,
             ports,
+            visit,
+            far,
             ..
         } = self;
+        let far = *far;
+        let (buf, active) = (&mut bufs.buf[..], &mut bufs.active);
         let (random_tie, delay) = (*random_tie, *delay);
         let held = &pipe.held[..];
         let per_port = TIMED && ports.on();
-        let (vcs, links) = (net.vcs, net.links);
+        let vcs = net.vcs;
         let Arbiters {
             chan: chans,
             drv_rr,
@@ -315,30 +328,34 @@ impl Engine {
         let queued = &early.queued[..];
         let depth = net.depth;
         let now = *cycle as u32;
-        let mut active = std::mem::take(&mut bufs.active);
-        active.for_each(|active, b32| {
+        let msgs = &*msgs;
+        // One visit: buffer `$b32`'s request, if it has one (a macro, so that both loops below
+        // have it inline).
+        macro_rules! visit_one {
+            ($active:ident, $b32:expr) => {'visit: {
+            let b32: u32 = $b32;
             let b = b32 as usize;
-            let cur = bufs.buf[b];
+            let cur = buf[b];
             let ch = if cur.sent > 0 {
-                let t = cur.out_buf(links, vcs);
+                let t = cur.out_buf;
                 // Space downstream: its flits, or (links of L > 1) the credits not yet back.
                 let full = t != NONE
                     && if !TIMED || held.is_empty() {
-                        bufs.buf[t as usize].cnt >= depth
+                        buf[t as usize].cnt >= depth
                     } else {
                         held[t as usize] >= depth
                     };
                 if full {
                     // Wormhole blocking: asleep until the downstream buffer sends a flit.
-                    active.remove(b32);
-                    bufs.buf[b].state = ASLEEP;
-                    return;
+                    $active.remove(b32);
+                    buf[b].state = ASLEEP;
+                    break 'visit;
                 }
                 cur.out_chan
             } else {
                 if TIMED && delay > 0 && now.wrapping_sub(cur.last) <= delay {
                     // The router delay: routing and allocation take D cycles more.
-                    return;
+                    break 'visit;
                 }
                 let mi = cur.msg as usize;
                 let dst = msgs.dst[mi];
@@ -348,28 +365,28 @@ impl Engine {
                 let waited = now.wrapping_sub(cur.last).wrapping_sub(1 + delay) as u64;
                 routing.route(net, at, dst, b32, waited, tie, cand);
                 let rng = &mut rngs[at as usize];
-                match selection::select(net, &bufs.buf, queued, cand, *selection, rng) {
+                match selection::select(net, buf, queued, cand, *selection, rng) {
                     Some((ch, t)) => {
-                        let out = &mut bufs.buf[b];
+                        let out = &mut buf[b];
                         out.out_chan = ch;
-                        out.out_vc = if t == NONE { 0 } else { (t - ch * vcs) as u8 };
+                        out.out_buf = t;
                         ch
                     }
                     None => {
                         if waits.enabled {
                             // Asleep until a buffer of its only channel frees.
-                            waits.park(b32, cand.as_slice()[0].chan, bufs, chans);
-                            active.remove(b32);
-                            bufs.buf[b].state = ASLEEP;
+                            waits.park(b32, cand.as_slice()[0].chan, buf, chans);
+                            $active.remove(b32);
+                            buf[b].state = ASLEEP;
                         }
-                        return;
+                        break 'visit;
                     }
                 }
             };
             if per_port {
                 // Per-port crossbar: first the port's virtual channels compete.
                 ports.request(b32, b32 / vcs, b32 % vcs, vcs);
-                return;
+                break 'visit;
             }
             let a = if SHARED { net.arb_of[ch as usize] } else { ch };
             let arb = &mut chans[a as usize];
@@ -385,14 +402,25 @@ impl Engine {
             }
             arb.best = arb.best.min(key << 32 | b as u64);
             requested.insert(a);
-        });
-        bufs.active = active;
+            }};
+        }
+        if far {
+            // In id order, each visit's lines asked for a few visits ahead.
+            visit.clear();
+            active.collect(visit);
+            for i in 0..visit.len() {
+                prefetch::request_ahead::<SHARED>(i, visit, buf, chans, msgs, net);
+                visit_one!(active, visit[i]);
+            }
+        } else {
+            active.for_each(|active, b32| visit_one!(active, b32));
+        }
         if !per_port {
             return;
         }
         // Per-port crossbar: each port's winner asks for its output (no shared channels).
         ports.winners(|b| {
-            let cur = &bufs.buf[b as usize];
+            let cur = buf[b as usize];
             let arb = &mut chans[cur.out_chan as usize];
             let k = cur.slot + arb.drivers - arb.rr - 1;
             let key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
@@ -416,8 +444,13 @@ impl Engine {
             adaptive_vcs,
             pipe,
             ports,
+            visit,
+            far,
             ..
         } = self;
+        let far = *far;
+        let no_up = bufs.no_up();
+        let (buf, active) = (&mut bufs.buf[..], &mut bufs.active);
         let Arbiters {
             chan: chans,
             drv_rr,
@@ -427,7 +460,6 @@ impl Engine {
         let (chans, drv_rr) = (&mut chans[..], &mut drv_rr[..]);
         let now = *cycle as u32;
         let after = *cycle + 1;
-        let no_up = bufs.no_up();
         let (vcs, links) = (net.vcs, net.links);
         // Links of L > 1: flits and credits crossing them are events (timing.rs).
         let piped = TIMED && pipe.on();
@@ -435,121 +467,138 @@ impl Engine {
         let per_port = TIMED && ports.on();
         let mut ejected = 0;
         let mut moved = 0;
-        requested.drain(|a| {
-            moved += 1;
-            let arb = &mut chans[a as usize];
-            let b = arb.best as u32 as usize;
-            arb.best = NO_REQUEST;
-            let src = &mut bufs.buf[b];
-            arb.rr = src.slot;
-            if per_port {
-                ports.granted(b as u32 / vcs, b as u32 % vcs);
-            }
-            if SHARED {
-                drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
-            }
-            let ch = src.out_chan;
-            let c = ch as usize;
-            let m = src.msg;
-            let header = src.sent == 0;
-            let t = src.out_buf(links, vcs);
-            let len = src.len;
-            let up = src.up;
-            let up_queued = if EARLY { early.up[b] } else { no_up };
-            src.cnt -= 1;
-            src.sent += 1;
-            let tail = src.sent == len;
-            let mut promoted = false;
-            // Fed over a link of L > 1: its upstream learns of the space L cycles later.
-            let credit_later = piped && (b as u32) < link_bufs;
-            if tail && !credit_later {
-                src.msg = NONE;
-                if EARLY && early.queued[b] != NONE {
-                    // Early free: the queued message's header is now at the front.
-                    src.msg = std::mem::replace(&mut early.queued[b], NONE);
-                    src.len = early.len[b];
-                    src.sent = 0;
-                    src.up = std::mem::replace(&mut early.up[b], no_up);
-                    promoted = true;
+        // One grant: arbiter `$a`'s winner moves its flit (a macro, so that both loops below
+        // have it inline).
+        macro_rules! grant_one {
+            ($a:expr) => {{
+                let a: u32 = $a;
+                moved += 1;
+                let arb = &mut chans[a as usize];
+                let b = arb.best as u32 as usize;
+                arb.best = NO_REQUEST;
+                let src = &mut buf[b];
+                arb.rr = src.slot;
+                if per_port {
+                    ports.granted(b as u32 / vcs, b as u32 % vcs);
                 }
-            }
-            src.last = now;
-            // A sender is active; it leaves the active set when it empties.
-            let empty = src.cnt == 0;
-            src.state = if empty { IDLE } else { ACTIVE };
-            bufs.active.remove_if(b as u32, empty);
-            let out = &mut chans[c];
-            out.flits += 1;
-            out.msgs += header as u64;
-            if credit_later {
-                pipe.schedule(*cycle, Event::Credit(b as u32, tail));
-            } else {
-                // The upstream buffer of this message may send again: there is space here now.
-                bufs.wake(up);
-            }
-            if EARLY {
-                // So may the upstream buffer of the message queued here.
-                bufs.wake(up_queued);
-            }
-            if tail && !credit_later {
-                let freed = net.buf_channel(b as u32);
-                if freed < links && !promoted {
-                    occupancy.change(freed as usize, false, after);
+                if SHARED {
+                    drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
                 }
-                // A buffer of this channel is free: wake the headers waiting for one.
-                waits.wake_all(freed as usize, bufs, chans);
-            }
-            if t != NONE {
-                let tu = t as usize;
-                let tb = &mut bufs.buf[tu];
-                let behind = EARLY && header && tb.msg != NONE;
-                if behind {
-                    // Early free: the header queues behind the tail of the buffer's message.
-                    early.queued[tu] = m;
-                    early.len[tu] = len;
-                    early.up[tu] = b as u32;
-                } else if header {
-                    tb.msg = m;
-                    tb.len = len;
-                    tb.sent = 0;
-                    tb.up = b as u32;
-                    tb.last = now;
-                }
-                if header {
-                    let mi = m as usize;
-                    msgs.hops[mi] += 1;
-                    msgs.escape[mi] += (src_vc(t, c, vcs) >= *adaptive_vcs) as u16;
-                    if !behind {
-                        occupancy.change(c, true, after);
+                let ch = src.out_chan;
+                let c = ch as usize;
+                let m = src.msg;
+                let header = src.sent == 0;
+                let t = src.out_buf;
+                let len = src.len;
+                let up = src.up;
+                let up_queued = if EARLY { early.up[b] } else { no_up };
+                src.cnt -= 1;
+                src.sent += 1;
+                let tail = src.sent == len;
+                let mut promoted = false;
+                // Fed over a link of L > 1: its upstream learns of the space L cycles later.
+                let credit_later = piped && (b as u32) < link_bufs;
+                if tail && !credit_later {
+                    src.msg = NONE;
+                    if EARLY && early.queued[b] != NONE {
+                        // Early free: the queued message's header is now at the front.
+                        src.msg = std::mem::replace(&mut early.queued[b], NONE);
+                        src.len = early.len[b];
+                        src.sent = 0;
+                        src.up = std::mem::replace(&mut early.up[b], no_up);
+                        promoted = true;
                     }
                 }
-                let arrive_later = piped && c < links as usize;
-                if arrive_later {
-                    // The flit is on the link for L cycles; upstream counts it at once.
-                    pipe.held[tu] += 1;
-                    pipe.schedule(*cycle, Event::Arrive(t, header));
+                src.last = now;
+                // A sender is active; it leaves the active set when it empties.
+                let empty = src.cnt == 0;
+                src.state = if empty { IDLE } else { ACTIVE };
+                active.remove_if(b as u32, empty);
+                let out = &mut chans[c];
+                out.flits += 1;
+                out.msgs += header as u64;
+                if credit_later {
+                    pipe.schedule(*cycle, Event::Credit(b as u32, tail));
                 } else {
-                    tb.cnt += 1;
+                    // The upstream buffer of this message may send again: there is space here now.
+                    wake(buf, active, up);
                 }
-                if tail && EARLY && early.queued[tu] == m {
-                    early.up[tu] = no_up;
-                } else if tail {
-                    tb.up = no_up;
+                if EARLY {
+                    // So may the upstream buffer of the message queued here.
+                    wake(buf, active, up_queued);
                 }
-                if tail && EARLY {
-                    // Early free: this buffer can take a new header now; wake those waiting.
-                    waits.wake_all(c, bufs, chans);
+                if tail && !credit_later {
+                    let freed = net.buf_channel(b as u32);
+                    if freed < links && !promoted {
+                        occupancy.change(freed as usize, false, after);
+                    }
+                    // A buffer of this channel is free: wake the headers waiting for one.
+                    waits.wake_all(freed as usize, buf, active, chans);
                 }
-                if !arrive_later {
-                    bufs.track(t);
+                if t != NONE {
+                    let tu = t as usize;
+                    let tb = &mut buf[tu];
+                    let behind = EARLY && header && tb.msg != NONE;
+                    if behind {
+                        // Early free: the header queues behind the tail of the buffer's message.
+                        early.queued[tu] = m;
+                        early.len[tu] = len;
+                        early.up[tu] = b as u32;
+                    } else if header {
+                        tb.msg = m;
+                        tb.len = len;
+                        tb.sent = 0;
+                        tb.up = b as u32;
+                        tb.last = now;
+                    }
+                    if header {
+                        let mi = m as usize;
+                        msgs.hops[mi] += 1;
+                        msgs.escape[mi] += (src_vc(t, c, vcs) >= *adaptive_vcs) as u16;
+                        if !behind {
+                            occupancy.change(c, true, after);
+                        }
+                    }
+                    let arrive_later = piped && c < links as usize;
+                    if arrive_later {
+                        // The flit is on the link for L cycles; upstream counts it at once.
+                        pipe.held[tu] += 1;
+                        pipe.schedule(*cycle, Event::Arrive(t, header));
+                    } else {
+                        tb.cnt += 1;
+                    }
+                    if tail && EARLY && early.queued[tu] == m {
+                        early.up[tu] = no_up;
+                    } else if tail {
+                        tb.up = no_up;
+                    }
+                    if tail && EARLY {
+                        // Early free: this buffer can take a new header now; wake those waiting.
+                        waits.wake_all(c, buf, active, chans);
+                    }
+                    if !arrive_later {
+                        track(buf, active, t);
+                    }
+                } else {
+                    ejected += 1;
+                    if tail {
+                        delivered.push(m);
+                    }
                 }
-            } else {
-                ejected += 1;
-                if tail {
-                    delivered.push(m);
-                }
+            }};
+        }
+        if far {
+            // In id order, each grant's lines asked for a few grants ahead: the arbiter, then
+            // its winner's buffer, then the winner's downstream and upstream buffers.
+            visit.clear();
+            requested.drain_into(visit);
+            for i in 0..visit.len() {
+                prefetch::traverse_ahead(i, visit, buf, chans);
+                grant_one!(visit[i]);
             }
-        });
+        } else {
+            requested.drain(|a| grant_one!(a));
+        }
         self.flits_in_net -= ejected;
         self.ejected_flits += ejected;
         for k in 0..self.delivered.len() {

@@ -65,4 +65,12 @@ impl Engine {
         self.selection = selection;
         self
     }
+
+    /// Prefetches the lines each visit of the cycle will need a few visits ahead (default: when
+    /// the network's buffer state is larger than a cache). A hint only: results are the same
+    /// either way, which the tests check by turning it on for small networks.
+    pub fn with_prefetch(mut self, on: bool) -> Engine {
+        self.far = on;
+        self
+    }
 }

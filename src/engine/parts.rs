@@ -14,12 +14,14 @@ pub(super) const ASLEEP: u8 = 2;
 /// No request at an arbiter this cycle.
 pub(super) const NO_REQUEST: u64 = u64::MAX;
 
-/// The state of one buffer (virtual channel), packed in 28 bytes so that a visit touches one
+/// The state of one buffer (virtual channel), packed in 32 bytes so that a visit touches one
 /// cache line: what the cycle reads and writes of a buffer, its tracking state included.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Buf {
     /// Message holding the buffer, or NONE when free.
     pub msg: u32,
+    /// Downstream buffer of the message on `out_chan` (NONE: ejection), as `out_chan`.
+    pub out_buf: u32,
     /// Output channel of the message: once the header has left, its channel; while the header
     /// waits, the channel it asked for this cycle.
     pub out_chan: u32,
@@ -36,25 +38,10 @@ pub(super) struct Buf {
     pub len: u16,
     /// Driver slot at the router (static).
     pub slot: u16,
-    /// Virtual channel of the downstream buffer on `out_chan` (as `out_chan`: asked for while
-    /// the header waits, taken once it has left).
-    pub out_vc: u8,
     /// IDLE, ACTIVE or ASLEEP.
     pub state: u8,
     /// The header is on its output channel's wait list.
     pub parked: bool,
-}
-
-impl Buf {
-    /// The downstream buffer on `out_chan`, or NONE for an ejection channel (no buffer).
-    #[inline(always)]
-    pub fn out_buf(&self, links: u32, vcs: u32) -> u32 {
-        if self.out_chan < links {
-            self.out_chan * vcs + self.out_vc as u32
-        } else {
-            NONE
-        }
-    }
 }
 
 /// Every buffer's state, and the buffers that may hold flits and may move.
@@ -72,6 +59,7 @@ impl Buffers {
         let nbuf = net.buffers();
         let empty = Buf {
             msg: NONE,
+            out_buf: NONE,
             out_chan: NONE,
             up: nbuf as u32,
             last: 0,
@@ -79,7 +67,6 @@ impl Buffers {
             sent: 0,
             len: 0,
             slot: 0,
-            out_vc: 0,
             state: IDLE,
             parked: false,
         };
@@ -102,20 +89,33 @@ impl Buffers {
     /// Wakes buffer `b` if it is asleep.
     #[inline]
     pub fn wake(&mut self, b: u32) {
-        let s = &mut self.buf[b as usize].state;
-        let asleep = *s == ASLEEP;
-        *s = if asleep { ACTIVE } else { *s };
-        self.active.insert_if(b, asleep);
+        wake(&mut self.buf, &mut self.active, b);
     }
 
     /// Tracks buffer `t`, which just received a flit, if it was untracked.
     #[inline]
     pub fn track(&mut self, t: u32) {
-        let s = &mut self.buf[t as usize].state;
-        let idle = *s == IDLE;
-        *s |= idle as u8 * ACTIVE;
-        self.active.insert_if(t, idle);
+        track(&mut self.buf, &mut self.active, t);
     }
+}
+
+/// Wakes buffer `b` of `buf` if it is asleep (the cycle's loops hold `buf` as a slice, so that
+/// its pointer stays in a register).
+#[inline(always)]
+pub(super) fn wake(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
+    let s = &mut buf[b as usize].state;
+    let asleep = *s == ASLEEP;
+    *s = if asleep { ACTIVE } else { *s };
+    active.insert_if(b, asleep);
+}
+
+/// Tracks buffer `t` of `buf`, which just received a flit, if it was untracked.
+#[inline(always)]
+pub(super) fn track(buf: &mut [Buf], active: &mut ActiveSet, t: u32) {
+    let s = &mut buf[t as usize].state;
+    let idle = *s == IDLE;
+    *s |= idle as u8 * ACTIVE;
+    active.insert_if(t, idle);
 }
 
 /// One channel: the round-robin state of the arbiter with this id (a channel, or a shared m-way
@@ -162,12 +162,12 @@ impl WaitLists {
 
     /// Puts the header in buffer `b` on channel `ch`'s list, once.
     #[inline]
-    pub fn park(&mut self, b: u32, ch: u32, bufs: &mut Buffers, chans: &mut [Chan]) {
-        let buf = &mut bufs.buf[b as usize];
-        if buf.parked {
+    pub fn park(&mut self, b: u32, ch: u32, buf: &mut [Buf], chans: &mut [Chan]) {
+        let parked = &mut buf[b as usize].parked;
+        if *parked {
             return;
         }
-        buf.parked = true;
+        *parked = true;
         let head = &mut chans[ch as usize].wait;
         let node = (b, *head);
         *head = match self.free.pop() {
@@ -183,14 +183,20 @@ impl WaitLists {
     }
 
     /// Wakes every header on channel `ch`'s list and empties it.
-    #[inline]
-    pub fn wake_all(&mut self, ch: usize, bufs: &mut Buffers, chans: &mut [Chan]) {
+    #[inline(always)]
+    pub fn wake_all(
+        &mut self,
+        ch: usize,
+        buf: &mut [Buf],
+        active: &mut ActiveSet,
+        chans: &mut [Chan],
+    ) {
         let mut w = std::mem::replace(&mut chans[ch].wait, NONE);
         while w != NONE {
             let (b, next) = self.nodes[w as usize];
             self.free.push(w);
-            bufs.buf[b as usize].parked = false;
-            bufs.wake(b);
+            buf[b as usize].parked = false;
+            wake(buf, active, b);
             w = next;
         }
     }

@@ -123,6 +123,11 @@ impl Engine {
         bufs.buf[b as usize].msg = crate::network::NONE;
         occupancy.change(freed as usize, false, after);
         // Headers waiting for a buffer of this channel may take it.
-        waits.wake_all(freed as usize, bufs, &mut arbiters.chan);
+        waits.wake_all(
+            freed as usize,
+            &mut bufs.buf,
+            &mut bufs.active,
+            &mut arbiters.chan,
+        );
     }
 }

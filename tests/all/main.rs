@@ -31,6 +31,7 @@ mod routing_deadlock_freedom;
 mod routing_hypercube_rates;
 mod routing_occupancy;
 mod routing_timeout;
+mod scale;
 mod source_concurrency;
 mod traffic_arrivals;
 mod traffic_hops;

@@ -71,7 +71,11 @@ fn exclusive(model: &Model, vcs: u32, routing: &str, cycles: u64) -> f64 {
             );
         }
         busy += per.iter().sum::<u64>();
-        for (c, (now, then)) in e.c_flits()[inj..ej].iter().zip(&before[inj..ej]).enumerate() {
+        for (c, (now, then)) in e.c_flits()[inj..ej]
+            .iter()
+            .zip(&before[inj..ej])
+            .enumerate()
+        {
             assert!(now - then <= 1, "injection channel {}", inj + c);
         }
     }

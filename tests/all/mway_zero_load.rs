@@ -26,7 +26,11 @@ fn single(e: &mut Engine, src: u32, dst: u32, m: u16) -> (Delivery, Vec<u64>, Ve
     assert_eq!(e.deliveries.len(), 1);
     assert!(e.idle(), "network not empty after {src}->{dst}");
     let diff = |now: &[u64], then: &[u64]| now.iter().zip(then).map(|(a, b)| a - b).collect();
-    (e.deliveries[0], diff(&e.c_flits(), &f0), diff(&e.c_msgs(), &m0))
+    (
+        e.deliveries[0],
+        diff(&e.c_flits(), &f0),
+        diff(&e.c_msgs(), &m0),
+    )
 }
 
 /// Checks the channels a message used: M flits through one injection channel of `src` and one

@@ -1,0 +1,103 @@
+//! Software prefetch for the cycle's visits. On a network whose state does not fit in cache,
+//! each visit waits on a few cache misses (its buffer, its channel, the downstream buffer) that
+//! depend on one another; asking for them a few visits ahead overlaps those misses. A hint
+//! only: it never changes what the cycle computes.
+
+use super::messages::Messages;
+use super::parts::{Buf, Chan};
+use crate::network::{NONE, Network};
+
+/// Buffer state beyond which the network is taken not to fit in cache (the cost of asking
+/// for lines outweighs its gain on a network that does fit).
+const CACHED_BYTES: usize = 4 << 20;
+
+/// True when `net`'s buffer state does not fit in cache, so that prefetching pays.
+pub(super) fn far(net: &Network) -> bool {
+    net.buffers() * std::mem::size_of::<super::parts::Buf>() > CACHED_BYTES
+}
+
+/// How many visits ahead the first line of a visit is asked for.
+const AHEAD: usize = 16;
+
+/// Asks for the cache line of `slice[i]`, if `i` is in range.
+#[inline(always)]
+pub(super) fn prefetch<T>(slice: &[T], i: u32) {
+    if let Some(x) = slice.get(i as usize) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch reads nothing and faults on no address; `x` is a valid reference.
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                (x as *const T).cast::<i8>(),
+            );
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = x;
+    }
+}
+
+/// Asks for what routing reads of a header in buffer `b` at router `at` bound for processor
+/// `dst`: both routers' coordinates, `at`'s output links and the link the header came in on.
+#[inline(always)]
+pub(super) fn prefetch_route(net: &Network, b: u32, at: u32, dst: u32) {
+    if let Some(t) = net.topology.cube() {
+        let n = t.n() as u32;
+        prefetch(&t.coords, at * n);
+        prefetch(&t.coords, dst * n);
+        prefetch(&t.out_link, at * n * 2);
+    }
+    prefetch(net.topology.links(), b / net.vcs);
+}
+
+/// Before the request of the `i`-th buffer of `visit`: asks for the buffer `AHEAD` visits on,
+/// then (half as far on, its line now near) its channel and downstream buffer, or a header's
+/// message and router, then (a quarter as far) what routing reads of a header.
+#[inline(always)]
+pub(super) fn request_ahead<const SHARED: bool>(
+    i: usize,
+    visit: &[u32],
+    buf: &[Buf],
+    chans: &[Chan],
+    msgs: &Messages,
+    net: &Network,
+) {
+    if let Some(&b) = visit.get(i + AHEAD) {
+        prefetch(buf, b);
+    }
+    if let Some(&b) = visit.get(i + AHEAD / 2) {
+        let next = &buf[b as usize];
+        if !SHARED {
+            prefetch(chans, next.out_chan);
+        }
+        if next.sent > 0 {
+            prefetch(buf, next.out_buf);
+        } else {
+            prefetch(&msgs.dst, next.msg);
+            prefetch(&net.buf_router, b);
+        }
+    }
+    if let Some(&b) = visit.get(i + AHEAD / 4) {
+        let next = &buf[b as usize];
+        if next.sent == 0 && next.msg != NONE {
+            let dst = msgs.dst[next.msg as usize];
+            prefetch_route(net, b, net.buf_router[b as usize], dst);
+        }
+    }
+}
+
+/// Before the `i`-th grant of `visit` (arbiters): asks for the arbiter `AHEAD` grants on, then
+/// its winner's buffer, then the winner's downstream and upstream buffers.
+#[inline(always)]
+pub(super) fn traverse_ahead(i: usize, visit: &[u32], buf: &[Buf], chans: &[Chan]) {
+    if let Some(&a) = visit.get(i + AHEAD) {
+        prefetch(chans, a);
+    }
+    if let Some(&a) = visit.get(i + AHEAD / 2) {
+        prefetch(buf, chans[a as usize].best as u32);
+    }
+    if let Some(&a) = visit.get(i + AHEAD / 4)
+        && let Some(next) = buf.get(chans[a as usize].best as u32 as usize)
+    {
+        prefetch(buf, next.out_buf);
+        prefetch(buf, next.up);
+    }
+}
