@@ -97,7 +97,9 @@ pub struct Engine {
     routing: Routing,
     cand: Candidates,
     selection: Selection,
-    /// One random stream per router for selection.
+    /// One random stream per router for selection; only router 0's when the routing never
+    /// chooses among candidates (dimension order), so a large network does not keep a stream
+    /// per router that it never draws from.
     rngs: Vec<Pcg64>,
     /// Virtual channels `0..adaptive_vcs` are the routing's adaptive class; a hop on any
     /// other is an escape (or deterministic) hop.
@@ -164,7 +166,11 @@ impl Engine {
         Engine {
             cand: Candidates::default(),
             selection: Selection::Random,
-            rngs: (0..net.routers() as u64)
+            rngs: (0..if routing.candidates_fixed() {
+                1
+            } else {
+                net.routers() as u64
+            })
                 .map(|r| {
                     Pcg64::new(
                         crate::traffic::mix_seed(seed ^ 0x5E1E_C710, r) as u128,
@@ -360,11 +366,15 @@ impl Engine {
                 let mi = cur.msg as usize;
                 let dst = msgs.dst[mi];
                 let tie = if random_tie { msgs.tie[mi] } else { 0 };
-                let at = net.buf_router[b];
+                let at = net.buf_router(b32);
                 // The header arrived (stamp `last`) and was first routed the next cycle.
                 let waited = now.wrapping_sub(cur.last).wrapping_sub(1 + delay) as u64;
                 routing.route(net, at, dst, b32, waited, tie, cand);
-                let rng = &mut rngs[at as usize];
+                let rng = if rngs.len() > 1 {
+                    &mut rngs[at as usize]
+                } else {
+                    &mut rngs[0]
+                };
                 match selection::select(net, buf, queued, cand, *selection, rng) {
                     Some((ch, t)) => {
                         let out = &mut buf[b];

@@ -71,7 +71,7 @@ impl Buffers {
             parked: false,
         };
         let mut buf = vec![empty; nbuf + 1];
-        for (b, &slot) in buf.iter_mut().zip(&net.buf_slot) {
+        for (b, slot) in buf.iter_mut().zip(net.buf_slots()) {
             b.slot = slot;
         }
         Buffers {

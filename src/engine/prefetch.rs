@@ -72,14 +72,14 @@ pub(super) fn request_ahead<const SHARED: bool>(
             prefetch(buf, next.out_buf);
         } else {
             prefetch(&msgs.dst, next.msg);
-            prefetch(&net.buf_router, b);
+            prefetch(net.topology.links(), b / net.vcs);
         }
     }
     if let Some(&b) = visit.get(i + AHEAD / 4) {
         let next = &buf[b as usize];
         if next.sent == 0 && next.msg != NONE {
             let dst = msgs.dst[next.msg as usize];
-            prefetch_route(net, b, net.buf_router[b as usize], dst);
+            prefetch_route(net, b, net.buf_router(b), dst);
         }
     }
 }

@@ -42,11 +42,9 @@ pub struct Network {
     pub proc_at: Vec<u32>,
     /// Injection buffers a source may use: V, or 1 in m-way (paper 004 Fig. 7).
     pub inj_vcs: u32,
-    /// Router that holds each buffer.
-    pub buf_router: Vec<u32>,
-    /// The buffer's driver slot at its arbiter: `port * V + vc`, or the port when `shared`.
-    pub buf_slot: Vec<u16>,
-    /// Arbiter of each channel.
+    /// Channels: links, injection and ejection channels.
+    nchan: usize,
+    /// Arbiter of each channel when `shared`; empty otherwise (each channel is its own arbiter).
     pub arb_of: Vec<u32>,
     /// Number of driver slots of each arbiter.
     pub arb_drivers: Vec<u16>,
@@ -90,36 +88,7 @@ impl Network {
         let links = topo_links.len() as u32;
         let inj = proc_at.len() as u32;
         let nodes = inj / attach;
-        let nbuf = (links + inj) as usize * vcs as usize;
-        let mut buf_router = vec![0u32; nbuf];
-        let mut buf_slot = vec![0u16; nbuf];
-        // Ports of each router: its incoming links in link order, then its injection channels;
-        // a processor inside an m-way router injects through its router's port.
-        let mut ports = vec![0u16; routers];
-        let owners = topo_links
-            .iter()
-            .map(|l| l.dst)
-            .chain(proc_at.iter().copied());
-        for (chan, router) in (0..links + inj).zip(owners) {
-            let shared_with = shares.get(chan.wrapping_sub(links) as usize);
-            let p = match shared_with {
-                // Shared channels: a link's buffers carry its port as their slot.
-                Some(&l) if chan >= links => buf_slot[(l * vcs) as usize],
-                _ => {
-                    ports[router as usize] += 1;
-                    ports[router as usize] - 1
-                }
-            };
-            for v in 0..vcs {
-                let b = (chan * vcs + v) as usize;
-                buf_router[b] = router;
-                buf_slot[b] = if shared {
-                    p
-                } else {
-                    (p as u32 * vcs + v) as u16
-                };
-            }
-        }
+        let (ports, _) = wire_ports(&topology, &proc_at, &shares, vcs, shared, false);
         // Drivers of shared channels: a link's buffers, joined by a processor's injection
         // buffer when it shares the link's router interface.
         let (mut buf_driver, mut buf_sub, mut driver_size) = (Vec::new(), Vec::new(), Vec::new());
@@ -141,6 +110,7 @@ impl Network {
             }
         }
         let slots = |r: u32| ports[r as usize] * if shared { 1 } else { vcs as u16 };
+        let nchan = (links + 2 * inj) as usize;
         let (arb_of, arb_drivers) = if shared {
             // Arbiter c is m-way channel c; injection channels get private arbiters after them.
             let mut of: Vec<u32> = topo_links.iter().map(|l| l.src).collect();
@@ -150,7 +120,7 @@ impl Network {
             drivers.extend((0..inj).map(|_| 1u16));
             (of, drivers)
         } else {
-            let of = (0..links + 2 * inj).collect();
+            let of = Vec::new();
             let mut drivers: Vec<u16> = topo_links.iter().map(|l| slots(l.src)).collect();
             drivers.extend((0..inj).map(|_| 1u16));
             drivers.extend(proc_at.iter().map(|&r| slots(r)));
@@ -165,8 +135,7 @@ impl Network {
             attach,
             proc_at,
             inj_vcs,
-            buf_router,
-            buf_slot,
+            nchan,
             arb_of,
             arb_drivers,
             shared,
@@ -199,12 +168,48 @@ impl Network {
 
     /// Number of buffers (virtual channels).
     pub fn buffers(&self) -> usize {
-        self.buf_router.len()
+        (self.links + self.nodes * self.attach) as usize * self.vcs as usize
     }
 
     /// Channels: links, injection and ejection channels.
     pub fn channels(&self) -> usize {
-        self.arb_of.len()
+        self.nchan
+    }
+
+    /// The arbiter of channel `c`: its m-way channel when `shared`, else itself.
+    #[inline]
+    pub fn arbiter(&self, c: u32) -> u32 {
+        if self.shared {
+            self.arb_of[c as usize]
+        } else {
+            c
+        }
+    }
+
+    /// The router that holds buffer `b`: the router its link enters, or its processor's.
+    #[inline]
+    pub fn buf_router(&self, b: u32) -> u32 {
+        let c = self.buf_channel(b);
+        if c < self.links {
+            self.link(c).dst
+        } else {
+            self.proc_at[(c - self.links) as usize]
+        }
+    }
+
+    /// Each buffer's driver slot at its arbiter: `port * V + vc`, or the port when `shared`
+    /// (built when an engine is; the network does not keep it).
+    pub fn buf_slots(&self) -> Vec<u16> {
+        let a = self.topology.attachment();
+        wire_ports(
+            &self.topology,
+            &self.proc_at,
+            a.shares,
+            self.vcs,
+            self.shared,
+            true,
+        )
+        .1
     }
 
     /// Routers of the engine: k-ary n-cube routers, or m-way channels.
@@ -313,4 +318,55 @@ impl Network {
             }
         }
     }
+}
+
+/// Numbers each router's input ports (its incoming links in link order, then its injection
+/// channels; a processor inside an m-way router injects through its router's port). Returns
+/// the ports per router and, when `slots`, each buffer's driver slot: `port * V + vc`, or the
+/// port when `shared`.
+fn wire_ports(
+    topology: &Topology,
+    proc_at: &[u32],
+    shares: &[u32],
+    vcs: u32,
+    shared: bool,
+    slots: bool,
+) -> (Vec<u16>, Vec<u16>) {
+    let topo_links = topology.links();
+    let links = topo_links.len() as u32;
+    let inj = proc_at.len() as u32;
+    let mut ports = vec![0u16; topology.routers()];
+    let mut buf_slot = vec![
+        0u16;
+        if slots {
+            ((links + inj) * vcs) as usize
+        } else {
+            0
+        }
+    ];
+    let owners = topo_links
+        .iter()
+        .map(|l| l.dst)
+        .chain(proc_at.iter().copied());
+    for (chan, router) in (0..links + inj).zip(owners) {
+        let shared_with = shares.get(chan.wrapping_sub(links) as usize);
+        let p = match shared_with {
+            // Shared channels: a link's buffers carry its port as their slot.
+            Some(&l) if chan >= links => buf_slot.get((l * vcs) as usize).copied().unwrap_or(0),
+            _ => {
+                ports[router as usize] += 1;
+                ports[router as usize] - 1
+            }
+        };
+        if slots {
+            for v in 0..vcs {
+                buf_slot[(chan * vcs + v) as usize] = if shared {
+                    p
+                } else {
+                    (p as u32 * vcs + v) as u16
+                };
+            }
+        }
+    }
+    (ports, buf_slot)
 }

@@ -73,7 +73,7 @@ fn check_path(
     let ec = one_of(ej, dst);
     // The injection buffer sits at (drives) one of src's channels; the ejection leaves one of
     // dst's channels.
-    let start = net.buf_router[ic * net.vcs as usize];
+    let start = net.buf_router((ic * net.vcs as usize) as u32);
     let end = net.arb_of[ec];
     assert!(chans[src as usize].contains(&start), "{src}->{dst}: start");
     assert!(chans[dst as usize].contains(&end), "{src}->{dst}: end");
