@@ -1,7 +1,10 @@
 //! Engine speed: simulated cycles per second and flit-hops per second on the two reference
 //! workloads of issue 2, the cost of an idle cycle (load 0.02 vs 0.2), and (c) the k-ary m-way
 //! torus of paper 004 Figs. 8-11 (8x8x8, p = 1, B = 4 buffers of 2 flits, DOR_RING, 5-flit
-//! messages) at half its saturation load; its flit-hops are flits entering router buffers.
+//! messages) at half its saturation load; its flit-hops are flits entering router buffers;
+//! (d) the 32-ary 4-cube (1,048,576 nodes, bidirectional, its default torus conventions, V = 2,
+//! 8-flit buffers, M = 16) at 0.002 flits/node/cycle after 500 warm-up cycles, with its set-up
+//! (`/setup`: building the engine of the point).
 //!
 //! Run: `cargo bench --bench engine`. Each benchmark id ends in `/cycles` (throughput in
 //! simulated cycles) or `/flit_hops` (throughput in flits moved across network links).
@@ -29,14 +32,14 @@ fn scenario_r(topology: &str, vcs: u32, depth: u32, length: u32, routing: &str) 
     Scenario::from_toml(&text, "bench").expect("valid bench scenario")
 }
 
-/// A warmed-up engine and its flit-hops per `CYCLES` cycles.
-fn warmed(s: &Scenario, flit_rate: f64) -> (Engine, u64) {
+/// A warmed-up engine (`warm` cycles) and its flit-hops per `cycles` cycles.
+fn warmed(s: &Scenario, flit_rate: f64, warm: u64, cycles: u64) -> (Engine, u64) {
     let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 1);
-    for _ in 0..20_000 {
+    for _ in 0..warm {
         e.step();
     }
     let before = e.link_flits();
-    for _ in 0..20 * CYCLES {
+    for _ in 0..20 * cycles {
         e.step();
     }
     let per_iter = (e.link_flits() - before) / 20;
@@ -44,13 +47,27 @@ fn warmed(s: &Scenario, flit_rate: f64) -> (Engine, u64) {
 }
 
 fn bench_workload(c: &mut Criterion, name: &str, s: &Scenario, flit_rate: f64) {
-    let (mut e, hops) = warmed(s, flit_rate);
+    bench_sized(c, name, s, flit_rate, 20_000, CYCLES, 20);
+}
+
+/// Cycles and flit-hops per second of `s` at `flit_rate`, `cycles` cycles an iteration after
+/// `warm` warm-up cycles, `samples` samples.
+fn bench_sized(
+    c: &mut Criterion,
+    name: &str,
+    s: &Scenario,
+    flit_rate: f64,
+    warm: u64,
+    cycles: u64,
+    samples: usize,
+) {
+    let (mut e, hops) = warmed(s, flit_rate, warm, cycles);
     let mut g = c.benchmark_group(name);
-    g.sample_size(20);
-    g.throughput(Throughput::Elements(CYCLES));
+    g.sample_size(samples);
+    g.throughput(Throughput::Elements(cycles));
     g.bench_function("cycles", |b| {
         b.iter(|| {
-            for _ in 0..CYCLES {
+            for _ in 0..cycles {
                 e.step();
             }
             black_box(e.cycle)
@@ -59,7 +76,7 @@ fn bench_workload(c: &mut Criterion, name: &str, s: &Scenario, flit_rate: f64) {
     g.throughput(Throughput::Elements(hops.max(1)));
     g.bench_function("flit_hops", |b| {
         b.iter(|| {
-            for _ in 0..CYCLES {
+            for _ in 0..cycles {
                 e.step();
             }
             black_box(e.cycle)
@@ -84,6 +101,18 @@ fn engine(c: &mut Criterion) {
     bench_workload(c, "b_torus8x8x8_bi_dor_load0.05", &torus, 0.05);
     let mway = scenario_m("kind = \"mway\"\nk = 8\nn = 3\nwrap = \"torus\"", 4, 2, 5);
     bench_workload(c, "c_mway_torus8x8x8_dor_ring_load0.07", &mway, 0.07);
+    let big = scenario(
+        "kind = \"torus\"\nk = 32\nn = 4\nlinks = \"bidirectional\"",
+        2,
+        8,
+    );
+    bench_sized(c, "d_torus32x4_dor_load0.002", &big, 0.002, 500, 20, 10);
+    let mut g = c.benchmark_group("d_torus32x4_dor_load0.002");
+    g.sample_size(10);
+    g.bench_function("setup", |b| {
+        b.iter(|| black_box(build_engine(&big, 0.002 / 16.0, 1).cycle))
+    });
+    g.finish();
 }
 
 criterion_group!(benches, engine);

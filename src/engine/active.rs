@@ -124,6 +124,11 @@ impl ActiveSet {
         }
     }
 
+    /// Bytes of the two levels of words.
+    pub fn words_bytes(&self) -> u64 {
+        ((self.words.capacity() + self.summary.capacity()) * 8) as u64
+    }
+
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()

@@ -27,6 +27,14 @@ pub(super) struct InputPorts {
 }
 
 impl InputPorts {
+    /// Bytes of the port arbiters.
+    pub fn heap_bytes(&self) -> u64 {
+        use super::memory::vec_bytes;
+        vec_bytes(&self.best)
+            + vec_bytes(&self.rr)
+            + self.requested.as_ref().map_or(0, |r| r.words_bytes())
+    }
+
     /// One arbiter per channel of `net` with buffers, when `per_port`.
     pub fn new(net: &Network, per_port: bool) -> InputPorts {
         if !per_port {

@@ -61,6 +61,24 @@ pub(super) struct Sources {
 }
 
 impl Sources {
+    /// Bytes of the sources' streams, arrival heap, queues and injection state.
+    pub fn heap_bytes(&self) -> u64 {
+        use super::memory::vec_bytes;
+        vec_bytes(&self.gens)
+            + (self.arrivals.capacity() * std::mem::size_of::<Reverse<(u64, u32)>>()) as u64
+            + vec_bytes(&self.head)
+            + vec_bytes(&self.tail)
+            + vec_bytes(&self.buf)
+            + vec_bytes(&self.link)
+            + vec_bytes(&self.sent)
+            + vec_bytes(&self.listed)
+            + vec_bytes(&self.active)
+            + vec_bytes(&self.fly_msg)
+            + vec_bytes(&self.fly_sent)
+            + vec_bytes(&self.fly_count)
+            + vec_bytes(&self.fly_rr)
+    }
+
     /// `nodes` Poisson sources of `rate` messages/cycle each (0: none), seeded from `seed`.
     pub fn new(nodes: usize, rate: f64, seed: u64) -> Sources {
         let mut s = Sources {

@@ -20,6 +20,7 @@ mod active;
 mod crossbar;
 mod diagnostics;
 mod endpoints;
+mod memory;
 mod messages;
 mod options;
 mod parts;

@@ -152,6 +152,11 @@ pub(super) struct WaitLists {
 }
 
 impl WaitLists {
+    /// Bytes of the node pool.
+    pub fn heap_bytes(&self) -> u64 {
+        super::memory::vec_bytes(&self.nodes) + super::memory::vec_bytes(&self.free)
+    }
+
     /// Empty lists.
     pub fn new(enabled: bool) -> WaitLists {
         WaitLists {
@@ -254,6 +259,12 @@ pub(super) struct EarlyFree {
 }
 
 impl EarlyFree {
+    /// Bytes of the queues.
+    pub fn heap_bytes(&self) -> u64 {
+        use super::memory::vec_bytes;
+        vec_bytes(&self.queued) + vec_bytes(&self.len) + vec_bytes(&self.up)
+    }
+
     /// Queues for `nbuf` buffers, all empty.
     pub fn new(nbuf: usize) -> EarlyFree {
         EarlyFree {

@@ -41,6 +41,14 @@ pub(super) struct LinkPipe {
 }
 
 impl LinkPipe {
+    /// Bytes of the wheel and the credit counts.
+    pub fn heap_bytes(&self) -> u64 {
+        use super::memory::vec_bytes;
+        vec_bytes(&self.held)
+            + vec_bytes(&self.slots)
+            + self.slots.iter().map(vec_bytes).sum::<u64>()
+    }
+
     /// A pipe for links of `latency` cycles over `nbuf` buffers (none when `latency` ≤ 1).
     pub fn new(latency: u64, nbuf: usize) -> LinkPipe {
         if latency <= 1 {

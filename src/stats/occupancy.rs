@@ -21,6 +21,11 @@ impl VcOccupancy {
         }
     }
 
+    /// Bytes of the per-link accounts.
+    pub fn heap_bytes(&self) -> u64 {
+        (self.busy.capacity() + self.since.capacity() * 8 + self.hist.capacity() * 8) as u64
+    }
+
     /// Link `c` gains (`up`) or loses a busy virtual channel at time `now`.
     #[inline]
     pub fn change(&mut self, c: usize, up: bool, now: u64) {

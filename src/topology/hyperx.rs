@@ -19,6 +19,11 @@ pub struct HyperX {
 }
 
 impl HyperX {
+    /// Bytes of its links and link table (its coordinates are counted with `coords`).
+    pub fn heap_bytes(&self) -> u64 {
+        (self.links.capacity() * std::mem::size_of::<Link>() + self.out.capacity() * 4) as u64
+    }
+
     /// Builds the HyperX with radix `radix[d]` in dimension d.
     pub fn new(radix: Vec<u32>) -> HyperX {
         let coords = KAryNCube::new(Kind::Mesh, radix.clone(), true);

@@ -225,6 +225,24 @@ impl From<KAryNCube> for Topology {
 }
 
 impl Topology {
+    /// Bytes of the router graph on the heap: links, coordinates and link tables.
+    pub fn heap_bytes(&self) -> u64 {
+        fn bytes<T>(v: &Vec<T>) -> u64 {
+            (v.capacity() * std::mem::size_of::<T>()) as u64
+        }
+        let cube = |t: &KAryNCube| bytes(&t.links) + bytes(&t.coords) + bytes(&t.out_link);
+        match self {
+            Topology::KAryNCube(t) => cube(t),
+            Topology::MWay(m) => {
+                cube(&m.graph)
+                    + m.line.as_ref().map_or(0, cube)
+                    + bytes(&m.chans)
+                    + bytes(&m.shares)
+            }
+            Topology::HyperX(h) => cube(&h.coords) + h.heap_bytes(),
+        }
+    }
+
     /// Builds the topology a scenario describes.
     pub fn build(spec: &TopologySpec) -> Topology {
         let graph = KAryNCube::new(spec.kind, spec.radix.clone(), spec.bidirectional);
