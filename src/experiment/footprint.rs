@@ -2,11 +2,12 @@
 //! is refused at once instead of failing an allocation minutes later.
 //!
 //! The coefficients were measured (peak resident set, `/usr/bin/time -f %M`, points that
-//! drained) on bidirectional and unidirectional 64-ary 3-cubes with V = 2 and 8 (262,144 nodes):
-//! about 41 bytes per virtual-channel buffer, 123 per network link and 279 per node beyond a
-//! 4.5 MB process. Checked on others: an 18-cube 1111 MB measured, 1088 MB estimated; a 512x512
-//! mesh 329 MB, 335 MB; the 1,048,576-node 32-ary 4-cube (V = 2, 8-flit buffers) 2181 MB,
-//! 2190 MB. Buffer depth costs nothing (a buffer holds counts, not flits). A point that stops
+//! drained) on bidirectional and unidirectional 64-ary 3-cubes with V = 2 and 8 (262,144 nodes;
+//! 359, 713, 228 and 430 MB): about 27 bytes per virtual-channel buffer, 113 per network link and
+//! 242 per node beyond a 4.5 MB process, within 3% of each. Checked on the 1,048,576-node 32-ary
+//! 4-cube (V = 2, 8-flit buffers): 1783 MB measured, 1774 MB estimated (before issue 14's
+//! smaller engine these were 41, 123 and 279, and that network measured 2181 MB, estimated
+//! 2190 MB). Buffer depth costs nothing (a buffer holds counts, not flits). A point that stops
 //! early (backlog, drain cap) or stalls copies its engine to tell deadlock from congestion, so
 //! [`check_fits`] asks for twice the estimate.
 
@@ -16,11 +17,11 @@ use crate::topology::{Family, Kind, Placement};
 /// Bytes of the process before any network.
 const BASE: f64 = 4.5e6;
 /// Bytes per virtual-channel buffer (network links, injection and ejection channels).
-const PER_BUFFER: f64 = 41.2;
+const PER_BUFFER: f64 = 27.0;
 /// Bytes per network link.
-const PER_LINK: f64 = 122.7;
+const PER_LINK: f64 = 113.3;
 /// Bytes per node (router or m-way channel) and per processor.
-const PER_NODE: f64 = 279.0;
+const PER_NODE: f64 = 241.5;
 /// Bytes per message waiting at a source, at worst: the message's record (38 bytes in 9
 /// arrays) in vectors that grow by doubling.
 const PER_MESSAGE: f64 = 76.0;
