@@ -93,18 +93,7 @@ impl ActiveSet {
     /// Appends every member to `out`, in increasing order, and empties the set.
     #[inline]
     pub fn drain_into(&mut self, out: &mut Vec<u32>) {
-        for s in 0..self.summary.len() {
-            let mut sw = std::mem::take(&mut self.summary[s]);
-            while sw != 0 {
-                let w = s * 64 + sw.trailing_zeros() as usize;
-                sw &= sw - 1;
-                let mut bits = std::mem::take(&mut self.words[w]);
-                while bits != 0 {
-                    out.push((w * 64) as u32 + bits.trailing_zeros());
-                    bits &= bits - 1;
-                }
-            }
-        }
+        self.drain(|b| out.push(b));
     }
 
     /// Calls `f` on every member in increasing order and empties the set.

@@ -25,6 +25,7 @@ mod messages;
 mod options;
 mod parts;
 mod prefetch;
+mod probes;
 mod run;
 mod selection;
 mod timing;
@@ -34,7 +35,7 @@ pub use run::{RunControl, SIMULATED, SIMULATED_STEP, build_engine, run_engine, r
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
-use crate::stats::{Counters, LatencyStats, VcOccupancy};
+use crate::stats::{LatencyStats, VcOccupancy};
 use crate::traffic::Traffic;
 use crossbar::InputPorts;
 use endpoints::Sources;
@@ -66,7 +67,7 @@ pub struct Delivery {
 
 /// The virtual channel of buffer `t` on channel `c` (of `vcs` each), without a division.
 #[inline(always)]
-fn src_vc(t: u32, c: usize, vcs: u32) -> u32 {
+fn vc_on(t: u32, c: usize, vcs: u32) -> u32 {
     t - c as u32 * vcs
 }
 
@@ -216,49 +217,6 @@ impl Engine {
             routing,
             net,
         }
-    }
-
-    /// Flits that crossed each channel since the start, indexed by channel.
-    pub fn c_flits(&self) -> Vec<u64> {
-        self.channel_counts(|c| c.flits)
-    }
-
-    /// Headers (messages) that crossed each channel since the start, indexed by channel.
-    pub fn c_msgs(&self) -> Vec<u64> {
-        self.channel_counts(|c| c.msgs)
-    }
-
-    /// Flits that crossed the network links (not injection or ejection channels) since the
-    /// start.
-    pub fn link_flits(&self) -> u64 {
-        let links = self.net.links as usize;
-        self.arbiters.chan[..links].iter().map(|c| c.flits).sum()
-    }
-
-    fn channel_counts(&self, f: impl Fn(&parts::Chan) -> u64) -> Vec<u64> {
-        let n = self.net.channels();
-        self.arbiters.chan[..n].iter().map(f).collect()
-    }
-
-    /// The cumulative counters a measurement window is read from.
-    pub fn counters(&self) -> Counters {
-        Counters {
-            flits: self.c_flits(),
-            msgs: self.c_msgs(),
-            ejected_flits: self.ejected_flits,
-            ejected_msgs: self.ejected_msgs,
-            generated: self.generated_msgs,
-        }
-    }
-
-    /// Starts the virtual-channel occupancy measurement now.
-    pub fn reset_occupancy(&mut self) {
-        self.occupancy.reset(self.cycle);
-    }
-
-    /// P_v, v = 0..V, since `reset_occupancy`.
-    pub fn vc_occupancy(&mut self) -> Vec<f64> {
-        self.occupancy.distribution(self.cycle)
     }
 
     /// Measures messages generated in cycles `start..end`, in `batches` batches for the CI.
@@ -565,7 +523,7 @@ impl Engine {
                     if header {
                         let mi = m as usize;
                         msgs.hops[mi] += 1;
-                        msgs.escape[mi] += (src_vc(t, c, vcs) >= *adaptive_vcs) as u16;
+                        msgs.escape[mi] += (vc_on(t, c, vcs) >= *adaptive_vcs) as u16;
                         if !behind {
                             occupancy.change(c, true, after);
                         }
