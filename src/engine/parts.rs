@@ -279,3 +279,16 @@ impl EarlyFree {
         !self.queued.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A flit-hop reads and writes whole records: a buffer's and a channel's must each stay
+    /// within half a cache line (and so never straddle two lines in their arrays).
+    #[test]
+    fn buffer_and_channel_records_take_half_a_cache_line() {
+        assert_eq!(std::mem::size_of::<Buf>(), 32);
+        assert_eq!(std::mem::size_of::<Chan>(), 32);
+    }
+}
