@@ -39,6 +39,30 @@ impl Engine {
         }
     }
 
+    /// The counts of the window that began with the counters `start` (None: the point stopped
+    /// before its window, which is empty but counts every message generated), taken now. They
+    /// are written into `start`'s own vectors, so that a large network keeps one copy.
+    pub fn window_counts(&self, start: Option<Counters>) -> Counters {
+        let n = self.net.channels();
+        let Some(mut w) = start else {
+            return Counters {
+                flits: vec![0; n],
+                msgs: vec![0; n],
+                ejected_flits: 0,
+                ejected_msgs: 0,
+                generated: self.generated_msgs,
+            };
+        };
+        for (c, ch) in self.arbiters.chan[..n].iter().enumerate() {
+            w.flits[c] = ch.flits - w.flits[c];
+            w.msgs[c] = ch.msgs - w.msgs[c];
+        }
+        w.ejected_flits = self.ejected_flits - w.ejected_flits;
+        w.ejected_msgs = self.ejected_msgs - w.ejected_msgs;
+        w.generated = self.generated_msgs - w.generated.min(self.generated_msgs);
+        w
+    }
+
     /// Starts the virtual-channel occupancy measurement now.
     pub fn reset_occupancy(&mut self) {
         self.occupancy.reset(self.cycle);

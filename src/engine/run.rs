@@ -83,7 +83,7 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     let nodes = e.net.nodes as u64;
     let backlog_cap = rc.max_backlog.saturating_mul(nodes);
     let mut start: Option<Counters> = None;
-    let mut end: Option<Counters> = None;
+    let mut window: Option<Counters> = None;
     let mut occupancy = None;
     let mut stalled = 0u64;
     // The watchdog's scan reads every buffer: it runs at most every buffers/64 cycles, so that
@@ -103,7 +103,7 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
             e.reset_occupancy();
         }
         if e.cycle == w1 {
-            end = Some(e.counters());
+            window = Some(e.window_counts(start.take()));
             occupancy = Some(e.vc_occupancy());
         }
         if e.cycle >= w1 && e.outstanding == 0 {
@@ -152,12 +152,8 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
         return Err(deadlock_report(e, &frozen, &why, rate, seed));
     }
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
-    let end = end.unwrap_or_else(|| e.counters());
-    // A point stopped before its window: an empty window, nothing generated in it.
-    let start = start.unwrap_or_else(|| Counters {
-        generated: 0,
-        ..end.clone()
-    });
+    // A point stopped before the end of its window: counts up to now.
+    let window = window.unwrap_or_else(|| e.window_counts(start.take()));
     let measured = Measured {
         rate,
         seed,
@@ -175,7 +171,7 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
             None => vec![f64::NAN; e.net.vcs as usize + 1],
         },
     };
-    Ok(PointResult::from_window(&e.net, measured, &start, &end))
+    Ok(PointResult::from_window(&e.net, measured, &window))
 }
 
 /// The deadlock error: the cycle, the point, why the check ran (`why`) and the stuck buffers.

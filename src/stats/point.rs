@@ -1,16 +1,17 @@
-//! The results of one load point and the window arithmetic that turns the engine's counters,
-//! read at the start and the end of the measurement window, into per-cycle rates.
+//! The results of one load point and the window arithmetic that turns the engine's counts over
+//! the measurement window (its counters at the end less those at the start) into per-cycle
+//! rates.
 
 use super::LatencyStats;
 use crate::network::Network;
 
-/// The engine's cumulative counters at one cycle: flits and headers per channel, flits and
-/// messages ejected, messages generated.
+/// The engine's cumulative counters at one cycle, or their differences over a window: flits and
+/// headers per channel, flits and messages ejected, messages generated.
 #[derive(Clone, Debug)]
 pub struct Counters {
-    /// Flits that crossed each channel since the start.
+    /// Flits that crossed each channel since the start (or in a window).
     pub flits: Vec<u64>,
-    /// Headers (messages) that crossed each channel since the start.
+    /// Headers (messages) that crossed each channel since the start (or in a window).
     pub msgs: Vec<u64>,
     /// Flits ejected.
     pub ejected_flits: u64,
@@ -138,9 +139,9 @@ pub struct PointResult {
 }
 
 impl PointResult {
-    /// The point's results from the counters at the start (`w0`) and end (`w1`) of the
-    /// window; messages generated count from `w0` to the end of the window.
-    pub fn from_window(net: &Network, m: Measured, w0: &Counters, w1: &Counters) -> PointResult {
+    /// The point's results from the counts of its window (`Engine::window_counts`); messages
+    /// generated count from the start to the end of the window.
+    pub fn from_window(net: &Network, m: Measured, w: &Counters) -> PointResult {
         let wc = m.window_cycles as f64;
         let nodes = net.nodes as usize;
         let links = net.links as usize;
@@ -148,12 +149,11 @@ impl PointResult {
         let inj = net.injection_channel(0) as usize;
         let ej = net.ejection_channel(0) as usize;
         // A processor's channels of one kind, summed, per cycle of the window.
-        let per_node = |first: usize, now: &[u64], then: &[u64]| -> Vec<f64> {
+        let per_node = |first: usize, counts: &[u64]| -> Vec<f64> {
             (0..nodes)
                 .map(|p| {
                     let c = first + p * att;
-                    let sum = |v: &[u64]| v[c..c + att].iter().sum::<u64>();
-                    per(sum(now), sum(then), wc)
+                    per(counts[c..c + att].iter().sum::<u64>(), 0, wc)
                 })
                 .collect()
         };
@@ -167,29 +167,25 @@ impl PointResult {
             offered_fraction: m.offered_fraction,
             nodes: net.nodes,
             window_cycles: m.window_cycles,
-            accepted_flits: per(w1.ejected_flits, w0.ejected_flits, node_cycles),
-            accepted_rate: per(w1.ejected_msgs, w0.ejected_msgs, node_cycles),
+            accepted_flits: per(w.ejected_flits, 0, node_cycles),
+            accepted_rate: per(w.ejected_msgs, 0, node_cycles),
             undelivered: m.undelivered,
-            window_generated: w1.generated - w0.generated.min(w1.generated),
-            window_delivered: w1.ejected_msgs - w0.ejected_msgs,
+            window_generated: w.generated,
+            window_delivered: w.ejected_msgs,
             stats: m.stats,
             stop: m.stop,
             cycles: m.cycles,
-            link_flits: (0..links)
-                .map(|c| per(w1.flits[c], w0.flits[c], wc))
-                .collect(),
-            link_msgs: (0..links)
-                .map(|c| per(w1.msgs[c], w0.msgs[c], wc))
-                .collect(),
-            node_inj_flits: per_node(inj, &w1.flits, &w0.flits),
-            node_inj_msgs: per_node(inj, &w1.msgs, &w0.msgs),
-            node_ej_flits: per_node(ej, &w1.flits, &w0.flits),
-            node_ej_msgs: per_node(ej, &w1.msgs, &w0.msgs),
+            link_flits: (0..links).map(|c| per(w.flits[c], 0, wc)).collect(),
+            link_msgs: (0..links).map(|c| per(w.msgs[c], 0, wc)).collect(),
+            node_inj_flits: per_node(inj, &w.flits),
+            node_inj_msgs: per_node(inj, &w.msgs),
+            node_ej_flits: per_node(ej, &w.flits),
+            node_ej_msgs: per_node(ej, &w.msgs),
             mway_channel_flits: if net.shared {
                 // Each link and ejection channel is read from the m-way channel it leaves.
                 let mut v = vec![0u64; net.routers()];
                 for c in (0..links).chain(ej..ej + nodes * att) {
-                    v[net.arb_of[c] as usize] += w1.flits[c] - w0.flits[c];
+                    v[net.arb_of[c] as usize] += w.flits[c];
                 }
                 v.into_iter().map(|x| per(x, 0, wc)).collect()
             } else {

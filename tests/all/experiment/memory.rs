@@ -7,7 +7,7 @@ use crate::common::temp_dir;
 use std::time::{Duration, Instant};
 
 /// A 2048x2048 bidirectional torus with 32 virtual channels of 4096 flits: about 23 GiB a
-/// point (805,306,368 buffers of 27 bytes, 16,777,216 links of 113, 4,194,304 nodes of 242),
+/// point (805,306,368 buffers of 27.4 bytes, 16,777,216 links of 110, 4,194,304 nodes of 141),
 /// 46 GiB with the copy a deadlock check makes; its source queues (one message per processor)
 /// are small beside it, so the network is what the refusal names.
 const HUGE: &str = "name = \"huge\"\n[topology]\nkind = \"torus\"\nk = 2048\nn = 2\n\
@@ -51,7 +51,7 @@ fn a_scenario_that_cannot_fit_is_refused_at_once() {
     let o = flitsim(d, "force", &["check", &s, "--force"]);
     ok(&o);
     assert!(
-        o.stdout.contains("memory: about 23.0 GiB per point"),
+        o.stdout.contains("memory: about 22.8 GiB per point"),
         "{}",
         o.stdout
     );
