@@ -3,18 +3,10 @@
 //! them by the network's nodes.
 
 use super::Engine;
-use super::active::ActiveSet;
 
 /// Bytes a vector holds on the heap.
 pub(super) fn vec_bytes<T>(v: &Vec<T>) -> u64 {
     (v.capacity() * std::mem::size_of::<T>()) as u64
-}
-
-impl ActiveSet {
-    /// Bytes of the bitset.
-    pub(super) fn heap_bytes(&self) -> u64 {
-        self.words_bytes()
-    }
 }
 
 impl Engine {
@@ -49,13 +41,13 @@ impl Engine {
         vec![
             (
                 "buffers",
-                vec_bytes(&self.bufs.buf) + self.bufs.active.heap_bytes(),
+                vec_bytes(&self.bufs.buf) + self.bufs.active.words_bytes(),
             ),
             (
                 "channels",
                 vec_bytes(&self.arbiters.chan)
                     + vec_bytes(&self.arbiters.drv_rr)
-                    + self.arbiters.requested.heap_bytes(),
+                    + self.arbiters.requested.words_bytes(),
             ),
             ("topology", net.topology.heap_bytes()),
             ("network", network),
