@@ -4,7 +4,8 @@
 //! messages) at half its saturation load; its flit-hops are flits entering router buffers;
 //! (d) the 32-ary 4-cube (1,048,576 nodes, bidirectional, its default torus conventions, V = 2,
 //! 8-flit buffers, M = 16) at 0.002 flits/node/cycle after 500 warm-up cycles, with its set-up
-//! (`/setup`: building the engine of the point).
+//! (`/setup`: building the engine of the point), and the same point with its cycle split across
+//! 2 threads (`d_torus32x4_dor_load0.002_threads2`, `[run] threads_per_point = 2`).
 //!
 //! Run: `cargo bench --bench engine`. Each benchmark id ends in `/cycles` (throughput in
 //! simulated cycles) or `/flit_hops` (throughput in flits moved across network links).
@@ -33,8 +34,8 @@ fn scenario_r(topology: &str, vcs: u32, depth: u32, length: u32, routing: &str) 
 }
 
 /// A warmed-up engine (`warm` cycles) and its flit-hops per `cycles` cycles.
-fn warmed(s: &Scenario, flit_rate: f64, warm: u64, cycles: u64) -> (Engine, u64) {
-    let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 1);
+fn warmed(s: &Scenario, flit_rate: f64, warm: u64, cycles: u64, threads: usize) -> (Engine, u64) {
+    let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 1).with_threads(threads);
     for _ in 0..warm {
         e.step();
     }
@@ -47,11 +48,12 @@ fn warmed(s: &Scenario, flit_rate: f64, warm: u64, cycles: u64) -> (Engine, u64)
 }
 
 fn bench_workload(c: &mut Criterion, name: &str, s: &Scenario, flit_rate: f64) {
-    bench_sized(c, name, s, flit_rate, 20_000, CYCLES, 20);
+    bench_sized(c, name, s, flit_rate, 20_000, CYCLES, 20, 1);
 }
 
 /// Cycles and flit-hops per second of `s` at `flit_rate`, `cycles` cycles an iteration after
-/// `warm` warm-up cycles, `samples` samples.
+/// `warm` warm-up cycles, `samples` samples, each cycle split across `threads` threads.
+#[allow(clippy::too_many_arguments)]
 fn bench_sized(
     c: &mut Criterion,
     name: &str,
@@ -60,8 +62,9 @@ fn bench_sized(
     warm: u64,
     cycles: u64,
     samples: usize,
+    threads: usize,
 ) {
-    let (mut e, hops) = warmed(s, flit_rate, warm, cycles);
+    let (mut e, hops) = warmed(s, flit_rate, warm, cycles, threads);
     let mut g = c.benchmark_group(name);
     g.sample_size(samples);
     g.throughput(Throughput::Elements(cycles));
@@ -106,7 +109,17 @@ fn engine(c: &mut Criterion) {
         2,
         8,
     );
-    bench_sized(c, "d_torus32x4_dor_load0.002", &big, 0.002, 500, 20, 10);
+    bench_sized(c, "d_torus32x4_dor_load0.002", &big, 0.002, 500, 20, 10, 1);
+    bench_sized(
+        c,
+        "d_torus32x4_dor_load0.002_threads2",
+        &big,
+        0.002,
+        500,
+        20,
+        10,
+        2,
+    );
     let mut g = c.benchmark_group("d_torus32x4_dor_load0.002");
     g.sample_size(10);
     g.bench_function("setup", |b| {

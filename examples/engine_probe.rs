@@ -3,8 +3,9 @@
 //! networks. A bidirectional torus with its default conventions, DOR, V = 2, 8-flit buffers,
 //! 16-flit messages.
 //!
-//! Run: `cargo run --release --example engine_probe -- RADICES WARMUP CYCLES [FLIT_RATE]`,
-//! e.g. `-- 32,32,32,32 500 300` for the 32-ary 4-cube at 0.002 flits/node/cycle.
+//! Run: `cargo run --release --example engine_probe -- RADICES WARMUP CYCLES [FLIT_RATE
+//! [THREADS]]`, e.g. `-- 32,32,32,32 500 300` for the 32-ary 4-cube at 0.002
+//! flits/node/cycle, or `-- 32,32,32,32 500 300 0.002 2` for its cycle split across 2 threads.
 
 use flitsim::Scenario;
 use flitsim::engine::build_engine;
@@ -13,12 +14,15 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 3 {
-        eprintln!("usage: engine_probe RADICES WARMUP CYCLES [FLIT_RATE]");
+        eprintln!("usage: engine_probe RADICES WARMUP CYCLES [FLIT_RATE [THREADS]]");
         std::process::exit(2);
     }
     let number = |i: usize| -> u64 { args[i].parse().expect("a whole number") };
     let (warmup, cycles) = (number(1), number(2));
     let flit_rate: f64 = args.get(3).map_or(0.002, |r| r.parse().expect("a rate"));
+    let threads: usize = args
+        .get(4)
+        .map_or(1, |t| t.parse().expect("a thread count"));
     let text = format!(
         "name = \"probe\"\n[topology]\nkind = \"torus\"\nk = [{}]\nlinks = \"bidirectional\"\n\
          [router]\nvcs = 2\nbuffer_depth = 8\n[traffic]\nmessage_length = 16\n\
@@ -27,7 +31,7 @@ fn main() {
     );
     let s = Scenario::from_toml(&text, "probe").expect("a valid network");
     let t0 = Instant::now();
-    let mut e = build_engine(&s, flit_rate / 16.0, 1);
+    let mut e = build_engine(&s, flit_rate / 16.0, 1).with_threads(threads);
     let setup = t0.elapsed().as_secs_f64();
     for _ in 0..warmup {
         e.step();
@@ -45,7 +49,7 @@ fn main() {
         .find(|l| l.starts_with("VmHWM"))
         .unwrap_or("VmHWM: unknown");
     println!(
-        "{} nodes: set-up {setup:.2} s, {:.1} cycles/s, {:.2} M flit-hops/s, heap {} bytes/node, peak {}",
+        "{} nodes, {threads} thread(s): set-up {setup:.2} s, {:.1} cycles/s, {:.2} M flit-hops/s, heap {} bytes/node, peak {}",
         e.net.nodes,
         cycles as f64 / seconds,
         hops as f64 / seconds / 1e6,

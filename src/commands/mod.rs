@@ -59,7 +59,14 @@ fn load_run(args: &RunArgs) -> Result<(Experiment, OutDir)> {
 pub(crate) fn load_experiment(args: &RunArgs) -> Result<Experiment> {
     let exp = Experiment::load(&args.scenario, &args.sets.sets, args.seed)?;
     if !args.force {
-        let at_once = flitsim::experiment::runner::worker_threads(args.threads, exp.points().len());
+        let points = exp.points();
+        let per_point = points
+            .iter()
+            .map(|&p| exp.scenario(p).run.threads_per_point)
+            .max()
+            .unwrap_or(0);
+        let at_once =
+            flitsim::experiment::runner::point_threads(args.threads, points.len(), per_point).0;
         flitsim::experiment::footprint::check_fits(&exp, at_once)?;
     }
     Ok(exp)

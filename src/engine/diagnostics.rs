@@ -118,7 +118,12 @@ impl Engine {
             if cnt > 0 && self.bufs.buf[b].state == IDLE {
                 return Err(format!("buffer {b} holds flits but is not tracked"));
             }
-            if (self.bufs.buf[b].state == ACTIVE) != self.bufs.active.contains(b as u32) {
+            let tracked = self.bufs.active.contains(b as u32)
+                || self
+                    .split
+                    .as_ref()
+                    .is_some_and(|s| s.contains(b as u32, self.net.vcs));
+            if (self.bufs.buf[b].state == ACTIVE) != tracked {
                 return Err(format!("buffer {b}: active set and state disagree"));
             }
         }

@@ -37,7 +37,8 @@ impl Engine {
             + self.ports.heap_bytes()
             + vec_bytes(&self.visit)
             + vec_bytes(&self.delivered)
-            + vec_bytes(&self.deliveries);
+            + vec_bytes(&self.deliveries)
+            + self.split.as_ref().map_or(0, |s| s.heap_bytes());
         vec![
             (
                 "buffers",

@@ -23,6 +23,7 @@ mod endpoints;
 mod memory;
 mod messages;
 mod options;
+mod partition;
 mod parts;
 mod prefetch;
 mod probes;
@@ -30,7 +31,11 @@ mod run;
 mod selection;
 mod timing;
 
-pub use run::{RunControl, SIMULATED, SIMULATED_STEP, build_engine, run_engine, run_point};
+pub use partition::MAX_THREADS;
+pub use run::{
+    AUTO_SPLIT_BUFFERS, RunControl, SIMULATED, SIMULATED_STEP, build_engine, run_engine, run_point,
+    run_point_on,
+};
 
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
@@ -159,6 +164,8 @@ pub struct Engine {
     ports: InputPorts,
     /// The seed of the tie bits' stream: a hash of it and a message's serial number.
     tie_seed: u64,
+    /// The cycle split across threads (`[run] threads_per_point`), or None: one thread.
+    split: Option<Box<partition::Split>>,
 }
 
 impl Engine {
@@ -214,6 +221,7 @@ impl Engine {
             pipe: LinkPipe::default(),
             ports: InputPorts::default(),
             tie_seed: tie_seed(seed),
+            split: None,
             routing,
             net,
         }
@@ -232,6 +240,11 @@ impl Engine {
 
     /// Runs one cycle.
     pub fn step(&mut self) {
+        if let Some(mut split) = self.split.take() {
+            self.step_split(&mut split);
+            self.split = Some(split);
+            return;
+        }
         self.generate();
         // Monomorphised so that k-ary n-cubes pay nothing for shared channels, early free or
         // the router and link timing beyond the papers' (TIMED).

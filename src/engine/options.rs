@@ -73,4 +73,30 @@ impl Engine {
         self.far = on;
         self
     }
+
+    /// Splits each cycle across `threads` threads, by partitions of the routers (results are
+    /// the same whatever the count). Early free and router or link timing other than the
+    /// papers' keep one thread, as does a count of 1. Call it last, before the first step.
+    pub fn with_threads(mut self, threads: usize) -> Engine {
+        assert_eq!(self.cycle, 0, "threads are set before the first cycle");
+        let timed = self.delay > 0 || self.pipe.on() || self.ports.on();
+        self.split = if threads > 1 && !timed && !self.early.on() {
+            super::partition::Split::new(
+                &self.net,
+                threads,
+                &self.rngs[0],
+                self.waits.enabled,
+                &mut self.bufs.buf,
+            )
+            .map(Box::new)
+        } else {
+            None
+        };
+        self
+    }
+
+    /// Threads each cycle is split across (1: not split).
+    pub fn threads(&self) -> usize {
+        self.split.as_ref().map_or(1, |s| s.threads())
+    }
 }

@@ -42,6 +42,11 @@ pub(super) struct Buf {
     pub state: u8,
     /// The header is on its output channel's wait list.
     pub parked: bool,
+    /// Cycle split across threads: the partition holding `out_buf` (set as the header routes).
+    pub down: u8,
+    /// Cycle split across threads: the partition owning the channel that feeds this buffer,
+    /// which holds its upstream buffers (static).
+    pub feed: u8,
 }
 
 /// Every buffer's state, and the buffers that may hold flits and may move.
@@ -69,6 +74,8 @@ impl Buffers {
             slot: 0,
             state: IDLE,
             parked: false,
+            down: 0,
+            feed: 0,
         };
         let mut buf = vec![empty; nbuf + 1];
         for (b, slot) in buf.iter_mut().zip(net.buf_slots()) {

@@ -3,7 +3,7 @@
 //! handed to the caller in point order as soon as that order allows.
 
 use super::{Experiment, Point, record};
-use crate::engine::run_point;
+use crate::engine::run_point_on;
 use crate::error::{Error, Result};
 use crate::output::directory::OutDir;
 use crate::stats::PointResult;
@@ -101,13 +101,18 @@ pub fn run(
     let order = Mutex::new(order);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(reused);
-    let threads = worker_threads(opts.threads, todo.len());
+    let per_point = todo
+        .iter()
+        .map(|&i| exp.scenario(points[i]).run.threads_per_point)
+        .max()
+        .unwrap_or(0);
+    let (threads, split) = point_threads(opts.threads, todo.len(), per_point);
     let worker = || {
         loop {
             let j = next.fetch_add(1, Ordering::SeqCst);
             let Some(&i) = todo.get(j) else { break };
             let p = points[i];
-            let result = run_one(exp, p).and_then(|r| {
+            let result = run_one(exp, p, split).and_then(|r| {
                 dir.save_point(&keys[i].0, &record::encode(&keys[i].1, &r))?;
                 kept.fetch_add(1, Ordering::SeqCst);
                 Ok(r)
@@ -167,9 +172,25 @@ pub fn worker_threads(asked: usize, points: usize) -> usize {
     wanted.min(cores).min(points.max(1))
 }
 
-/// Simulates one point, with its load as the scenario gave it.
-fn run_one(exp: &Experiment, p: Point) -> Result<PointResult> {
-    let mut r = run_point(exp.scenario(p), exp.rate(p), p.seed)?;
+/// The worker threads for `points` points, and the threads each point's cycle may be split
+/// across when its scenario leaves that to the run. With `[run] threads_per_point` (its
+/// largest, `per_point`) set, as many workers as the cores (or `asked`) hold points of that
+/// many threads; else one point per worker, and when the points are fewer than the cores (or
+/// `asked`), the threads left over are shared among them.
+pub fn point_threads(asked: usize, points: usize, per_point: usize) -> (usize, usize) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let budget = if asked == 0 { cores } else { asked.min(cores) };
+    if let Some(workers) = budget.checked_div(per_point) {
+        return (workers.clamp(1, points.max(1)), per_point);
+    }
+    let workers = worker_threads(asked, points);
+    (workers, (budget / workers).max(1))
+}
+
+/// Simulates one point, with its load as the scenario gave it, its cycle split across up to
+/// `split` threads.
+fn run_one(exp: &Experiment, p: Point, split: usize) -> Result<PointResult> {
+    let mut r = run_point_on(exp.scenario(p), exp.rate(p), p.seed, split)?;
     r.given_flit_rate = exp.given_flit_rate(p);
     Ok(r)
 }
@@ -204,7 +225,21 @@ fn progress_bar(
 
 #[cfg(test)]
 mod tests {
-    use super::worker_threads;
+    use super::{point_threads, worker_threads};
+
+    #[test]
+    fn points_fewer_than_cores_share_the_threads_left() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // One point: every core it may use.
+        assert_eq!(point_threads(0, 1, 0), (1, cores));
+        assert_eq!(point_threads(1, 1, 0), (1, 1));
+        // Many points: one per core, each on one thread.
+        assert_eq!(point_threads(0, 1_000, 0), (cores, 1));
+        // `threads_per_point` set: as many such points at once as the cores hold, at least one.
+        assert_eq!(point_threads(0, 1_000, 2), ((cores / 2).max(1), 2));
+        assert_eq!(point_threads(1, 1_000, 3), (1, 3));
+        assert_eq!(point_threads(0, 0, 2), (1, 2));
+    }
 
     #[test]
     fn threads_are_capped_by_points_and_cores() {

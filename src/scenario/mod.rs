@@ -316,6 +316,11 @@ pub struct RunSpec {
     /// Bin width of histogram.csv in cycles; 0 chooses, per point, the smallest width that
     /// gives at most 200 bins.
     pub histogram_bin: u64,
+    /// Threads each point's cycle is split across; 0 lets the run choose (a large point
+    /// splits when the run has fewer points than threads). Results do not depend on it, so it
+    /// is no part of a point's key.
+    #[serde(skip)]
+    pub threads_per_point: usize,
 }
 
 impl Scenario {

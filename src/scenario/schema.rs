@@ -206,6 +206,8 @@ pub struct RawRun {
     pub batches: i64,
     #[serde(default = "default_bin")]
     pub histogram_bin: i64,
+    #[serde(default)]
+    pub threads_per_point: i64,
 }
 
 impl Default for RawRun {
@@ -218,6 +220,7 @@ impl Default for RawRun {
             max_backlog: default_backlog(),
             batches: default_batches(),
             histogram_bin: default_bin(),
+            threads_per_point: 0,
         }
     }
 }

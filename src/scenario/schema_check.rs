@@ -154,6 +154,7 @@ pub(super) static RUN: Table = Table {
         f("max_backlog", Ty::Int, D),
         f("batches", Ty::Int, D),
         f("histogram_bin", Ty::Int, D),
+        f("threads_per_point", Ty::Int, D),
     ],
 };
 

@@ -155,6 +155,12 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
         max_backlog: c.int("[run] max_backlog", r.max_backlog, 1, 1 << 20)?,
         batches: c.int("[run] batches", r.batches, 2, 1000)? as u32,
         histogram_bin: c.int("[run] histogram_bin", r.histogram_bin, 0, 1 << 20)?,
+        threads_per_point: c.int(
+            "[run] threads_per_point",
+            r.threads_per_point,
+            0,
+            crate::engine::MAX_THREADS as i64,
+        )? as usize,
     };
     if run.measure_cycles < run.batches as u64 {
         return Err(c.err(

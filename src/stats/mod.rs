@@ -2,7 +2,7 @@
 //! integer histogram, batch-means confidence interval, hop counts), virtual-channel occupancy
 //! and the multiplexing degree, and the point's results with their window arithmetic.
 
-mod occupancy;
+pub mod occupancy;
 mod point;
 
 pub use occupancy::{VcOccupancy, multiplexing_degree};

@@ -11,6 +11,16 @@ pub struct VcOccupancy {
     hist: Vec<u64>,
 }
 
+/// Link `c` of the accounts `busy` and `since` gains (`up`) or loses a busy virtual channel at
+/// time `now`; the time since its last change is added to `hist`.
+#[inline(always)]
+pub fn change(busy: &mut [u8], since: &mut [u64], hist: &mut [u64], c: usize, up: bool, now: u64) {
+    let b = busy[c];
+    hist[b as usize] += now - since[c];
+    since[c] = now;
+    busy[c] = if up { b + 1 } else { b - 1 };
+}
+
 impl VcOccupancy {
     /// No busy virtual channel on `links` links of `vcs` virtual channels each.
     pub fn new(links: usize, vcs: u32) -> VcOccupancy {
@@ -29,10 +39,14 @@ impl VcOccupancy {
     /// Link `c` gains (`up`) or loses a busy virtual channel at time `now`.
     #[inline]
     pub fn change(&mut self, c: usize, up: bool, now: u64) {
-        let b = self.busy[c];
-        self.hist[b as usize] += now - self.since[c];
-        self.since[c] = now;
-        self.busy[c] = if up { b + 1 } else { b - 1 };
+        change(&mut self.busy, &mut self.since, &mut self.hist, c, up, now);
+    }
+
+    /// The per-link accounts (busy virtual channels, since when) and the histogram, for a
+    /// cycle split across threads: each link's account is changed by one thread, into its
+    /// own histogram, and the histograms summed.
+    pub fn accounts(&mut self) -> (&mut [u8], &mut [u64], &mut [u64]) {
+        (&mut self.busy, &mut self.since, &mut self.hist)
     }
 
     /// Brings every link's account up to `now`.

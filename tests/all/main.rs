@@ -33,6 +33,7 @@ mod routing_occupancy;
 mod routing_timeout;
 mod scale;
 mod source_concurrency;
+mod threads_per_point;
 mod traffic_arrivals;
 mod traffic_hops;
 mod traffic_hotspot;

@@ -1,6 +1,7 @@
 //! Speed at scale changes no result: the cycle's prefetching visits (on by default only for
-//! networks larger than a cache) give the same deliveries, cycle for cycle, and the same
-//! channel counters as the plain visits, on every kind of network and router option.
+//! networks larger than a cache), and the cycle split across threads, give the same
+//! deliveries, cycle for cycle, and the same channel counters and occupancy as the plain
+//! one-thread cycle, on every kind of network and router option.
 
 use flitsim::Scenario;
 use flitsim::engine::{Delivery, build_engine};
@@ -14,27 +15,47 @@ fn scenario(topology: &str, router: &str, routing: &str, traffic: &str) -> Scena
     Scenario::from_toml(&text, "scale.toml").unwrap()
 }
 
+/// Deliveries, flits and headers per channel.
+type Outcome = (Vec<Delivery>, Vec<u64>, Vec<u64>);
+
 /// Deliveries and per-channel counters after `cycles` cycles at `flit_rate`.
-fn run(
+fn run(s: &Scenario, flit_rate: f64, cycles: u64, prefetch: bool) -> Outcome {
+    run_on(s, flit_rate, cycles, prefetch, 1).0
+}
+
+/// [`run`] on `threads` threads, with the virtual-channel occupancy after it.
+fn run_on(
     s: &Scenario,
     flit_rate: f64,
     cycles: u64,
     prefetch: bool,
-) -> (Vec<Delivery>, Vec<u64>, Vec<u64>) {
-    let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 7).with_prefetch(prefetch);
+    threads: usize,
+) -> (Outcome, Vec<f64>) {
+    let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 7)
+        .with_threads(threads)
+        .with_prefetch(prefetch);
+    let one_thread = s.router.early_free
+        || s.router.delay > 0
+        || s.router.link_latency > 1
+        || s.router.crossbar == flitsim::scenario::Crossbar::PerPort;
+    assert_eq!(e.threads(), if one_thread { 1 } else { threads });
     e.log_deliveries = true;
-    for _ in 0..cycles {
+    for i in 0..cycles {
         e.step();
+        if i % 500 == 0 && s.router.link_latency == 1 {
+            e.check_invariants().unwrap();
+        }
     }
     if s.router.link_latency == 1 {
         // (With longer links, flits on a link are counted in the network but in no buffer.)
         e.check_invariants().unwrap();
     }
-    (e.deliveries.clone(), e.c_flits(), e.c_msgs())
+    let occupancy = e.vc_occupancy();
+    ((e.deliveries.clone(), e.c_flits(), e.c_msgs()), occupancy)
 }
 
-#[test]
-fn prefetching_visits_change_nothing() {
+/// Every kind of network and router option: (topology, router, routing, traffic) keys.
+fn cases() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
     let mesh = "[topology]\nkind = \"mesh\"\nk = [5, 4]";
     let bi = "[topology]\nkind = \"torus\"\nk = 4\nn = 3\nlinks = \"bidirectional\"";
     let uni = "[topology]\nkind = \"torus\"\nk = 5\nn = 2\nlinks = \"unidirectional\"";
@@ -82,7 +103,12 @@ fn prefetching_visits_change_nothing() {
             "",
         ),
     ];
-    for (topology, router, routing, traffic) in cases {
+    cases.to_vec()
+}
+
+#[test]
+fn prefetching_visits_change_nothing() {
+    for (topology, router, routing, traffic) in cases() {
         let s = scenario(topology, router, routing, traffic);
         // Light load, and far past saturation.
         for flit_rate in [0.05, 0.9] {
@@ -93,6 +119,34 @@ fn prefetching_visits_change_nothing() {
             assert_eq!(plain.0, ahead.0, "{ctx}: deliveries");
             assert_eq!(plain.1, ahead.1, "{ctx}: flits per channel");
             assert_eq!(plain.2, ahead.2, "{ctx}: headers per channel");
+        }
+    }
+}
+
+/// The cycle split across 2 and 3 threads (with and without prefetching) delivers the same
+/// messages in the same cycles, with the same channel counters and occupancy, as one thread:
+/// at light load and far past saturation, on every kind of network (the options that keep one
+/// thread included: they must not change either).
+#[test]
+fn threads_change_nothing() {
+    for (topology, router, routing, traffic) in cases() {
+        let s = scenario(topology, router, routing, traffic);
+        for flit_rate in [0.05, 0.9] {
+            let ctx = format!("{topology} / {router} / {routing} / {traffic} at {flit_rate}");
+            let one = run_on(&s, flit_rate, 2000, false, 1);
+            assert!(one.0.0.len() > 100, "{ctx}: too few deliveries to compare");
+            for (threads, prefetch) in [(2, false), (3, false), (2, true)] {
+                let split = run_on(&s, flit_rate, 2000, prefetch, threads);
+                let ctx = format!("{ctx}, {threads} threads, prefetch {prefetch}");
+                assert_eq!(one.0.0, split.0.0, "{ctx}: deliveries");
+                assert_eq!(one.0.1, split.0.1, "{ctx}: flits per channel");
+                assert_eq!(one.0.2, split.0.2, "{ctx}: headers per channel");
+                assert_eq!(
+                    one.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                    split.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                    "{ctx}: occupancy"
+                );
+            }
         }
     }
 }

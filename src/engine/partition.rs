@@ -1,0 +1,624 @@
+//! One point's cycle on several threads (`[run] threads_per_point`). The routers are split
+//! into contiguous ranges of ids, one partition per thread. A partition owns the buffers its
+//! routers hold (those of the links entering them), the channels leaving its routers with
+//! their arbiters and wait lists, and its routers' selection streams. Under the start-of-cycle
+//! rule the cycle's steps then split cleanly:
+//! - requests: a buffer asks for a channel of its own router, and of other partitions' buffers
+//!   reads only what no request writes (their message and flit count);
+//! - grants: each partition grants its own arbiters and moves its own buffers' flits, and hands
+//!   what a grant does to any buffer or channel it holds after the grants (the flit arriving
+//!   downstream, the upstream buffer's wake-up, a freed channel's waiting headers) to the
+//!   partition that holds it, as an [`Effect`];
+//! - effects: each partition applies those it was handed. They commute with one another and
+//!   with the grants (a count raised, a state raised, a list woken), so the cycle ends in the
+//!   state the one-thread cycle reaches, whatever the order.
+//!
+//! Deliveries are handed on in arbiter order and the occupancy histograms summed, so results
+//! are byte-identical whatever the thread count. Sources (generation, injection) and
+//! deliveries stay on the calling thread: injection tracks buffers in the engine's own active
+//! set, which the next cycle hands to the partitions.
+
+use super::active::ActiveSet;
+use super::messages::Messages;
+use super::parts::{ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, WaitLists, track, wake};
+use super::{Engine, prefetch, selection, vc_on};
+use crate::network::{NONE, Network};
+use crate::routing::{Candidates, Routing};
+use crate::scenario::Selection;
+use crate::stats::occupancy;
+use rand_pcg::Pcg64;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// The most threads one point is split across.
+pub const MAX_THREADS: usize = 64;
+
+/// What a grant does to a buffer or channel that is not the granting partition's to touch
+/// during the grants; applied by the partition that holds it, after every grant.
+#[derive(Clone, Copy, Debug)]
+enum Effect {
+    /// A flit of message `m` (`len` flits) arrives in buffer `t` from buffer `from`: its
+    /// header, its tail, or neither.
+    Flit {
+        t: u32,
+        from: u32,
+        m: u32,
+        len: u16,
+        header: bool,
+        tail: bool,
+    },
+    /// Buffer `b`, upstream of a buffer that sent a flit, may send again.
+    Wake(u32),
+    /// A buffer of channel `c` is free: its occupancy falls and its waiting headers wake.
+    Freed(u32),
+}
+
+/// One partition's working state.
+#[derive(Clone)]
+struct Part {
+    /// Its buffers that may move (the engine's set only receives injection's).
+    active: ActiveSet,
+    /// Its arbiters with a request this cycle.
+    requested: ActiveSet,
+    /// The wait lists of its channels (their heads are in the channels' records).
+    waits: WaitLists,
+    /// The routing's candidates (reused).
+    cand: Candidates,
+    /// The stream a routing with fixed candidates is handed, and never draws from.
+    spare: Pcg64,
+    /// The buffers or arbiters a step visits, in id order (reused).
+    visit: Vec<u32>,
+    /// Messages ejected whole this cycle, with the ejection channel's arbiter.
+    delivered: Vec<(u32, u32)>,
+    /// Link-cycles with v busy virtual channels, added this cycle.
+    hist: Vec<u64>,
+    /// Flits moved this cycle.
+    moved: u64,
+    /// Flits ejected this cycle.
+    ejected: u64,
+}
+
+/// The cycle split across threads: the partitions, who holds what, and the threads.
+#[derive(Clone)]
+pub(super) struct Split {
+    pool: Arc<rayon::ThreadPool>,
+    /// The partition holding each buffered channel's buffers (the router it enters): a header
+    /// notes its downstream buffer's as it routes.
+    holder: Vec<u8>,
+    parts: Vec<Part>,
+    /// Effects from partition i to partition j at `i * parts + j`.
+    boxes: Vec<Vec<Effect>>,
+}
+
+/// A slice shared by the partitions' threads, each touching only its own elements, or reading
+/// only what no thread writes in that step.
+#[derive(Clone, Copy)]
+struct Shared<T>(*mut T, usize);
+
+// SAFETY: partitions touch disjoint elements (or fields no other writes in the same step),
+// which the module's ownership rules guarantee; the steps are separated by joins.
+unsafe impl<T: Send> Send for Shared<T> {}
+unsafe impl<T: Send> Sync for Shared<T> {}
+
+impl<T> Shared<T> {
+    fn new(s: &mut [T]) -> Shared<T> {
+        Shared(s.as_mut_ptr(), s.len())
+    }
+
+    /// The slice, for one thread's step.
+    ///
+    /// # Safety
+    /// The caller writes only elements (or fields) no other thread touches during the step.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn get(&self) -> &mut [T] {
+        // SAFETY: the pointer and length come from a live slice that outlives the step.
+        unsafe { std::slice::from_raw_parts_mut(self.0, self.1) }
+    }
+}
+
+/// The partition of router `r` of `routers`, among `n`: contiguous ranges of ids.
+fn partition_of(r: u32, routers: usize, n: usize) -> u8 {
+    (((r as u64 + 1) * n as u64 - 1) / routers as u64) as u8
+}
+
+impl Split {
+    /// `threads` partitions of `net`'s routers, and as many threads; None when the pool
+    /// cannot start.
+    pub fn new(
+        net: &Network,
+        threads: usize,
+        rng: &Pcg64,
+        waits: bool,
+        buf: &mut [Buf],
+    ) -> Option<Split> {
+        let n = threads.clamp(1, MAX_THREADS);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("flitsim-point-{i}"))
+            .build()
+            .ok()?;
+        let routers = net.routers();
+        let chans = net.buffers() / net.vcs as usize;
+        let of = |c: u32, enters: bool| {
+            let r = if c < net.links {
+                let l = net.link(c);
+                if enters { l.dst } else { l.src }
+            } else {
+                net.proc_at[(c - net.links) as usize]
+            };
+            partition_of(r, routers, n)
+        };
+        let part = Part {
+            active: ActiveSet::new(net.buffers() + 1),
+            requested: ActiveSet::new(net.arb_drivers.len()),
+            waits: WaitLists::new(waits),
+            cand: Candidates::default(),
+            spare: rng.clone(),
+            visit: Vec::new(),
+            delivered: Vec::new(),
+            hist: vec![0; net.vcs as usize + 1],
+            moved: 0,
+            ejected: 0,
+        };
+        // A buffer's upstream buffers, and its channel's wait list, are the partition's that
+        // owns the router its channel leaves.
+        for (b, x) in buf[..net.buffers()].iter_mut().enumerate() {
+            x.feed = of(b as u32 / net.vcs, false);
+        }
+        Some(Split {
+            pool: Arc::new(pool),
+            holder: (0..chans as u32).map(|c| of(c, true)).collect(),
+            parts: vec![part; n],
+            boxes: vec![Vec::new(); n * n],
+        })
+    }
+
+    /// Threads (partitions).
+    pub fn threads(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// True when buffer `b` is in its partition's active set.
+    pub fn contains(&self, b: u32, vcs: u32) -> bool {
+        self.parts[self.holder[(b / vcs) as usize] as usize]
+            .active
+            .contains(b)
+    }
+
+    /// Heap bytes of the partitions' state.
+    pub fn heap_bytes(&self) -> u64 {
+        use super::memory::vec_bytes;
+        let parts: u64 = self
+            .parts
+            .iter()
+            .map(|p| {
+                p.active.words_bytes()
+                    + p.requested.words_bytes()
+                    + p.waits.heap_bytes()
+                    + vec_bytes(&p.visit)
+                    + vec_bytes(&p.delivered)
+                    + vec_bytes(&p.hist)
+            })
+            .sum();
+        let boxes: u64 = self.boxes.iter().map(vec_bytes).sum();
+        parts + boxes + vec_bytes(&self.holder) + vec_bytes(&self.parts)
+    }
+}
+
+/// What a request reads and writes beyond its partition.
+struct RequestCtx<'a> {
+    net: &'a Network,
+    holder: &'a [u8],
+    routing: &'a Routing,
+    selection: Selection,
+    msgs: &'a Messages,
+    drv_rr: &'a [u8],
+    buf: Shared<Buf>,
+    chans: Shared<Chan>,
+    rngs: Shared<Pcg64>,
+    random_tie: bool,
+    now: u32,
+    far: bool,
+}
+
+// SAFETY: the raw slices follow `Shared`'s rules; the rest is read-only during the step.
+unsafe impl Sync for RequestCtx<'_> {}
+
+/// What a grant and an effect read and write beyond the partition.
+struct TraverseCtx<'a> {
+    net: &'a Network,
+    buf: Shared<Buf>,
+    chans: Shared<Chan>,
+    drv_rr: Shared<u8>,
+    hops: Shared<u16>,
+    escape: Shared<u16>,
+    busy: Shared<u8>,
+    since: Shared<u64>,
+    boxes: Shared<Vec<Effect>>,
+    parts: usize,
+    adaptive_vcs: u32,
+    now: u32,
+    far: bool,
+}
+
+// SAFETY: as for `RequestCtx`.
+unsafe impl Sync for TraverseCtx<'_> {}
+
+impl Engine {
+    /// Runs one cycle on the partitions' threads (the cycle of [`Engine::step`], neither
+    /// early free nor router and link timing being on).
+    pub(super) fn step_split(&mut self, split: &mut Split) {
+        // The whole cycle runs on the partitions' threads, so that its serial parts (sources,
+        // deliveries) never compete with them for a core.
+        let pool = Arc::clone(&split.pool);
+        pool.install(|| self.cycle_split(split));
+    }
+
+    /// The cycle of [`Engine::step_split`], on one of the partitions' threads.
+    fn cycle_split(&mut self, split: &mut Split) {
+        self.generate();
+        // Injection's buffers, tracked last cycle, go to their partitions.
+        let vcs = self.net.vcs;
+        self.bufs.active.drain(|b| {
+            split.parts[split.holder[(b / vcs) as usize] as usize]
+                .active
+                .insert(b)
+        });
+        if self.net.shared {
+            self.request_split::<true>(split);
+        } else {
+            self.request_split::<false>(split);
+        }
+        let injected = self.inject();
+        let granted = if self.net.shared {
+            self.traverse_split::<true>(split)
+        } else {
+            self.traverse_split::<false>(split)
+        };
+        self.moved = injected + granted;
+        self.cycle += 1;
+    }
+
+    /// Step 2 on the partitions' threads.
+    fn request_split<const SHARED: bool>(&mut self, split: &mut Split) {
+        let ctx = RequestCtx {
+            net: &self.net,
+            holder: &split.holder,
+            routing: &self.routing,
+            selection: self.selection,
+            msgs: &self.msgs,
+            drv_rr: &self.arbiters.drv_rr,
+            buf: Shared::new(&mut self.bufs.buf),
+            chans: Shared::new(&mut self.arbiters.chan),
+            rngs: Shared::new(&mut self.rngs),
+            random_tie: self.random_tie,
+            now: self.cycle as u32,
+            far: self.far,
+        };
+        split
+            .parts
+            .par_iter_mut()
+            .with_max_len(1)
+            // SAFETY: a partition requests only from its own buffers, to its own arbiters.
+            .for_each(|p| unsafe { request_part::<SHARED>(p, &ctx) });
+    }
+
+    /// Step 4 on the partitions' threads: the grants, then their effects. Returns the flits
+    /// moved.
+    fn traverse_split<const SHARED: bool>(&mut self, split: &mut Split) -> u64 {
+        let after = self.cycle + 1;
+        let n = split.parts.len();
+        let (busy, since, hist) = self.occupancy.accounts();
+        let Messages { hops, escape, .. } = &mut self.msgs;
+        let ctx = TraverseCtx {
+            net: &self.net,
+            buf: Shared::new(&mut self.bufs.buf),
+            chans: Shared::new(&mut self.arbiters.chan),
+            drv_rr: Shared::new(&mut self.arbiters.drv_rr),
+            hops: Shared::new(hops),
+            escape: Shared::new(escape),
+            busy: Shared::new(busy),
+            since: Shared::new(since),
+            boxes: Shared::new(&mut split.boxes),
+            parts: n,
+            adaptive_vcs: self.adaptive_vcs,
+            now: self.cycle as u32,
+            far: self.far,
+        };
+        let parts = &mut split.parts;
+        parts
+            .par_iter_mut()
+            .enumerate()
+            .with_max_len(1)
+            // SAFETY: a partition grants its own arbiters and moves its own buffers' flits.
+            .for_each(|(i, p)| unsafe { grant_part::<SHARED>(i, p, &ctx, after) });
+        parts
+            .par_iter_mut()
+            .enumerate()
+            .with_max_len(1)
+            // SAFETY: a partition applies the effects on what it holds.
+            .for_each(|(j, p)| unsafe { apply_part(j, p, &ctx, after) });
+        let mut moved = 0;
+        let mut ejected = 0;
+        for p in parts.iter_mut() {
+            moved += std::mem::take(&mut p.moved);
+            ejected += std::mem::take(&mut p.ejected);
+            for (h, x) in hist.iter_mut().zip(p.hist.iter_mut()) {
+                *h += std::mem::take(x);
+            }
+        }
+        self.flits_in_net -= ejected;
+        self.ejected_flits += ejected;
+        // Deliveries in arbiter order, as one thread makes them.
+        let mut next = vec![0usize; n];
+        loop {
+            let mut best: Option<(u32, usize)> = None;
+            for (i, p) in parts.iter().enumerate() {
+                if let Some(&(a, _)) = p.delivered.get(next[i])
+                    && best.is_none_or(|(b, _)| a < b)
+                {
+                    best = Some((a, i));
+                }
+            }
+            let Some((_, i)) = best else { break };
+            let m = parts[i].delivered[next[i]].1;
+            next[i] += 1;
+            self.deliver(m);
+        }
+        for p in parts.iter_mut() {
+            p.delivered.clear();
+        }
+        moved
+    }
+}
+
+/// Partition `p`'s requests: each of its buffers with a flit at its front asks for one of
+/// its router's output channels (the body of [`Engine::request`] without router timing).
+///
+/// # Safety
+/// Other threads run other partitions' requests of the same cycle, and nothing else.
+unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
+    // SAFETY: own buffers' routing fields and state, own channels' arbiters and wait lists,
+    // own routers' streams are written; other buffers' messages and counts are only read.
+    let (buf, chans, rngs) = unsafe { (ctx.buf.get(), ctx.chans.get(), ctx.rngs.get()) };
+    let RequestCtx {
+        net,
+        holder,
+        routing,
+        selection,
+        msgs,
+        drv_rr,
+        random_tie,
+        now,
+        far,
+        ..
+    } = *ctx;
+    let depth = net.depth;
+    p.visit.clear();
+    p.active.collect(&mut p.visit);
+    for i in 0..p.visit.len() {
+        if far {
+            prefetch::request_ahead::<SHARED>(i, &p.visit, buf, chans, msgs, net);
+        }
+        let b32 = p.visit[i];
+        let b = b32 as usize;
+        let cur = buf[b];
+        let ch = if cur.sent > 0 {
+            let t = cur.out_buf;
+            if t != NONE && buf[t as usize].cnt >= depth {
+                // Wormhole blocking: asleep until the downstream buffer sends a flit.
+                p.active.remove(b32);
+                buf[b].state = ASLEEP;
+                continue;
+            }
+            cur.out_chan
+        } else {
+            let mi = cur.msg as usize;
+            let dst = msgs.dst[mi];
+            let tie = if random_tie { msgs.tie[mi] } else { 0 };
+            let at = net.buf_router(b32);
+            let waited = now.wrapping_sub(cur.last).wrapping_sub(1) as u64;
+            routing.route(net, at, dst, b32, waited, tie, &mut p.cand);
+            let rng = if rngs.len() > 1 {
+                &mut rngs[at as usize]
+            } else {
+                &mut p.spare
+            };
+            match selection::select(net, buf, &[], &p.cand, selection, rng) {
+                Some((ch, t)) => {
+                    let out = &mut buf[b];
+                    out.out_chan = ch;
+                    out.out_buf = t;
+                    if t != NONE {
+                        out.down = holder[ch as usize];
+                    }
+                    ch
+                }
+                None => {
+                    if p.waits.enabled {
+                        p.waits.park(b32, p.cand.as_slice()[0].chan, buf, chans);
+                        p.active.remove(b32);
+                        buf[b].state = ASLEEP;
+                    }
+                    continue;
+                }
+            }
+        };
+        let a = if SHARED { net.arb_of[ch as usize] } else { ch };
+        let arb = &mut chans[a as usize];
+        // Round-robin: the first slot after the last grant wins.
+        let k = cur.slot + arb.drivers - arb.rr - 1;
+        let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
+        if SHARED {
+            // Then, within the driver, the first turn after its last grant.
+            let d = net.buf_driver[b] as usize;
+            let size = net.driver_size[d] as u32;
+            let sub = net.buf_sub[b] as u32;
+            key = key * 256 + ((sub + size - drv_rr[d] as u32 - 1) % size) as u64;
+        }
+        arb.best = arb.best.min(key << 32 | b as u64);
+        p.requested.insert(a);
+    }
+}
+
+/// Partition `i`'s grants: each of its requested arbiters moves its winner's flit, in arbiter
+/// order; what the move does to buffers and channels held elsewhere (or held here but touched
+/// by other partitions' grants) is posted as effects.
+///
+/// # Safety
+/// Other threads run other partitions' grants of the same cycle, and nothing else.
+unsafe fn grant_part<const SHARED: bool>(i: usize, p: &mut Part, ctx: &TraverseCtx, after: u64) {
+    // SAFETY: own arbiters, own buffers (the winners), own channels' counters and occupancy,
+    // the moving header's message and this partition's row of boxes are written.
+    let (buf, chans, drv_rr, hops, escape, busy, since) = unsafe {
+        (
+            ctx.buf.get(),
+            ctx.chans.get(),
+            ctx.drv_rr.get(),
+            ctx.hops.get(),
+            ctx.escape.get(),
+            ctx.busy.get(),
+            ctx.since.get(),
+        )
+    };
+    let n = ctx.parts;
+    // SAFETY: row i of the boxes is this partition's alone during the grants.
+    let boxes = unsafe { &mut ctx.boxes.get()[i * n..(i + 1) * n] };
+    let net = ctx.net;
+    let (vcs, now) = (net.vcs, ctx.now);
+    let no_up = (buf.len() - 1) as u32;
+    p.visit.clear();
+    p.requested.drain_into(&mut p.visit);
+    for k in 0..p.visit.len() {
+        if ctx.far {
+            prefetch::grant_ahead(k, &p.visit, buf, chans);
+        }
+        let a = p.visit[k];
+        p.moved += 1;
+        let arb = &mut chans[a as usize];
+        let b = arb.best as u32 as usize;
+        arb.best = NO_REQUEST;
+        let src = &mut buf[b];
+        arb.rr = src.slot;
+        if SHARED {
+            drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
+        }
+        let c = src.out_chan as usize;
+        let m = src.msg;
+        let header = src.sent == 0;
+        let t = src.out_buf;
+        let len = src.len;
+        let up = src.up;
+        let (down, feed) = (src.down as usize, src.feed as usize);
+        src.cnt -= 1;
+        src.sent += 1;
+        let tail = src.sent == len;
+        if tail {
+            src.msg = NONE;
+        }
+        src.last = now;
+        let empty = src.cnt == 0;
+        src.state = if empty { IDLE } else { ACTIVE };
+        p.active.remove_if(b as u32, empty);
+        let out = &mut chans[c];
+        out.flits += 1;
+        out.msgs += header as u64;
+        if up != no_up {
+            // The upstream buffer of this message may send again: there is space here now.
+            boxes[feed].push(Effect::Wake(up));
+        }
+        if tail {
+            let freed = b as u32 / vcs;
+            boxes[feed].push(Effect::Freed(freed));
+        }
+        if t != NONE {
+            if header {
+                let mi = m as usize;
+                hops[mi] += 1;
+                escape[mi] += (vc_on(t, c, vcs) >= ctx.adaptive_vcs) as u16;
+                occupancy::change(busy, since, &mut p.hist, c, true, after);
+            }
+            boxes[down].push(Effect::Flit {
+                t,
+                from: b as u32,
+                m,
+                len,
+                header,
+                tail,
+            });
+        } else {
+            p.ejected += 1;
+            if tail {
+                p.delivered.push((a, m));
+            }
+        }
+    }
+}
+
+/// Partition `j` applies the effects posted to it: flits arriving in its buffers, its buffers
+/// woken, its channels freed.
+///
+/// # Safety
+/// Other threads apply other partitions' effects of the same cycle, and nothing else.
+unsafe fn apply_part(j: usize, p: &mut Part, ctx: &TraverseCtx, after: u64) {
+    // SAFETY: only buffers and channels this partition holds or owns are written, and column j
+    // of the boxes is this partition's alone during the effects.
+    let (buf, chans, busy, since, boxes) = unsafe {
+        (
+            ctx.buf.get(),
+            ctx.chans.get(),
+            ctx.busy.get(),
+            ctx.since.get(),
+            ctx.boxes.get(),
+        )
+    };
+    let n = ctx.parts;
+    let no_up = (buf.len() - 1) as u32;
+    let links = ctx.net.links;
+    for from in 0..n {
+        let inbox = &mut boxes[from * n + j];
+        for k in 0..inbox.len() {
+            if ctx.far
+                && let Some(&ahead) = inbox.get(k + prefetch::AHEAD)
+            {
+                match ahead {
+                    Effect::Flit { t, .. } | Effect::Wake(t) => prefetch::prefetch(buf, t),
+                    Effect::Freed(c) => prefetch::prefetch(chans, c),
+                }
+            }
+            match inbox[k] {
+                Effect::Flit {
+                    t,
+                    from,
+                    m,
+                    len,
+                    header,
+                    tail,
+                } => {
+                    let tb = &mut buf[t as usize];
+                    if header {
+                        tb.msg = m;
+                        tb.len = len;
+                        tb.sent = 0;
+                        tb.up = from;
+                        tb.last = ctx.now;
+                    }
+                    tb.cnt += 1;
+                    if tail {
+                        tb.up = no_up;
+                    }
+                    track(buf, &mut p.active, t);
+                }
+                Effect::Wake(b) => wake(buf, &mut p.active, b),
+                Effect::Freed(c) => {
+                    if c < links {
+                        occupancy::change(busy, since, &mut p.hist, c as usize, false, after);
+                    }
+                    // A buffer of this channel is free: wake the headers waiting for one.
+                    p.waits.wake_all(c as usize, buf, &mut p.active, chans);
+                }
+            }
+        }
+        inbox.clear();
+    }
+}

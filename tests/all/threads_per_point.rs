@@ -1,0 +1,149 @@
+//! One point's cycle split across threads (`[run] threads_per_point`): every table a run
+//! writes, and every point record, is byte-identical for 1, 2 and 3 threads, on a torus, a
+//! mesh with Duato's routing and a k-ary m-way network, each at a light load and past
+//! saturation; a run left to choose splits a large point by itself, to the same results; a
+//! bad count is refused like any bad key.
+
+use flitsim::Scenario;
+use flitsim::engine::{run_point, run_point_on};
+use flitsim::stats::StopReason;
+use std::path::Path;
+
+/// A scenario on `topology` with `router` and `routing` keys, at a light load and far past
+/// saturation (stopped on its backlog), short enough for a test.
+fn scenario(topology: &str, router: &str, routing: &str) -> String {
+    format!(
+        "name = \"threads\"\n[topology]\n{topology}\n[router]\n{router}\n[routing]\n{routing}\n\
+         [traffic]\nmessage_length = 8\nflit_rates = [0.1, 1.0]\n\
+         [run]\nwarmup_cycles = 300\nmeasure_cycles = 2000\nmax_backlog = 10\nbatches = 10\n"
+    )
+}
+
+/// `flitsim run FILE --out OUT --quiet --set run.threads_per_point=N`: exit code and stderr.
+fn run(file: &Path, out: &Path, threads: &str) -> (Option<i32>, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .arg("run")
+        .arg(file)
+        .arg("--out")
+        .arg(out)
+        .args(["--quiet", "--set"])
+        .arg(format!("run.threads_per_point={threads}"))
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Every CSV table of `dir` and every point record under `dir/.points`, by name.
+fn written(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    for d in [dir.to_path_buf(), dir.join(".points")] {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_file() && (d != dir || name.ends_with(".csv")) {
+                files.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn tables_are_byte_identical_for_1_2_and_3_threads() {
+    let cases = [
+        (
+            "kind = \"torus\"\nk = 8\nn = 3\nlinks = \"bidirectional\"",
+            "vcs = 2\nbuffer_depth = 4",
+            "algorithm = \"dor\"",
+        ),
+        (
+            "kind = \"mesh\"\nk = [8, 6]",
+            "vcs = 3\nbuffer_depth = 2",
+            "algorithm = \"duato\"",
+        ),
+        (
+            "kind = \"mway\"\nk = 4\nn = 3\nwrap = \"torus\"",
+            "vcs = 4\nbuffer_depth = 2",
+            "algorithm = \"dor-ring\"",
+        ),
+    ];
+    let tmp = crate::common::temp_dir("threads");
+    for (i, (topology, router, routing)) in cases.into_iter().enumerate() {
+        let file = tmp.path().join(format!("s{i}.toml"));
+        std::fs::write(&file, scenario(topology, router, routing)).unwrap();
+        let mut tables = Vec::new();
+        for threads in ["1", "2", "3"] {
+            let out = tmp.path().join(format!("out{i}-{threads}"));
+            let (code, err) = run(&file, &out, threads);
+            assert_eq!(code, Some(0), "{topology}, {threads} threads: {err}");
+            tables.push(written(&out));
+        }
+        let summary = &tables[0]
+            .iter()
+            .find(|(n, _)| n == "summary.csv")
+            .expect("a summary")
+            .1;
+        let summary = String::from_utf8_lossy(summary);
+        // Both loads ran: one steady, one stopped on its backlog (past saturation).
+        assert!(summary.contains(",drained,"), "{topology}: {summary}");
+        assert!(summary.contains(",backlog,"), "{topology}: {summary}");
+        assert!(tables[0].len() >= 6, "{topology}: {:?}", tables[0].len());
+        for (threads, t) in [(2, &tables[1]), (3, &tables[2])] {
+            assert_eq!(tables[0].len(), t.len(), "{topology}: the same files");
+            for ((name, one), (_, split)) in tables[0].iter().zip(t.iter()) {
+                assert!(
+                    one == split,
+                    "{topology}: {name} differs between 1 and {threads} threads"
+                );
+            }
+        }
+    }
+}
+
+/// With `threads_per_point` left at 0, a point of a network of at least `AUTO_SPLIT_BUFFERS`
+/// buffers given free threads splits its cycle across them, to the same results as one thread.
+#[test]
+fn a_large_point_with_threads_free_splits_to_the_same_results() {
+    let text = "name = \"auto\"\n[topology]\nkind = \"torus\"\nk = 32\nn = 3\n\
+                links = \"bidirectional\"\n[router]\nvcs = 2\nbuffer_depth = 4\n\
+                [traffic]\nmessage_length = 8\nflit_rates = [0.05]\n\
+                [run]\nwarmup_cycles = 100\nmeasure_cycles = 300\nbatches = 10\n";
+    let s = Scenario::from_toml(text, "auto.toml").unwrap();
+    let net = flitsim::network::Network::for_scenario(&s);
+    assert!(net.buffers() >= flitsim::engine::AUTO_SPLIT_BUFFERS);
+    let rate = s.traffic.rates[0];
+    let one = run_point(&s, rate, 3).unwrap();
+    let two = run_point_on(&s, rate, 3, 2).unwrap();
+    assert_eq!(one.stop, StopReason::Drained);
+    let row = |r| flitsim::output::summary_csv(&[r]);
+    assert!(one.window_delivered > 1000, "{}", one.window_delivered);
+    assert_eq!(row(one), row(two));
+}
+
+#[test]
+fn a_bad_thread_count_is_refused_naming_the_key() {
+    let tmp = crate::common::temp_dir("threads-bad");
+    let file = tmp.path().join("s.toml");
+    std::fs::write(
+        &file,
+        scenario("kind = \"mesh\"\nk = 4\nn = 2", "vcs = 2", ""),
+    )
+    .unwrap();
+    for bad in ["-1", "65", "two"] {
+        let out = tmp.path().join(format!("out{bad}"));
+        let (code, err) = run(&file, &out, bad);
+        assert_eq!(code, Some(2), "{bad}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("threads_per_point"), "{err}");
+        assert!(err.contains("fix"), "{err}");
+        assert!(
+            err.contains(&format!("--set run.threads_per_point={bad}")),
+            "{err}"
+        );
+        assert!(!out.exists(), "{bad}: nothing is written");
+    }
+}
