@@ -17,6 +17,7 @@
 //! the cycle (credits return after one cycle), so 1-flit buffers pass a flit every other cycle.
 
 mod active;
+mod crew;
 mod crossbar;
 mod diagnostics;
 mod endpoints;

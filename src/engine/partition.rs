@@ -19,6 +19,7 @@
 //! set, which the next cycle hands to the partitions.
 
 use super::active::ActiveSet;
+use super::crew::Crew;
 use super::messages::Messages;
 use super::parts::{ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, WaitLists, track, wake};
 use super::{Engine, prefetch, selection, vc_on};
@@ -27,7 +28,6 @@ use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
 use crate::stats::occupancy;
 use rand_pcg::Pcg64;
-use rayon::prelude::*;
 use std::sync::Arc;
 
 /// The most threads one point is split across.
@@ -81,7 +81,7 @@ struct Part {
 /// The cycle split across threads: the partitions, who holds what, and the threads.
 #[derive(Clone)]
 pub(super) struct Split {
-    pool: Arc<rayon::ThreadPool>,
+    crew: Arc<Crew>,
     /// The partition holding each buffered channel's buffers (the router it enters): a header
     /// notes its downstream buffer's as it routes.
     holder: Vec<u8>,
@@ -132,11 +132,7 @@ impl Split {
         buf: &mut [Buf],
     ) -> Option<Split> {
         let n = threads.clamp(1, MAX_THREADS);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .thread_name(|i| format!("flitsim-point-{i}"))
-            .build()
-            .ok()?;
+        let crew = Crew::new(n)?;
         let routers = net.routers();
         let chans = net.buffers() / net.vcs as usize;
         let of = |c: u32, enters: bool| {
@@ -166,7 +162,7 @@ impl Split {
             x.feed = of(b as u32 / net.vcs, false);
         }
         Some(Split {
-            pool: Arc::new(pool),
+            crew: Arc::new(crew),
             holder: (0..chans as u32).map(|c| of(c, true)).collect(),
             parts: vec![part; n],
             boxes: vec![Vec::new(); n * n],
@@ -175,7 +171,7 @@ impl Split {
 
     /// Threads (partitions).
     pub fn threads(&self) -> usize {
-        self.parts.len()
+        self.crew.threads()
     }
 
     /// True when buffer `b` is in its partition's active set.
@@ -248,14 +244,6 @@ impl Engine {
     /// Runs one cycle on the partitions' threads (the cycle of [`Engine::step`], neither
     /// early free nor router and link timing being on).
     pub(super) fn step_split(&mut self, split: &mut Split) {
-        // The whole cycle runs on the partitions' threads, so that its serial parts (sources,
-        // deliveries) never compete with them for a core.
-        let pool = Arc::clone(&split.pool);
-        pool.install(|| self.cycle_split(split));
-    }
-
-    /// The cycle of [`Engine::step_split`], on one of the partitions' threads.
-    fn cycle_split(&mut self, split: &mut Split) {
         self.generate();
         // Injection's buffers, tracked last cycle, go to their partitions.
         let vcs = self.net.vcs;
@@ -295,12 +283,10 @@ impl Engine {
             now: self.cycle as u32,
             far: self.far,
         };
-        split
-            .parts
-            .par_iter_mut()
-            .with_max_len(1)
-            // SAFETY: a partition requests only from its own buffers, to its own arbiters.
-            .for_each(|p| unsafe { request_part::<SHARED>(p, &ctx) });
+        // SAFETY: a partition requests only from its own buffers, to its own arbiters.
+        each_part(&split.crew, &mut split.parts, |_, p| unsafe {
+            request_part::<SHARED>(p, &ctx)
+        });
     }
 
     /// Step 4 on the partitions' threads: the grants, then their effects. Returns the flits
@@ -326,18 +312,14 @@ impl Engine {
             far: self.far,
         };
         let parts = &mut split.parts;
-        parts
-            .par_iter_mut()
-            .enumerate()
-            .with_max_len(1)
-            // SAFETY: a partition grants its own arbiters and moves its own buffers' flits.
-            .for_each(|(i, p)| unsafe { grant_part::<SHARED>(i, p, &ctx, after) });
-        parts
-            .par_iter_mut()
-            .enumerate()
-            .with_max_len(1)
-            // SAFETY: a partition applies the effects on what it holds.
-            .for_each(|(j, p)| unsafe { apply_part(j, p, &ctx, after) });
+        // SAFETY: a partition grants its own arbiters and moves its own buffers' flits.
+        each_part(&split.crew, parts, |i, p| unsafe {
+            grant_part::<SHARED>(i, p, &ctx, after)
+        });
+        // SAFETY: a partition applies the effects on what it holds.
+        each_part(&split.crew, parts, |j, p| unsafe {
+            apply_part(j, p, &ctx, after)
+        });
         let mut moved = 0;
         let mut ejected = 0;
         for p in parts.iter_mut() {
@@ -370,6 +352,14 @@ impl Engine {
         }
         moved
     }
+}
+
+/// Runs `f` on every partition at once, partition i always on the crew's thread i (so that a
+/// partition's working set stays in one core's cache).
+fn each_part(crew: &Crew, parts: &mut [Part], f: impl Fn(usize, &mut Part) + Sync) {
+    let shared = Shared::new(parts);
+    // SAFETY: thread i alone touches partition i.
+    crew.run(&|i| f(i, unsafe { &mut shared.get()[i] }));
 }
 
 /// Partition `p`'s requests: each of its buffers with a flit at its front asks for one of

@@ -1,0 +1,72 @@
+//! One point on one thread and on several, measured side by side: both engines of the same
+//! 1-thread and split point are built and warmed, then run in alternating blocks of cycles, so
+//! that the machine's drift (a shared virtual machine's memory system) falls on both alike.
+//! Prints each block pair's speed ratio and their median, and both engines' flit-hops/s.
+//!
+//! Run: `cargo run --release --example split_probe -- RADICES WARMUP BLOCKS CYCLES THREADS`,
+//! e.g. `-- 32,32,32,32 500 20 20 2` for the 32-ary 4-cube at 0.002 flits/node/cycle (the
+//! `d_torus32x4_dor_load0.002` bench's point), 20 blocks of 20 cycles each, 2 threads.
+
+use flitsim::Scenario;
+use flitsim::engine::{Engine, build_engine};
+use std::time::Instant;
+
+/// Runs `cycles` cycles of `e`: seconds taken and flit-hops moved.
+fn block(e: &mut Engine, cycles: u64) -> (f64, u64) {
+    let before = e.link_flits();
+    let t = Instant::now();
+    for _ in 0..cycles {
+        e.step();
+    }
+    (t.elapsed().as_secs_f64(), e.link_flits() - before)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 5 {
+        eprintln!("usage: split_probe RADICES WARMUP BLOCKS CYCLES THREADS");
+        std::process::exit(2);
+    }
+    let number = |i: usize| -> u64 { args[i].parse().expect("a whole number") };
+    let (warmup, blocks, cycles, threads) = (number(1), number(2), number(3), number(4));
+    let text = format!(
+        "name = \"probe\"\n[topology]\nkind = \"torus\"\nk = [{}]\nlinks = \"bidirectional\"\n\
+         [router]\nvcs = 2\nbuffer_depth = 8\n[traffic]\nmessage_length = 16\n\
+         flit_rates = [0.002]\n",
+        args[0]
+    );
+    let s = Scenario::from_toml(&text, "probe").expect("a valid network");
+    let mut one = build_engine(&s, 0.002 / 16.0, 1);
+    let mut split = build_engine(&s, 0.002 / 16.0, 1).with_threads(threads as usize);
+    for _ in 0..warmup {
+        one.step();
+        split.step();
+    }
+    let mut ratios = Vec::new();
+    let (mut t1, mut tn, mut h1, mut hn) = (0.0, 0.0, 0, 0);
+    for i in 0..blocks {
+        // Alternate which runs first, so that neither always follows the other.
+        let (a, b) = if i % 2 == 0 {
+            let a = block(&mut one, cycles);
+            (a, block(&mut split, cycles))
+        } else {
+            let b = block(&mut split, cycles);
+            (block(&mut one, cycles), b)
+        };
+        assert_eq!(a.1, b.1, "the same point moves the same flits");
+        ratios.push(a.0 / b.0);
+        (t1, tn, h1, hn) = (t1 + a.0, tn + b.0, h1 + a.1, hn + b.1);
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "{} nodes: 1 thread {:.2} M flit-hops/s, {threads} threads {:.2} M flit-hops/s; \
+         speed ratio per block: median {:.2}, min {:.2}, max {:.2}, overall {:.2}",
+        one.net.nodes,
+        h1 as f64 / t1 / 1e6,
+        hn as f64 / tn / 1e6,
+        ratios[ratios.len() / 2],
+        ratios[0],
+        ratios[ratios.len() - 1],
+        t1 / tn
+    );
+}

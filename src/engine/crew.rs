@@ -1,0 +1,145 @@
+//! The threads of a split point: the calling thread and `n - 1` helpers, started once per
+//! engine, that run one job on every partition at once, several times a cycle. A job's start
+//! and end are one atomic counter each: a waiting thread spins briefly, then yields, then
+//! parks, so that a cycle's meeting points cost about a microsecond while the crew is busy and
+//! an idle crew costs no core.
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{JoinHandle, Thread};
+use std::time::{Duration, Instant};
+
+/// A job: partition `i`'s share, run on thread `i` (the caller is thread 0).
+type Job<'a> = &'a (dyn Fn(usize) + Sync);
+
+/// What the crew's threads share.
+struct Deck {
+    /// Bumped to start a job.
+    epoch: AtomicU64,
+    /// Helpers that finished the current job.
+    done: AtomicUsize,
+    /// The crew is being dropped.
+    stop: AtomicBool,
+    /// The current job, its lifetime erased (valid while `epoch`'s job runs).
+    job: UnsafeCell<Option<Job<'static>>>,
+    /// Each helper's handle, to unpark it; and the caller's, for the helpers to unpark.
+    helpers: Mutex<Vec<Thread>>,
+    caller: Mutex<Option<Thread>>,
+}
+
+// SAFETY: `job` is written by the caller only between jobs (every helper done, none reading),
+// and read by helpers only after the epoch's release; the rest is atomics and mutexes.
+unsafe impl Sync for Deck {}
+
+/// The crew of one engine.
+pub(super) struct Crew {
+    deck: Arc<Deck>,
+    handles: Vec<JoinHandle<()>>,
+    threads: usize,
+}
+
+/// Spins for about a microsecond, yields for up to 50 µs, then parks (woken by the thread that
+/// makes `ready` hold, or after a millisecond) until `ready` holds: a busy crew meets without a
+/// system call, and on a machine with more threads than cores a waiting thread soon gives its
+/// core away.
+fn wait_until(ready: impl Fn() -> bool) {
+    let start = Instant::now();
+    let mut spins = 0u32;
+    while !ready() {
+        if spins < 1 << 10 {
+            spins += 1;
+            std::hint::spin_loop();
+        } else if start.elapsed() < Duration::from_micros(50) {
+            std::thread::yield_now();
+        } else {
+            std::thread::park_timeout(Duration::from_millis(1));
+        }
+    }
+}
+
+impl Crew {
+    /// The caller and `threads - 1` helpers; None if a helper cannot start.
+    pub fn new(threads: usize) -> Option<Crew> {
+        let deck = Arc::new(Deck {
+            epoch: AtomicU64::new(0),
+            done: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            job: UnsafeCell::new(None),
+            helpers: Mutex::new(Vec::new()),
+            caller: Mutex::new(None),
+        });
+        let mut handles = Vec::new();
+        for i in 1..threads {
+            let mine = Arc::clone(&deck);
+            let h = std::thread::Builder::new()
+                .name(format!("flitsim-point-{i}"))
+                .spawn(move || helper(&mine, i))
+                .ok()?;
+            deck.helpers
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(h.thread().clone());
+            handles.push(h);
+        }
+        Some(Crew {
+            deck,
+            handles,
+            threads,
+        })
+    }
+
+    /// Threads, the caller's included.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Runs `job(i)` on thread i for every i, the caller running `job(0)`; returns when all have.
+    pub fn run(&self, job: &(dyn Fn(usize) + Sync)) {
+        let d = &*self.deck;
+        *d.caller.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current());
+        // SAFETY: no helper reads `job` now (all finished the last job); the reference outlives
+        // this call, which returns only once every helper has finished with it.
+        unsafe {
+            *d.job.get() = Some(std::mem::transmute::<Job<'_>, Job<'static>>(job));
+        }
+        d.done.store(0, Ordering::Relaxed);
+        d.epoch.fetch_add(1, Ordering::Release);
+        for h in d.helpers.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            h.unpark();
+        }
+        job(0);
+        let helpers = self.threads - 1;
+        wait_until(|| d.done.load(Ordering::Acquire) == helpers);
+    }
+}
+
+/// Helper `i`'s loop: each new epoch, its share of the job.
+fn helper(d: &Deck, i: usize) {
+    let mut seen = 0u64;
+    loop {
+        wait_until(|| d.stop.load(Ordering::Acquire) || d.epoch.load(Ordering::Acquire) != seen);
+        if d.stop.load(Ordering::Acquire) {
+            return;
+        }
+        seen = d.epoch.load(Ordering::Acquire);
+        // SAFETY: the job was stored before the epoch's release and stays until all are done.
+        if let Some(job) = unsafe { *d.job.get() } {
+            job(i);
+        }
+        d.done.fetch_add(1, Ordering::Release);
+        if let Some(c) = &*d.caller.lock().unwrap_or_else(|e| e.into_inner()) {
+            c.unpark();
+        }
+    }
+}
+
+impl Drop for Crew {
+    fn drop(&mut self) {
+        self.deck.stop.store(true, Ordering::Release);
+        for h in self.handles.drain(..) {
+            h.thread().unpark();
+            let _ = h.join();
+        }
+    }
+}
