@@ -7,6 +7,9 @@
 //! eq. 27 splits the source among the V injection virtual channels); their flits share the
 //! injection channel, one per cycle, round-robin over the source's injection buffers.
 
+use super::active::ActiveSet;
+use super::crew::Shared;
+use super::parts::{Buf, Chan, track};
 use super::{Delivery, Engine};
 use crate::network::NONE;
 use crate::scenario::Process;
@@ -433,4 +436,136 @@ impl Engine {
         }
         self.msgs.release(m);
     }
+}
+
+/// The sources' queues as a split cycle's partitions share them while they inject (one message
+/// at a time per source, one injection channel per processor): each touches only its own
+/// sources' entries.
+pub(super) struct SharedSources {
+    active: Shared<u32>,
+    head: Shared<u32>,
+    buf: Shared<u32>,
+    link: Shared<u32>,
+    sent: Shared<u16>,
+    listed: Shared<bool>,
+}
+
+impl Sources {
+    /// True when a split cycle's partitions may inject their own sources: one message at a time
+    /// per source (with `attach` 1, one injection channel per processor).
+    pub(super) fn splittable(&self, attach: u32) -> bool {
+        self.concurrency == 1 && attach == 1
+    }
+
+    /// The queues, shared for one step.
+    pub(super) fn shared(&mut self) -> SharedSources {
+        SharedSources {
+            active: Shared::new(&mut self.active),
+            head: Shared::new(&mut self.head),
+            buf: Shared::new(&mut self.buf),
+            link: Shared::new(&mut self.link),
+            sent: Shared::new(&mut self.sent),
+            listed: Shared::new(&mut self.listed),
+        }
+    }
+
+    /// Drops from the list of sources with queued messages those a split injection emptied.
+    pub(super) fn unlist_emptied(&mut self) {
+        let listed = &self.listed;
+        self.active.retain(|&s| listed[s as usize]);
+    }
+}
+
+/// What one partition's injection reads and writes beyond its sources.
+pub(super) struct InjectCtx<'a> {
+    /// The partition of each source.
+    pub part: &'a [u8],
+    pub vcs: u32,
+    pub inj_vcs: u32,
+    pub links: u32,
+    pub depth: u16,
+    pub len: &'a [u16],
+    pub next: &'a [u32],
+    pub now: u64,
+    pub drain_only: bool,
+}
+
+/// Step 3 for partition `me` of a split cycle: [`Engine::inject`] on the listed sources whose
+/// processor its routers hold (their injection buffers and channels are its own), in list
+/// order. Returns the flits injected and the messages whose tail was injected; emptied sources
+/// are unlisted (`listed` false) and leave the list after the step.
+///
+/// # Safety
+/// Other threads inject other partitions' sources only, and touch neither this partition's
+/// injection buffers and channels nor its sources' entries.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn inject_part(
+    q: &SharedSources,
+    me: u8,
+    ctx: &InjectCtx,
+    bufs: &mut [Buf],
+    chans: &mut [Chan],
+    active: &mut ActiveSet,
+    inject: &mut [u64],
+) -> (u64, u64) {
+    // SAFETY: the list is only read during the step; the other columns are written at this
+    // partition's sources only.
+    let (list, head, buf, link, sent, listed) = unsafe {
+        (
+            q.active.get(),
+            q.head.get(),
+            q.buf.get(),
+            q.link.get(),
+            q.sent.get(),
+            q.listed.get(),
+        )
+    };
+    let (mut injected, mut finished) = (0, 0);
+    for &s in list.iter() {
+        let su = s as usize;
+        if ctx.part[su] != me || (ctx.drain_only && sent[su] == 0) {
+            continue;
+        }
+        let m = head[su];
+        let mut t = buf[su];
+        if t == NONE {
+            let base = (ctx.links + s) * ctx.vcs;
+            match (base..base + ctx.inj_vcs).find(|&b| bufs[b as usize].msg == NONE) {
+                Some(b) => t = b,
+                None => continue,
+            }
+        }
+        let tu = t as usize;
+        if bufs[tu].cnt >= ctx.depth {
+            continue;
+        }
+        let ch = ctx.links + s;
+        let len = ctx.len[m as usize];
+        if sent[su] == 0 {
+            let tb = &mut bufs[tu];
+            tb.msg = m;
+            tb.len = len;
+            tb.sent = 0;
+            tb.last = ctx.now as u32;
+            inject[m as usize] = ctx.now;
+            buf[su] = t;
+            link[su] = ch;
+            chans[ch as usize].msgs += 1;
+        }
+        chans[ch as usize].flits += 1;
+        bufs[tu].cnt += 1;
+        track(bufs, active, t);
+        injected += 1;
+        sent[su] += 1;
+        if sent[su] == len {
+            head[su] = ctx.next[m as usize];
+            buf[su] = NONE;
+            sent[su] = 0;
+            finished += 1;
+            if head[su] == NONE {
+                listed[su] = false;
+            }
+        }
+    }
+    (injected, finished)
 }

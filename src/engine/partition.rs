@@ -19,7 +19,8 @@
 //! set, which the next cycle hands to the partitions.
 
 use super::active::ActiveSet;
-use super::crew::Crew;
+use super::crew::{Crew, Shared};
+use super::endpoints::{InjectCtx, SharedSources, inject_part};
 use super::messages::Messages;
 use super::parts::{ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, WaitLists, track, wake};
 use super::{Engine, prefetch, selection, vc_on};
@@ -76,6 +77,9 @@ struct Part {
     moved: u64,
     /// Flits ejected this cycle.
     ejected: u64,
+    /// Flits injected this cycle, and messages whose tail was.
+    injected: u64,
+    finished: u64,
 }
 
 /// The cycle split across threads: the partitions, who holds what, and the threads.
@@ -88,32 +92,8 @@ pub(super) struct Split {
     parts: Vec<Part>,
     /// Effects from partition i to partition j at `i * parts + j`.
     boxes: Vec<Vec<Effect>>,
-}
-
-/// A slice shared by the partitions' threads, each touching only its own elements, or reading
-/// only what no thread writes in that step.
-#[derive(Clone, Copy)]
-struct Shared<T>(*mut T, usize);
-
-// SAFETY: partitions touch disjoint elements (or fields no other writes in the same step),
-// which the module's ownership rules guarantee; the steps are separated by joins.
-unsafe impl<T: Send> Send for Shared<T> {}
-unsafe impl<T: Send> Sync for Shared<T> {}
-
-impl<T> Shared<T> {
-    fn new(s: &mut [T]) -> Shared<T> {
-        Shared(s.as_mut_ptr(), s.len())
-    }
-
-    /// The slice, for one thread's step.
-    ///
-    /// # Safety
-    /// The caller writes only elements (or fields) no other thread touches during the step.
-    #[allow(clippy::mut_from_ref)]
-    unsafe fn get(&self) -> &mut [T] {
-        // SAFETY: the pointer and length come from a live slice that outlives the step.
-        unsafe { std::slice::from_raw_parts_mut(self.0, self.1) }
-    }
+    /// The partition holding each processor's router (its injection channel and buffers).
+    source_part: Vec<u8>,
 }
 
 /// The partition of router `r` of `routers`, among `n`: contiguous ranges of ids.
@@ -155,6 +135,8 @@ impl Split {
             hist: vec![0; net.vcs as usize + 1],
             moved: 0,
             ejected: 0,
+            injected: 0,
+            finished: 0,
         };
         // A buffer's upstream buffers, and its channel's wait list, are the partition's that
         // owns the router its channel leaves.
@@ -166,6 +148,9 @@ impl Split {
             holder: (0..chans as u32).map(|c| of(c, true)).collect(),
             parts: vec![part; n],
             boxes: vec![Vec::new(); n * n],
+            source_part: (0..net.nodes as usize)
+                .map(|p| partition_of(net.proc_at[p * net.attach as usize], routers, n))
+                .collect(),
         })
     }
 
@@ -223,6 +208,9 @@ unsafe impl Sync for RequestCtx<'_> {}
 /// What a grant and an effect read and write beyond the partition.
 struct TraverseCtx<'a> {
     net: &'a Network,
+    /// Step 3 in the partitions: the sources' queues and what injection reads.
+    inject: Option<(&'a SharedSources, &'a InjectCtx<'a>)>,
+    injected_at: Shared<u64>,
     buf: Shared<Buf>,
     chans: Shared<Chan>,
     drv_rr: Shared<u8>,
@@ -257,11 +245,14 @@ impl Engine {
         } else {
             self.request_split::<false>(split);
         }
-        let injected = self.inject();
+        // Injection: each partition its own sources, before its grants (one message at a time
+        // per source, one injection channel per processor), else here.
+        let own = self.sources.splittable(self.net.attach);
+        let injected = if own { 0 } else { self.inject() };
         let granted = if self.net.shared {
-            self.traverse_split::<true>(split)
+            self.traverse_split::<true>(split, own)
         } else {
-            self.traverse_split::<false>(split)
+            self.traverse_split::<false>(split, own)
         };
         self.moved = injected + granted;
         self.cycle += 1;
@@ -289,14 +280,36 @@ impl Engine {
         });
     }
 
-    /// Step 4 on the partitions' threads: the grants, then their effects. Returns the flits
-    /// moved.
-    fn traverse_split<const SHARED: bool>(&mut self, split: &mut Split) -> u64 {
+    /// Step 4 on the partitions' threads (with step 3 when `inject`: each partition injects its
+    /// own sources first): the grants, then their effects. Returns the flits moved (injected
+    /// ones included).
+    fn traverse_split<const SHARED: bool>(&mut self, split: &mut Split, inject: bool) -> u64 {
         let after = self.cycle + 1;
         let n = split.parts.len();
         let (busy, since, hist) = self.occupancy.accounts();
-        let Messages { hops, escape, .. } = &mut self.msgs;
+        let Messages {
+            hops,
+            escape,
+            inject: injected_at,
+            len,
+            next,
+            ..
+        } = &mut self.msgs;
+        let sources = self.sources.shared();
+        let injection = InjectCtx {
+            part: &split.source_part,
+            vcs: self.net.vcs,
+            inj_vcs: self.net.inj_vcs,
+            links: self.net.links,
+            depth: self.net.depth,
+            len,
+            next,
+            now: self.cycle,
+            drain_only: self.drain_only,
+        };
         let ctx = TraverseCtx {
+            inject: inject.then_some((&sources, &injection)),
+            injected_at: Shared::new(injected_at),
             net: &self.net,
             buf: Shared::new(&mut self.bufs.buf),
             chans: Shared::new(&mut self.arbiters.chan),
@@ -325,9 +338,16 @@ impl Engine {
         for p in parts.iter_mut() {
             moved += std::mem::take(&mut p.moved);
             ejected += std::mem::take(&mut p.ejected);
+            let injected = std::mem::take(&mut p.injected);
+            moved += injected;
+            self.flits_in_net += injected;
+            self.backlog -= std::mem::take(&mut p.finished);
             for (h, x) in hist.iter_mut().zip(p.hist.iter_mut()) {
                 *h += std::mem::take(x);
             }
+        }
+        if inject {
+            self.sources.unlist_emptied();
         }
         self.flits_in_net -= ejected;
         self.ejected_flits += ejected;
@@ -477,6 +497,22 @@ unsafe fn grant_part<const SHARED: bool>(i: usize, p: &mut Part, ctx: &TraverseC
     let net = ctx.net;
     let (vcs, now) = (net.vcs, ctx.now);
     let no_up = (buf.len() - 1) as u32;
+    if let Some((sources, injection)) = ctx.inject {
+        // SAFETY: this partition's sources, injection buffers and channels are its own.
+        let (injected, finished) = unsafe {
+            inject_part(
+                sources,
+                i as u8,
+                injection,
+                buf,
+                chans,
+                &mut p.active,
+                ctx.injected_at.get(),
+            )
+        };
+        p.injected += injected;
+        p.finished += finished;
+    }
     p.visit.clear();
     p.requested.drain_into(&mut p.visit);
     for k in 0..p.visit.len() {
