@@ -6,6 +6,11 @@
 //! Run: `cargo run --release --example split_probe -- RADICES WARMUP BLOCKS CYCLES THREADS`,
 //! e.g. `-- 32,32,32,32 500 20 20 2` for the 32-ary 4-cube at 0.002 flits/node/cycle (the
 //! `d_torus32x4_dor_load0.002` bench's point), 20 blocks of 20 cycles each, 2 threads.
+//!
+//! With THREADS `pair`, the ceiling of two cores on this workload instead: two one-thread
+//! engines of the point (seeds 1 and 2), one alone then both at once on two threads, in
+//! alternating blocks; the ratio is what two points at once move over one alone (2.0 when
+//! the memory system serves two cores as well as one).
 
 use flitsim::Scenario;
 use flitsim::engine::{Engine, build_engine};
@@ -28,7 +33,7 @@ fn main() {
         std::process::exit(2);
     }
     let number = |i: usize| -> u64 { args[i].parse().expect("a whole number") };
-    let (warmup, blocks, cycles, threads) = (number(1), number(2), number(3), number(4));
+    let (warmup, blocks, cycles) = (number(1), number(2), number(3));
     let text = format!(
         "name = \"probe\"\n[topology]\nkind = \"torus\"\nk = [{}]\nlinks = \"bidirectional\"\n\
          [router]\nvcs = 2\nbuffer_depth = 8\n[traffic]\nmessage_length = 16\n\
@@ -36,6 +41,10 @@ fn main() {
         args[0]
     );
     let s = Scenario::from_toml(&text, "probe").expect("a valid network");
+    if args[4] == "pair" {
+        return pair(&s, warmup, blocks, cycles);
+    }
+    let threads = number(4);
     let mut one = build_engine(&s, 0.002 / 16.0, 1);
     let mut split = build_engine(&s, 0.002 / 16.0, 1).with_threads(threads as usize);
     for _ in 0..warmup {
@@ -68,5 +77,35 @@ fn main() {
         ratios[0],
         ratios[ratios.len() - 1],
         t1 / tn
+    );
+}
+
+/// Two one-thread engines of `s`, one alone then both at once, in alternating blocks.
+fn pair(s: &Scenario, warmup: u64, blocks: u64, cycles: u64) {
+    let mut a = build_engine(s, 0.002 / 16.0, 1);
+    let mut b = build_engine(s, 0.002 / 16.0, 2);
+    for _ in 0..warmup {
+        a.step();
+        b.step();
+    }
+    let mut ratios = Vec::new();
+    for _ in 0..blocks {
+        let alone = block(&mut a, cycles);
+        let (x, y) = std::thread::scope(|sc| {
+            let hb = sc.spawn(|| block(&mut b, cycles));
+            let x = block(&mut a, cycles);
+            (x, hb.join().expect("the second engine"))
+        });
+        let rate = |r: (f64, u64)| r.1 as f64 / r.0;
+        ratios.push((rate(x) + rate(y)) / rate(alone));
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "{} nodes: two points at once move {:.2} times one alone (median of {blocks} blocks; \
+         min {:.2}, max {:.2})",
+        a.net.nodes,
+        ratios[ratios.len() / 2],
+        ratios[0],
+        ratios[ratios.len() - 1]
     );
 }

@@ -5,18 +5,20 @@
 //! rule the cycle's steps then split cleanly:
 //! - requests: a buffer asks for a channel of its own router, and of other partitions' buffers
 //!   reads only what no request writes (their message and flit count);
-//! - grants: each partition grants its own arbiters and moves its own buffers' flits, and hands
-//!   what a grant does to any buffer or channel it holds after the grants (the flit arriving
-//!   downstream, the upstream buffer's wake-up, a freed channel's waiting headers) to the
-//!   partition that holds it, as an [`Effect`];
+//! - grants: each partition injects its own sources' flits, then grants its own arbiters and
+//!   moves its own buffers' flits. What a grant does beyond its winner (the flit arriving
+//!   downstream, the upstream buffer's wake-up, a freed channel's waiting headers) is done at
+//!   once when the partition holds that buffer or channel, as the one-thread cycle does, and
+//!   else handed to the partition that holds it as an [`Effect`];
 //! - effects: each partition applies those it was handed. They commute with one another and
 //!   with the grants (a count raised, a state raised, a list woken), so the cycle ends in the
 //!   state the one-thread cycle reaches, whatever the order.
 //!
 //! Deliveries are handed on in arbiter order and the occupancy histograms summed, so results
-//! are byte-identical whatever the thread count. Sources (generation, injection) and
-//! deliveries stay on the calling thread: injection tracks buffers in the engine's own active
-//! set, which the next cycle hands to the partitions.
+//! are byte-identical whatever the thread count. Generation and deliveries stay on the calling
+//! thread (and injection, when a source may use several injection buffers or channels: it then
+//! tracks buffers in the engine's own active set, which the next cycle hands to the
+//! partitions).
 
 use super::active::ActiveSet;
 use super::crew::{Crew, Shared};
@@ -34,8 +36,8 @@ use std::sync::Arc;
 /// The most threads one point is split across.
 pub const MAX_THREADS: usize = 64;
 
-/// What a grant does to a buffer or channel that is not the granting partition's to touch
-/// during the grants; applied by the partition that holds it, after every grant.
+/// What a grant does beyond its winner: done at once on what the granting partition holds,
+/// else applied by the partition that holds it after every grant.
 #[derive(Clone, Copy, Debug)]
 enum Effect {
     /// A flit of message `m` (`len` flits) arrives in buffer `t` from buffer `from`: its
@@ -54,8 +56,16 @@ enum Effect {
     Freed(u32),
 }
 
-/// One partition's working state.
+/// The effects one partition posts to another in a cycle, on cache lines of its own (its
+/// length changes with every effect posted).
 #[derive(Clone)]
+#[repr(align(128))]
+struct Outbox(Vec<Effect>);
+
+/// One partition's working state, on cache lines of its own (its counters change every
+/// grant: sharing a line with the next partition's would make the threads trade it).
+#[derive(Clone)]
+#[repr(align(128))]
 struct Part {
     /// Its buffers that may move (the engine's set only receives injection's).
     active: ActiveSet,
@@ -91,7 +101,7 @@ pub(super) struct Split {
     holder: Vec<u8>,
     parts: Vec<Part>,
     /// Effects from partition i to partition j at `i * parts + j`.
-    boxes: Vec<Vec<Effect>>,
+    boxes: Vec<Outbox>,
     /// The partition holding each processor's router (its injection channel and buffers).
     source_part: Vec<u8>,
 }
@@ -147,7 +157,7 @@ impl Split {
             crew: Arc::new(crew),
             holder: (0..chans as u32).map(|c| of(c, true)).collect(),
             parts: vec![part; n],
-            boxes: vec![Vec::new(); n * n],
+            boxes: vec![Outbox(Vec::new()); n * n],
             source_part: (0..net.nodes as usize)
                 .map(|p| partition_of(net.proc_at[p * net.attach as usize], routers, n))
                 .collect(),
@@ -181,7 +191,7 @@ impl Split {
                     + vec_bytes(&p.hist)
             })
             .sum();
-        let boxes: u64 = self.boxes.iter().map(vec_bytes).sum();
+        let boxes: u64 = self.boxes.iter().map(|b| vec_bytes(&b.0)).sum();
         parts + boxes + vec_bytes(&self.holder) + vec_bytes(&self.parts)
     }
 }
@@ -218,7 +228,7 @@ struct TraverseCtx<'a> {
     escape: Shared<u16>,
     busy: Shared<u8>,
     since: Shared<u64>,
-    boxes: Shared<Vec<Effect>>,
+    boxes: Shared<Outbox>,
     parts: usize,
     adaptive_vcs: u32,
     now: u32,
@@ -471,9 +481,9 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
     }
 }
 
-/// Partition `i`'s grants: each of its requested arbiters moves its winner's flit, in arbiter
-/// order; what the move does to buffers and channels held elsewhere (or held here but touched
-/// by other partitions' grants) is posted as effects.
+/// Partition `i`'s injection (when `ctx.inject`), then its grants: each of its requested
+/// arbiters moves its winner's flit, in arbiter order; what the move does to buffers and
+/// channels held elsewhere is posted to their partitions as effects.
 ///
 /// # Safety
 /// Other threads run other partitions' grants of the same cycle, and nothing else.
@@ -513,11 +523,28 @@ unsafe fn grant_part<const SHARED: bool>(i: usize, p: &mut Part, ctx: &TraverseC
         p.injected += injected;
         p.finished += finished;
     }
+    // An effect on what this partition holds is applied at once, as the one-thread cycle
+    // does; one on another's is posted to it.
+    macro_rules! post {
+        ($to:expr, $e:expr) => {
+            if $to == i {
+                apply(
+                    $e,
+                    p,
+                    (&mut *buf, &mut *chans, &mut *busy, &mut *since),
+                    ctx,
+                    after,
+                )
+            } else {
+                boxes[$to].0.push($e)
+            }
+        };
+    }
     p.visit.clear();
     p.requested.drain_into(&mut p.visit);
     for k in 0..p.visit.len() {
         if ctx.far {
-            prefetch::grant_ahead(k, &p.visit, buf, chans);
+            prefetch::traverse_ahead(k, &p.visit, buf, chans);
         }
         let a = p.visit[k];
         p.moved += 1;
@@ -551,11 +578,11 @@ unsafe fn grant_part<const SHARED: bool>(i: usize, p: &mut Part, ctx: &TraverseC
         out.msgs += header as u64;
         if up != no_up {
             // The upstream buffer of this message may send again: there is space here now.
-            boxes[feed].push(Effect::Wake(up));
+            post!(feed, Effect::Wake(up));
         }
         if tail {
             let freed = b as u32 / vcs;
-            boxes[feed].push(Effect::Freed(freed));
+            post!(feed, Effect::Freed(freed));
         }
         if t != NONE {
             if header {
@@ -564,14 +591,17 @@ unsafe fn grant_part<const SHARED: bool>(i: usize, p: &mut Part, ctx: &TraverseC
                 escape[mi] += (vc_on(t, c, vcs) >= ctx.adaptive_vcs) as u16;
                 occupancy::change(busy, since, &mut p.hist, c, true, after);
             }
-            boxes[down].push(Effect::Flit {
-                t,
-                from: b as u32,
-                m,
-                len,
-                header,
-                tail,
-            });
+            post!(
+                down,
+                Effect::Flit {
+                    t,
+                    from: b as u32,
+                    m,
+                    len,
+                    header,
+                    tail,
+                }
+            );
         } else {
             p.ejected += 1;
             if tail {
@@ -599,10 +629,8 @@ unsafe fn apply_part(j: usize, p: &mut Part, ctx: &TraverseCtx, after: u64) {
         )
     };
     let n = ctx.parts;
-    let no_up = (buf.len() - 1) as u32;
-    let links = ctx.net.links;
     for from in 0..n {
-        let inbox = &mut boxes[from * n + j];
+        let inbox = &mut boxes[from * n + j].0;
         for k in 0..inbox.len() {
             if ctx.far
                 && let Some(&ahead) = inbox.get(k + prefetch::AHEAD)
@@ -612,39 +640,52 @@ unsafe fn apply_part(j: usize, p: &mut Part, ctx: &TraverseCtx, after: u64) {
                     Effect::Freed(c) => prefetch::prefetch(chans, c),
                 }
             }
-            match inbox[k] {
-                Effect::Flit {
-                    t,
-                    from,
-                    m,
-                    len,
-                    header,
-                    tail,
-                } => {
-                    let tb = &mut buf[t as usize];
-                    if header {
-                        tb.msg = m;
-                        tb.len = len;
-                        tb.sent = 0;
-                        tb.up = from;
-                        tb.last = ctx.now;
-                    }
-                    tb.cnt += 1;
-                    if tail {
-                        tb.up = no_up;
-                    }
-                    track(buf, &mut p.active, t);
-                }
-                Effect::Wake(b) => wake(buf, &mut p.active, b),
-                Effect::Freed(c) => {
-                    if c < links {
-                        occupancy::change(busy, since, &mut p.hist, c as usize, false, after);
-                    }
-                    // A buffer of this channel is free: wake the headers waiting for one.
-                    p.waits.wake_all(c as usize, buf, &mut p.active, chans);
-                }
-            }
+            let held = (&mut *buf, &mut *chans, &mut *busy, &mut *since);
+            apply(inbox[k], p, held, ctx, after);
         }
         inbox.clear();
+    }
+}
+
+/// The slices an effect writes: buffers, channels, links' occupancy accounts.
+type Held<'a> = (&'a mut [Buf], &'a mut [Chan], &'a mut [u8], &'a mut [u64]);
+
+/// Applies effect `e` to what partition `p` holds (in `held`): a flit arriving, a buffer woken,
+/// a channel freed (the grant's code of the one-thread cycle, in `Engine::traverse`).
+#[inline(always)]
+fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
+    let (buf, chans, busy, since) = held;
+    let no_up = (buf.len() - 1) as u32;
+    match e {
+        Effect::Flit {
+            t,
+            from,
+            m,
+            len,
+            header,
+            tail,
+        } => {
+            let tb = &mut buf[t as usize];
+            if header {
+                tb.msg = m;
+                tb.len = len;
+                tb.sent = 0;
+                tb.up = from;
+                tb.last = ctx.now;
+            }
+            tb.cnt += 1;
+            if tail {
+                tb.up = no_up;
+            }
+            track(buf, &mut p.active, t);
+        }
+        Effect::Wake(b) => wake(buf, &mut p.active, b),
+        Effect::Freed(c) => {
+            if c < ctx.net.links {
+                occupancy::change(busy, since, &mut p.hist, c as usize, false, after);
+            }
+            // A buffer of this channel is free: wake the headers waiting for one.
+            p.waits.wake_all(c as usize, buf, &mut p.active, chans);
+        }
     }
 }

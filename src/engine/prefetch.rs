@@ -101,15 +101,3 @@ pub(super) fn traverse_ahead(i: usize, visit: &[u32], buf: &[Buf], chans: &[Chan
         prefetch(buf, next.up);
     }
 }
-
-/// Before the `i`-th grant of `visit` on a partition's thread, whose grant touches only the
-/// arbiter and its winner: asks for the arbiter `AHEAD` grants on, then its winner's buffer.
-#[inline(always)]
-pub(super) fn grant_ahead(i: usize, visit: &[u32], buf: &[Buf], chans: &[Chan]) {
-    if let Some(&a) = visit.get(i + AHEAD) {
-        prefetch(chans, a);
-    }
-    if let Some(&a) = visit.get(i + AHEAD / 2) {
-        prefetch(buf, chans[a as usize].best as u32);
-    }
-}
