@@ -88,9 +88,10 @@ pub fn run_point_on(s: &Scenario, rate: f64, seed: u64, threads: usize) -> Resul
 }
 
 /// The fewest buffers (virtual channels) of a network whose points a run splits across threads
-/// by itself: a 32-ary 3-cube's 458,752 split across 2 cores run 1.3 times as fast, a
-/// 16-ary 3-cube's 57,344 at a fifth of the speed.
-pub const AUTO_SPLIT_BUFFERS: usize = 1 << 18;
+/// by itself. At 0.002 flits/node/cycle on 2 cores (bidirectional tori, V = 2): a 16-ary
+/// 3-cube's 57,344 run as fast split as not (1.65 times as fast at 0.02), 16x16x8x8's 294,912
+/// 1.33 times, a 32-ary 3-cube's 458,752 twice as fast.
+pub const AUTO_SPLIT_BUFFERS: usize = 1 << 16;
 
 /// Runs an engine through warm-up, window and drain.
 pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Result<PointResult> {
