@@ -39,10 +39,11 @@ pub(super) struct Crew {
     threads: usize,
 }
 
-/// Spins for about a microsecond, yields for up to 50 µs, then parks (woken by the thread that
+/// Spins for about a microsecond, yields for up to 2 ms, then parks (woken by the thread that
 /// makes `ready` hold, or after a millisecond) until `ready` holds: a busy crew meets without a
-/// system call, and on a machine with more threads than cores a waiting thread soon gives its
-/// core away.
+/// system call and keeps its cores awake through the cycle's serial parts (a parked virtual
+/// core comes back slower), on a machine with more threads than cores a waiting thread gives
+/// its core to any other that wants it, and an idle crew costs no core.
 fn wait_until(ready: impl Fn() -> bool) {
     let start = Instant::now();
     let mut spins = 0u32;
@@ -50,7 +51,7 @@ fn wait_until(ready: impl Fn() -> bool) {
         if spins < 1 << 10 {
             spins += 1;
             std::hint::spin_loop();
-        } else if start.elapsed() < Duration::from_micros(50) {
+        } else if start.elapsed() < Duration::from_millis(2) {
             std::thread::yield_now();
         } else {
             std::thread::park_timeout(Duration::from_millis(1));
