@@ -20,47 +20,23 @@
 //! tracks buffers in the engine's own active set, which the next cycle hands to the
 //! partitions).
 
+mod effects;
+use effects::{Outbox, TraverseCtx, apply_part, grant_part};
+
 use super::active::ActiveSet;
 use super::crew::{Crew, Shared};
-use super::endpoints::{InjectCtx, SharedSources, inject_part};
+use super::endpoints::InjectCtx;
 use super::messages::Messages;
-use super::parts::{ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, WaitLists, track, wake};
-use super::{Engine, prefetch, selection, vc_on};
+use super::parts::{ASLEEP, Buf, Chan, WaitLists};
+use super::{Engine, prefetch, selection};
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
-use crate::stats::occupancy;
 use rand_pcg::Pcg64;
 use std::sync::Arc;
 
 /// The most threads one point is split across.
 pub const MAX_THREADS: usize = 64;
-
-/// What a grant does beyond its winner: done at once on what the granting partition holds,
-/// else applied by the partition that holds it after every grant.
-#[derive(Clone, Copy, Debug)]
-enum Effect {
-    /// A flit of message `m` (`len` flits) arrives in buffer `t` from buffer `from`: its
-    /// header, its tail, or neither.
-    Flit {
-        t: u32,
-        from: u32,
-        m: u32,
-        len: u16,
-        header: bool,
-        tail: bool,
-    },
-    /// Buffer `b`, upstream of a buffer that sent a flit, may send again.
-    Wake(u32),
-    /// A buffer of channel `c` is free: its occupancy falls and its waiting headers wake.
-    Freed(u32),
-}
-
-/// The effects one partition posts to another in a cycle, on cache lines of its own (its
-/// length changes with every effect posted).
-#[derive(Clone)]
-#[repr(align(128))]
-struct Outbox(Vec<Effect>);
 
 /// One partition's working state, on cache lines of its own (its counters change every
 /// grant: sharing a line with the next partition's would make the threads trade it).
@@ -214,29 +190,6 @@ struct RequestCtx<'a> {
 
 // SAFETY: the raw slices follow `Shared`'s rules; the rest is read-only during the step.
 unsafe impl Sync for RequestCtx<'_> {}
-
-/// What a grant and an effect read and write beyond the partition.
-struct TraverseCtx<'a> {
-    net: &'a Network,
-    /// Step 3 in the partitions: the sources' queues and what injection reads.
-    inject: Option<(&'a SharedSources, &'a InjectCtx<'a>)>,
-    injected_at: Shared<u64>,
-    buf: Shared<Buf>,
-    chans: Shared<Chan>,
-    drv_rr: Shared<u8>,
-    hops: Shared<u16>,
-    escape: Shared<u16>,
-    busy: Shared<u8>,
-    since: Shared<u64>,
-    boxes: Shared<Outbox>,
-    parts: usize,
-    adaptive_vcs: u32,
-    now: u32,
-    far: bool,
-}
-
-// SAFETY: as for `RequestCtx`.
-unsafe impl Sync for TraverseCtx<'_> {}
 
 impl Engine {
     /// Runs one cycle on the partitions' threads (the cycle of [`Engine::step`], neither
@@ -478,214 +431,5 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
         }
         arb.best = arb.best.min(key << 32 | b as u64);
         p.requested.insert(a);
-    }
-}
-
-/// Partition `i`'s injection (when `ctx.inject`), then its grants: each of its requested
-/// arbiters moves its winner's flit, in arbiter order; what the move does to buffers and
-/// channels held elsewhere is posted to their partitions as effects.
-///
-/// # Safety
-/// Other threads run other partitions' grants of the same cycle, and nothing else.
-unsafe fn grant_part<const SHARED: bool>(i: usize, p: &mut Part, ctx: &TraverseCtx, after: u64) {
-    // SAFETY: own arbiters, own buffers (the winners), own channels' counters and occupancy,
-    // the moving header's message and this partition's row of boxes are written.
-    let (buf, chans, drv_rr, hops, escape, busy, since) = unsafe {
-        (
-            ctx.buf.get(),
-            ctx.chans.get(),
-            ctx.drv_rr.get(),
-            ctx.hops.get(),
-            ctx.escape.get(),
-            ctx.busy.get(),
-            ctx.since.get(),
-        )
-    };
-    let n = ctx.parts;
-    // SAFETY: row i of the boxes is this partition's alone during the grants.
-    let boxes = unsafe { &mut ctx.boxes.get()[i * n..(i + 1) * n] };
-    let net = ctx.net;
-    let (vcs, now) = (net.vcs, ctx.now);
-    let no_up = (buf.len() - 1) as u32;
-    if let Some((sources, injection)) = ctx.inject {
-        // SAFETY: this partition's sources, injection buffers and channels are its own.
-        let (injected, finished) = unsafe {
-            inject_part(
-                sources,
-                i as u8,
-                injection,
-                buf,
-                chans,
-                &mut p.active,
-                ctx.injected_at.get(),
-            )
-        };
-        p.injected += injected;
-        p.finished += finished;
-    }
-    // An effect on what this partition holds is applied at once, as the one-thread cycle
-    // does; one on another's is posted to it.
-    macro_rules! post {
-        ($to:expr, $e:expr) => {
-            if $to == i {
-                apply(
-                    $e,
-                    p,
-                    (&mut *buf, &mut *chans, &mut *busy, &mut *since),
-                    ctx,
-                    after,
-                )
-            } else {
-                boxes[$to].0.push($e)
-            }
-        };
-    }
-    p.visit.clear();
-    p.requested.drain_into(&mut p.visit);
-    for k in 0..p.visit.len() {
-        if ctx.far {
-            prefetch::traverse_ahead(k, &p.visit, buf, chans);
-        }
-        let a = p.visit[k];
-        p.moved += 1;
-        let arb = &mut chans[a as usize];
-        let b = arb.best as u32 as usize;
-        arb.best = NO_REQUEST;
-        let src = &mut buf[b];
-        arb.rr = src.slot;
-        if SHARED {
-            drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
-        }
-        let c = src.out_chan as usize;
-        let m = src.msg;
-        let header = src.sent == 0;
-        let t = src.out_buf;
-        let len = src.len;
-        let up = src.up;
-        let (down, feed) = (src.down as usize, src.feed as usize);
-        src.cnt -= 1;
-        src.sent += 1;
-        let tail = src.sent == len;
-        if tail {
-            src.msg = NONE;
-        }
-        src.last = now;
-        let empty = src.cnt == 0;
-        src.state = if empty { IDLE } else { ACTIVE };
-        p.active.remove_if(b as u32, empty);
-        let out = &mut chans[c];
-        out.flits += 1;
-        out.msgs += header as u64;
-        if up != no_up {
-            // The upstream buffer of this message may send again: there is space here now.
-            post!(feed, Effect::Wake(up));
-        }
-        if tail {
-            let freed = b as u32 / vcs;
-            post!(feed, Effect::Freed(freed));
-        }
-        if t != NONE {
-            if header {
-                let mi = m as usize;
-                hops[mi] += 1;
-                escape[mi] += (vc_on(t, c, vcs) >= ctx.adaptive_vcs) as u16;
-                occupancy::change(busy, since, &mut p.hist, c, true, after);
-            }
-            post!(
-                down,
-                Effect::Flit {
-                    t,
-                    from: b as u32,
-                    m,
-                    len,
-                    header,
-                    tail,
-                }
-            );
-        } else {
-            p.ejected += 1;
-            if tail {
-                p.delivered.push((a, m));
-            }
-        }
-    }
-}
-
-/// Partition `j` applies the effects posted to it: flits arriving in its buffers, its buffers
-/// woken, its channels freed.
-///
-/// # Safety
-/// Other threads apply other partitions' effects of the same cycle, and nothing else.
-unsafe fn apply_part(j: usize, p: &mut Part, ctx: &TraverseCtx, after: u64) {
-    // SAFETY: only buffers and channels this partition holds or owns are written, and column j
-    // of the boxes is this partition's alone during the effects.
-    let (buf, chans, busy, since, boxes) = unsafe {
-        (
-            ctx.buf.get(),
-            ctx.chans.get(),
-            ctx.busy.get(),
-            ctx.since.get(),
-            ctx.boxes.get(),
-        )
-    };
-    let n = ctx.parts;
-    for from in 0..n {
-        let inbox = &mut boxes[from * n + j].0;
-        for k in 0..inbox.len() {
-            if ctx.far
-                && let Some(&ahead) = inbox.get(k + prefetch::AHEAD)
-            {
-                match ahead {
-                    Effect::Flit { t, .. } | Effect::Wake(t) => prefetch::prefetch(buf, t),
-                    Effect::Freed(c) => prefetch::prefetch(chans, c),
-                }
-            }
-            let held = (&mut *buf, &mut *chans, &mut *busy, &mut *since);
-            apply(inbox[k], p, held, ctx, after);
-        }
-        inbox.clear();
-    }
-}
-
-/// The slices an effect writes: buffers, channels, links' occupancy accounts.
-type Held<'a> = (&'a mut [Buf], &'a mut [Chan], &'a mut [u8], &'a mut [u64]);
-
-/// Applies effect `e` to what partition `p` holds (in `held`): a flit arriving, a buffer woken,
-/// a channel freed (the grant's code of the one-thread cycle, in `Engine::traverse`).
-#[inline(always)]
-fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
-    let (buf, chans, busy, since) = held;
-    let no_up = (buf.len() - 1) as u32;
-    match e {
-        Effect::Flit {
-            t,
-            from,
-            m,
-            len,
-            header,
-            tail,
-        } => {
-            let tb = &mut buf[t as usize];
-            if header {
-                tb.msg = m;
-                tb.len = len;
-                tb.sent = 0;
-                tb.up = from;
-                tb.last = ctx.now;
-            }
-            tb.cnt += 1;
-            if tail {
-                tb.up = no_up;
-            }
-            track(buf, &mut p.active, t);
-        }
-        Effect::Wake(b) => wake(buf, &mut p.active, b),
-        Effect::Freed(c) => {
-            if c < ctx.net.links {
-                occupancy::change(busy, since, &mut p.hist, c as usize, false, after);
-            }
-            // A buffer of this channel is free: wake the headers waiting for one.
-            p.waits.wake_all(c as usize, buf, &mut p.active, chans);
-        }
     }
 }

@@ -1,0 +1,275 @@
+//! The grants of a split cycle and their effects (see the parent module): each partition
+//! injects its own sources and grants its own arbiters; what a grant does beyond its winner is
+//! done at once on what the partition holds, else posted as an [`Effect`] to the partition
+//! that holds it, which applies it once every partition has granted.
+
+use super::Part;
+use crate::engine::crew::Shared;
+use crate::engine::endpoints::{InjectCtx, SharedSources, inject_part};
+use crate::engine::parts::{ACTIVE, Buf, Chan, IDLE, NO_REQUEST, track, wake};
+use crate::engine::{prefetch, vc_on};
+use crate::network::{NONE, Network};
+use crate::stats::occupancy;
+
+/// What a grant does beyond its winner: done at once on what the granting partition holds,
+/// else applied by the partition that holds it after every grant.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Effect {
+    /// A flit of message `m` (`len` flits) arrives in buffer `t` from buffer `from`: its
+    /// header, its tail, or neither.
+    Flit {
+        t: u32,
+        from: u32,
+        m: u32,
+        len: u16,
+        header: bool,
+        tail: bool,
+    },
+    /// Buffer `b`, upstream of a buffer that sent a flit, may send again.
+    Wake(u32),
+    /// A buffer of channel `c` is free: its occupancy falls and its waiting headers wake.
+    Freed(u32),
+}
+
+/// The effects one partition posts to another in a cycle, on cache lines of its own (its
+/// length changes with every effect posted).
+#[derive(Clone)]
+#[repr(align(128))]
+pub(super) struct Outbox(pub(super) Vec<Effect>);
+
+/// What a grant and an effect read and write beyond the partition.
+pub(super) struct TraverseCtx<'a> {
+    pub(super) net: &'a Network,
+    /// Step 3 in the partitions: the sources' queues and what injection reads.
+    pub(super) inject: Option<(&'a SharedSources, &'a InjectCtx<'a>)>,
+    pub(super) injected_at: Shared<u64>,
+    pub(super) buf: Shared<Buf>,
+    pub(super) chans: Shared<Chan>,
+    pub(super) drv_rr: Shared<u8>,
+    pub(super) hops: Shared<u16>,
+    pub(super) escape: Shared<u16>,
+    pub(super) busy: Shared<u8>,
+    pub(super) since: Shared<u64>,
+    pub(super) boxes: Shared<Outbox>,
+    pub(super) parts: usize,
+    pub(super) adaptive_vcs: u32,
+    pub(super) now: u32,
+    pub(super) far: bool,
+}
+
+// SAFETY: the raw slices follow `Shared`'s rules; the rest is read-only during the step.
+unsafe impl Sync for TraverseCtx<'_> {}
+
+/// Partition `i`'s injection (when `ctx.inject`), then its grants: each of its requested
+/// arbiters moves its winner's flit, in arbiter order; what the move does to buffers and
+/// channels held elsewhere is posted to their partitions as effects.
+///
+/// # Safety
+/// Other threads run other partitions' grants of the same cycle, and nothing else.
+pub(super) unsafe fn grant_part<const SHARED: bool>(
+    i: usize,
+    p: &mut Part,
+    ctx: &TraverseCtx,
+    after: u64,
+) {
+    // SAFETY: own arbiters, own buffers (the winners), own channels' counters and occupancy,
+    // the moving header's message and this partition's row of boxes are written.
+    let (buf, chans, drv_rr, hops, escape, busy, since) = unsafe {
+        (
+            ctx.buf.get(),
+            ctx.chans.get(),
+            ctx.drv_rr.get(),
+            ctx.hops.get(),
+            ctx.escape.get(),
+            ctx.busy.get(),
+            ctx.since.get(),
+        )
+    };
+    let n = ctx.parts;
+    // SAFETY: row i of the boxes is this partition's alone during the grants.
+    let boxes = unsafe { &mut ctx.boxes.get()[i * n..(i + 1) * n] };
+    let net = ctx.net;
+    let (vcs, now) = (net.vcs, ctx.now);
+    let no_up = (buf.len() - 1) as u32;
+    if let Some((sources, injection)) = ctx.inject {
+        // SAFETY: this partition's sources, injection buffers and channels are its own.
+        let (injected, finished) = unsafe {
+            inject_part(
+                sources,
+                i as u8,
+                injection,
+                buf,
+                chans,
+                &mut p.active,
+                ctx.injected_at.get(),
+            )
+        };
+        p.injected += injected;
+        p.finished += finished;
+    }
+    // An effect on what this partition holds is applied at once, as the one-thread cycle
+    // does; one on another's is posted to it.
+    macro_rules! post {
+        ($to:expr, $e:expr) => {
+            if $to == i {
+                apply(
+                    $e,
+                    p,
+                    (&mut *buf, &mut *chans, &mut *busy, &mut *since),
+                    ctx,
+                    after,
+                )
+            } else {
+                boxes[$to].0.push($e)
+            }
+        };
+    }
+    p.visit.clear();
+    p.requested.drain_into(&mut p.visit);
+    for k in 0..p.visit.len() {
+        if ctx.far {
+            prefetch::traverse_ahead(k, &p.visit, buf, chans);
+        }
+        let a = p.visit[k];
+        p.moved += 1;
+        let arb = &mut chans[a as usize];
+        let b = arb.best as u32 as usize;
+        arb.best = NO_REQUEST;
+        let src = &mut buf[b];
+        arb.rr = src.slot;
+        if SHARED {
+            drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
+        }
+        let c = src.out_chan as usize;
+        let m = src.msg;
+        let header = src.sent == 0;
+        let t = src.out_buf;
+        let len = src.len;
+        let up = src.up;
+        let (down, feed) = (src.down as usize, src.feed as usize);
+        src.cnt -= 1;
+        src.sent += 1;
+        let tail = src.sent == len;
+        if tail {
+            src.msg = NONE;
+        }
+        src.last = now;
+        let empty = src.cnt == 0;
+        src.state = if empty { IDLE } else { ACTIVE };
+        p.active.remove_if(b as u32, empty);
+        let out = &mut chans[c];
+        out.flits += 1;
+        out.msgs += header as u64;
+        if up != no_up {
+            // The upstream buffer of this message may send again: there is space here now.
+            post!(feed, Effect::Wake(up));
+        }
+        if tail {
+            let freed = b as u32 / vcs;
+            post!(feed, Effect::Freed(freed));
+        }
+        if t != NONE {
+            if header {
+                let mi = m as usize;
+                hops[mi] += 1;
+                escape[mi] += (vc_on(t, c, vcs) >= ctx.adaptive_vcs) as u16;
+                occupancy::change(busy, since, &mut p.hist, c, true, after);
+            }
+            post!(
+                down,
+                Effect::Flit {
+                    t,
+                    from: b as u32,
+                    m,
+                    len,
+                    header,
+                    tail,
+                }
+            );
+        } else {
+            p.ejected += 1;
+            if tail {
+                p.delivered.push((a, m));
+            }
+        }
+    }
+}
+
+/// Partition `j` applies the effects posted to it: flits arriving in its buffers, its buffers
+/// woken, its channels freed.
+///
+/// # Safety
+/// Other threads apply other partitions' effects of the same cycle, and nothing else.
+pub(super) unsafe fn apply_part(j: usize, p: &mut Part, ctx: &TraverseCtx, after: u64) {
+    // SAFETY: only buffers and channels this partition holds or owns are written, and column j
+    // of the boxes is this partition's alone during the effects.
+    let (buf, chans, busy, since, boxes) = unsafe {
+        (
+            ctx.buf.get(),
+            ctx.chans.get(),
+            ctx.busy.get(),
+            ctx.since.get(),
+            ctx.boxes.get(),
+        )
+    };
+    let n = ctx.parts;
+    for from in 0..n {
+        let inbox = &mut boxes[from * n + j].0;
+        for k in 0..inbox.len() {
+            if ctx.far
+                && let Some(&ahead) = inbox.get(k + prefetch::AHEAD)
+            {
+                match ahead {
+                    Effect::Flit { t, .. } | Effect::Wake(t) => prefetch::prefetch(buf, t),
+                    Effect::Freed(c) => prefetch::prefetch(chans, c),
+                }
+            }
+            let held = (&mut *buf, &mut *chans, &mut *busy, &mut *since);
+            apply(inbox[k], p, held, ctx, after);
+        }
+        inbox.clear();
+    }
+}
+
+/// The slices an effect writes: buffers, channels, links' occupancy accounts.
+type Held<'a> = (&'a mut [Buf], &'a mut [Chan], &'a mut [u8], &'a mut [u64]);
+
+/// Applies effect `e` to what partition `p` holds (in `held`): a flit arriving, a buffer woken,
+/// a channel freed (the grant's code of the one-thread cycle, in `Engine::traverse`).
+#[inline(always)]
+fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
+    let (buf, chans, busy, since) = held;
+    let no_up = (buf.len() - 1) as u32;
+    match e {
+        Effect::Flit {
+            t,
+            from,
+            m,
+            len,
+            header,
+            tail,
+        } => {
+            let tb = &mut buf[t as usize];
+            if header {
+                tb.msg = m;
+                tb.len = len;
+                tb.sent = 0;
+                tb.up = from;
+                tb.last = ctx.now;
+            }
+            tb.cnt += 1;
+            if tail {
+                tb.up = no_up;
+            }
+            track(buf, &mut p.active, t);
+        }
+        Effect::Wake(b) => wake(buf, &mut p.active, b),
+        Effect::Freed(c) => {
+            if c < ctx.net.links {
+                occupancy::change(busy, since, &mut p.hist, c as usize, false, after);
+            }
+            // A buffer of this channel is free: wake the headers waiting for one.
+            p.waits.wake_all(c as usize, buf, &mut p.active, chans);
+        }
+    }
+}
