@@ -77,6 +77,33 @@ fn vc_on(t: u32, c: usize, vcs: u32) -> u32 {
     t - c as u32 * vcs
 }
 
+/// Buffer `b` (driver slot `slot`) asks channel `ch`'s arbiter for it, which keeps the
+/// request that comes first in round-robin order after its last grant; returns the arbiter.
+#[inline(always)]
+fn ask_arbiter<const SHARED: bool>(
+    net: &Network,
+    chans: &mut [parts::Chan],
+    drv_rr: &[u8],
+    ch: u32,
+    b: usize,
+    slot: u16,
+) -> u32 {
+    let a = if SHARED { net.arb_of[ch as usize] } else { ch };
+    let arb = &mut chans[a as usize];
+    // Round-robin: the first slot after the last grant wins.
+    let k = slot + arb.drivers - arb.rr - 1;
+    let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
+    if SHARED {
+        // Then, within the driver, the first turn after its last grant.
+        let d = net.buf_driver[b] as usize;
+        let size = net.driver_size[d] as u32;
+        let sub = net.buf_sub[b] as u32;
+        key = key * 256 + ((sub + size - drv_rr[d] as u32 - 1) % size) as u64;
+    }
+    arb.best = arb.best.min(key << 32 | b as u64);
+    a
+}
+
 /// The seed of the tie bits' stream of a point with seed `seed`.
 pub fn tie_seed(seed: u64) -> u64 {
     crate::traffic::mix_seed(seed ^ 0x7E_5EED, 0x71E)
@@ -371,19 +398,7 @@ impl Engine {
                 ports.request(b32, b32 / vcs, b32 % vcs, vcs);
                 break 'visit;
             }
-            let a = if SHARED { net.arb_of[ch as usize] } else { ch };
-            let arb = &mut chans[a as usize];
-            // Round-robin: the first slot after the last grant wins.
-            let k = cur.slot + arb.drivers - arb.rr - 1;
-            let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
-            if SHARED {
-                // Then, within the driver, the first turn after its last grant.
-                let d = net.buf_driver[b] as usize;
-                let size = net.driver_size[d] as u32;
-                let sub = net.buf_sub[b] as u32;
-                key = key * 256 + ((sub + size - drv_rr[d] as u32 - 1) % size) as u64;
-            }
-            arb.best = arb.best.min(key << 32 | b as u64);
+            let a = ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, cur.slot);
             requested.insert(a);
             }};
         }

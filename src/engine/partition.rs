@@ -417,19 +417,7 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
                 }
             }
         };
-        let a = if SHARED { net.arb_of[ch as usize] } else { ch };
-        let arb = &mut chans[a as usize];
-        // Round-robin: the first slot after the last grant wins.
-        let k = cur.slot + arb.drivers - arb.rr - 1;
-        let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
-        if SHARED {
-            // Then, within the driver, the first turn after its last grant.
-            let d = net.buf_driver[b] as usize;
-            let size = net.driver_size[d] as u32;
-            let sub = net.buf_sub[b] as u32;
-            key = key * 256 + ((sub + size - drv_rr[d] as u32 - 1) % size) as u64;
-        }
-        arb.best = arb.best.min(key << 32 | b as u64);
+        let a = super::ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, cur.slot);
         p.requested.insert(a);
     }
 }
