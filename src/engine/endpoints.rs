@@ -7,9 +7,8 @@
 //! eq. 27 splits the source among the V injection virtual channels); their flits share the
 //! injection channel, one per cycle, round-robin over the source's injection buffers.
 
-use super::active::ActiveSet;
 use super::crew::Shared;
-use super::parts::{Buf, Chan, track};
+use super::injection::{Injector, Sent};
 use super::{Delivery, Engine};
 use crate::network::NONE;
 use crate::scenario::Process;
@@ -213,70 +212,58 @@ impl Engine {
         if self.sources.concurrency > 1 {
             return self.inject_concurrent();
         }
-        let net = &self.net;
-        let depth = net.depth;
-        let vcs = net.vcs;
-        let inj_vcs = net.inj_vcs;
-        let q = &mut self.sources;
-        let bufs = &mut self.bufs;
+        let Engine {
+            net,
+            sources: q,
+            bufs,
+            arbiters,
+            msgs,
+            cycle,
+            drain_only,
+            flits_in_net,
+            backlog,
+            ..
+        } = self;
+        let dst = &msgs.dst;
+        let mut one = Injector {
+            head: &mut q.head,
+            buf: &mut q.buf,
+            link: &mut q.link,
+            sent: &mut q.sent,
+            bufs: &mut bufs.buf,
+            chans: &mut arbiters.chan,
+            active: &mut bufs.active,
+            inject: &mut msgs.inject,
+            len: &msgs.len,
+            next: &msgs.next,
+            vcs: net.vcs,
+            inj_vcs: net.inj_vcs,
+            depth: net.depth,
+            now: *cycle,
+        };
         let mut injected = 0;
         let mut i = 0;
         while i < q.active.len() {
             let s = q.active[i] as usize;
-            let m = q.head[s];
-            if self.drain_only && q.sent[s] == 0 {
+            if *drain_only && one.sent[s] == 0 {
                 i += 1;
                 continue;
             }
-            let mut t = q.buf[s];
-            let mut link = q.link[s];
-            if t == NONE {
-                link = match net.attach {
-                    1 => net.injection_channel(s as u32),
-                    _ => net.injection_link(s as u32, self.msgs.dst[m as usize]),
-                };
-                let base = link * vcs;
-                match (base..base + inj_vcs).find(|&b| bufs.buf[b as usize].msg == NONE) {
-                    Some(b) => t = b,
-                    None => {
-                        i += 1;
-                        continue;
-                    }
-                }
+            let sent = one.source(s, |m| match net.attach {
+                1 => net.injection_channel(s as u32),
+                _ => net.injection_link(s as u32, dst[m as usize]),
+            });
+            if sent != Sent::Nothing {
+                *flits_in_net += 1;
+                injected += 1;
             }
-            let tu = t as usize;
-            if bufs.buf[tu].cnt >= depth {
-                i += 1;
+            if sent == Sent::Tail || sent == Sent::Last {
+                *backlog -= 1;
+            }
+            if sent == Sent::Last {
+                q.listed[s] = false;
+                q.active.swap_remove(i);
                 continue;
-            }
-            let len = self.msgs.len[m as usize];
-            if q.sent[s] == 0 {
-                let tb = &mut bufs.buf[tu];
-                tb.msg = m;
-                tb.len = len;
-                tb.sent = 0;
-                tb.last = self.cycle as u32;
-                self.msgs.inject[m as usize] = self.cycle;
-                q.buf[s] = t;
-                q.link[s] = link;
-                self.arbiters.chan[link as usize].msgs += 1;
-            }
-            self.arbiters.chan[link as usize].flits += 1;
-            bufs.buf[tu].cnt += 1;
-            bufs.track(t);
-            self.flits_in_net += 1;
-            injected += 1;
-            q.sent[s] += 1;
-            if q.sent[s] == len {
-                q.head[s] = self.msgs.next[m as usize];
-                q.buf[s] = NONE;
-                q.sent[s] = 0;
-                self.backlog -= 1;
-                if q.head[s] == NONE {
-                    q.listed[s] = false;
-                    q.active.swap_remove(i);
-                    continue;
-                }
             }
             i += 1;
         }
@@ -442,12 +429,12 @@ impl Engine {
 /// at a time per source, one injection channel per processor): each touches only its own
 /// sources' entries.
 pub(super) struct SharedSources {
-    active: Shared<u32>,
-    head: Shared<u32>,
-    buf: Shared<u32>,
-    link: Shared<u32>,
-    sent: Shared<u16>,
-    listed: Shared<bool>,
+    pub(super) active: Shared<u32>,
+    pub(super) head: Shared<u32>,
+    pub(super) buf: Shared<u32>,
+    pub(super) link: Shared<u32>,
+    pub(super) sent: Shared<u16>,
+    pub(super) listed: Shared<bool>,
 }
 
 impl Sources {
@@ -474,98 +461,4 @@ impl Sources {
         let listed = &self.listed;
         self.active.retain(|&s| listed[s as usize]);
     }
-}
-
-/// What one partition's injection reads and writes beyond its sources.
-pub(super) struct InjectCtx<'a> {
-    /// The partition of each source.
-    pub part: &'a [u8],
-    pub vcs: u32,
-    pub inj_vcs: u32,
-    pub links: u32,
-    pub depth: u16,
-    pub len: &'a [u16],
-    pub next: &'a [u32],
-    pub now: u64,
-    pub drain_only: bool,
-}
-
-/// Step 3 for partition `me` of a split cycle: [`Engine::inject`] on the listed sources whose
-/// processor its routers hold (their injection buffers and channels are its own), in list
-/// order. Returns the flits injected and the messages whose tail was injected; emptied sources
-/// are unlisted (`listed` false) and leave the list after the step.
-///
-/// # Safety
-/// Other threads inject other partitions' sources only, and touch neither this partition's
-/// injection buffers and channels nor its sources' entries.
-#[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn inject_part(
-    q: &SharedSources,
-    me: u8,
-    ctx: &InjectCtx,
-    bufs: &mut [Buf],
-    chans: &mut [Chan],
-    active: &mut ActiveSet,
-    inject: &mut [u64],
-) -> (u64, u64) {
-    // SAFETY: the list is only read during the step; the other columns are written at this
-    // partition's sources only.
-    let (list, head, buf, link, sent, listed) = unsafe {
-        (
-            q.active.get(),
-            q.head.get(),
-            q.buf.get(),
-            q.link.get(),
-            q.sent.get(),
-            q.listed.get(),
-        )
-    };
-    let (mut injected, mut finished) = (0, 0);
-    for &s in list.iter() {
-        let su = s as usize;
-        if ctx.part[su] != me || (ctx.drain_only && sent[su] == 0) {
-            continue;
-        }
-        let m = head[su];
-        let mut t = buf[su];
-        if t == NONE {
-            let base = (ctx.links + s) * ctx.vcs;
-            match (base..base + ctx.inj_vcs).find(|&b| bufs[b as usize].msg == NONE) {
-                Some(b) => t = b,
-                None => continue,
-            }
-        }
-        let tu = t as usize;
-        if bufs[tu].cnt >= ctx.depth {
-            continue;
-        }
-        let ch = ctx.links + s;
-        let len = ctx.len[m as usize];
-        if sent[su] == 0 {
-            let tb = &mut bufs[tu];
-            tb.msg = m;
-            tb.len = len;
-            tb.sent = 0;
-            tb.last = ctx.now as u32;
-            inject[m as usize] = ctx.now;
-            buf[su] = t;
-            link[su] = ch;
-            chans[ch as usize].msgs += 1;
-        }
-        chans[ch as usize].flits += 1;
-        bufs[tu].cnt += 1;
-        track(bufs, active, t);
-        injected += 1;
-        sent[su] += 1;
-        if sent[su] == len {
-            head[su] = ctx.next[m as usize];
-            buf[su] = NONE;
-            sent[su] = 0;
-            finished += 1;
-            if head[su] == NONE {
-                listed[su] = false;
-            }
-        }
-    }
-    (injected, finished)
 }

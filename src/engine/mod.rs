@@ -21,6 +21,7 @@ mod crew;
 mod crossbar;
 mod diagnostics;
 mod endpoints;
+mod injection;
 mod memory;
 mod messages;
 mod options;

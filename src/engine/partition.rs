@@ -25,7 +25,7 @@ use effects::{Outbox, TraverseCtx, apply_part, grant_part};
 
 use super::active::ActiveSet;
 use super::crew::{Crew, Shared};
-use super::endpoints::InjectCtx;
+use super::injection::InjectCtx;
 use super::messages::Messages;
 use super::parts::{ASLEEP, Buf, Chan, WaitLists};
 use super::{Engine, prefetch, selection};

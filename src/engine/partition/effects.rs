@@ -5,7 +5,8 @@
 
 use super::Part;
 use crate::engine::crew::Shared;
-use crate::engine::endpoints::{InjectCtx, SharedSources, inject_part};
+use crate::engine::endpoints::SharedSources;
+use crate::engine::injection::{InjectCtx, inject_part};
 use crate::engine::parts::{ACTIVE, Buf, Chan, IDLE, NO_REQUEST, track, wake};
 use crate::engine::{prefetch, vc_on};
 use crate::network::{NONE, Network};

@@ -1,0 +1,168 @@
+//! Step 3 of the cycle for one source sending one message at a time: the next flit of its
+//! oldest message into its injection buffer. The one-thread cycle (`Engine::inject`) and a
+//! split cycle's partitions (`inject_part`, each its own sources) share it.
+
+use super::active::ActiveSet;
+use super::endpoints::SharedSources;
+use super::parts::{Buf, Chan, track};
+use crate::network::NONE;
+
+/// What one partition's injection reads and writes beyond its sources.
+pub(super) struct InjectCtx<'a> {
+    /// The partition of each source.
+    pub part: &'a [u8],
+    pub vcs: u32,
+    pub inj_vcs: u32,
+    pub links: u32,
+    pub depth: u16,
+    pub len: &'a [u16],
+    pub next: &'a [u32],
+    pub now: u64,
+    pub drain_only: bool,
+}
+
+/// Step 3 for partition `me` of a split cycle: `Engine::inject` on the listed sources whose
+/// processor its routers hold (their injection buffers and channels are its own), in list
+/// order. Returns the flits injected and the messages whose tail was injected; emptied sources
+/// are unlisted (`listed` false) and leave the list after the step.
+///
+/// # Safety
+/// Other threads inject other partitions' sources only, and touch neither this partition's
+/// injection buffers and channels nor its sources' entries.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn inject_part(
+    q: &SharedSources,
+    me: u8,
+    ctx: &InjectCtx,
+    bufs: &mut [Buf],
+    chans: &mut [Chan],
+    active: &mut ActiveSet,
+    inject: &mut [u64],
+) -> (u64, u64) {
+    // SAFETY: the list is only read during the step; the other columns are written at this
+    // partition's sources only.
+    let (list, head, buf, link, sent, listed) = unsafe {
+        (
+            q.active.get(),
+            q.head.get(),
+            q.buf.get(),
+            q.link.get(),
+            q.sent.get(),
+            q.listed.get(),
+        )
+    };
+    let mut one = Injector {
+        head,
+        buf,
+        link,
+        sent,
+        bufs,
+        chans,
+        active,
+        inject,
+        len: ctx.len,
+        next: ctx.next,
+        vcs: ctx.vcs,
+        inj_vcs: ctx.inj_vcs,
+        depth: ctx.depth,
+        now: ctx.now,
+    };
+    let (mut injected, mut finished) = (0, 0);
+    for &s in list.iter() {
+        let su = s as usize;
+        if ctx.part[su] != me || (ctx.drain_only && one.sent[su] == 0) {
+            continue;
+        }
+        let sent = one.source(su, |_| ctx.links + s);
+        injected += (sent != Sent::Nothing) as u64;
+        finished += (sent == Sent::Tail || sent == Sent::Last) as u64;
+        if sent == Sent::Last {
+            listed[su] = false;
+        }
+    }
+    (injected, finished)
+}
+
+/// What one source's step 3 did.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sent {
+    /// No flit: no free injection buffer, or no space in its own.
+    Nothing,
+    /// A flit, not its message's tail.
+    Flit,
+    /// Its message's tail; more messages are queued.
+    Tail,
+    /// Its message's tail, and its queue is now empty.
+    Last,
+}
+
+/// What step 3 reads and writes of one source (one message at a time): its queue's columns,
+/// the injection buffers and channels, the messages' columns.
+pub(super) struct Injector<'a> {
+    pub(super) head: &'a mut [u32],
+    pub(super) buf: &'a mut [u32],
+    pub(super) link: &'a mut [u32],
+    pub(super) sent: &'a mut [u16],
+    pub(super) bufs: &'a mut [Buf],
+    pub(super) chans: &'a mut [Chan],
+    pub(super) active: &'a mut ActiveSet,
+    pub(super) inject: &'a mut [u64],
+    pub(super) len: &'a [u16],
+    pub(super) next: &'a [u32],
+    pub(super) vcs: u32,
+    pub(super) inj_vcs: u32,
+    pub(super) depth: u16,
+    pub(super) now: u64,
+}
+
+impl Injector<'_> {
+    /// Source `s` sends the next flit of its oldest message into its injection buffer, or
+    /// into the lowest free one of channel `channel(message)` when the message starts, if
+    /// that buffer has space.
+    #[inline(always)]
+    pub(super) fn source(&mut self, s: usize, channel: impl FnOnce(u32) -> u32) -> Sent {
+        let m = self.head[s];
+        let mut t = self.buf[s];
+        let mut link = self.link[s];
+        if t == NONE {
+            link = channel(m);
+            let base = link * self.vcs;
+            let bufs = &*self.bufs;
+            match (base..base + self.inj_vcs).find(|&b| bufs[b as usize].msg == NONE) {
+                Some(b) => t = b,
+                None => return Sent::Nothing,
+            }
+        }
+        let tu = t as usize;
+        if self.bufs[tu].cnt >= self.depth {
+            return Sent::Nothing;
+        }
+        let len = self.len[m as usize];
+        if self.sent[s] == 0 {
+            let tb = &mut self.bufs[tu];
+            tb.msg = m;
+            tb.len = len;
+            tb.sent = 0;
+            tb.last = self.now as u32;
+            self.inject[m as usize] = self.now;
+            self.buf[s] = t;
+            self.link[s] = link;
+            self.chans[link as usize].msgs += 1;
+        }
+        self.chans[link as usize].flits += 1;
+        self.bufs[tu].cnt += 1;
+        track(self.bufs, self.active, t);
+        self.sent[s] += 1;
+        if self.sent[s] < len {
+            return Sent::Flit;
+        }
+        self.head[s] = self.next[m as usize];
+        self.buf[s] = NONE;
+        self.sent[s] = 0;
+        if self.head[s] == NONE {
+            Sent::Last
+        } else {
+            Sent::Tail
+        }
+    }
+}
