@@ -48,6 +48,11 @@ fn main() {
         .lines()
         .find(|l| l.starts_with("VmHWM"))
         .unwrap_or("VmHWM: unknown");
+    let parts: Vec<String> = e
+        .memory()
+        .iter()
+        .map(|(part, bytes)| format!("{part} {}", bytes / e.net.nodes as u64))
+        .collect();
     println!(
         "{} nodes, {threads} thread(s): set-up {setup:.2} s, {:.1} cycles/s, {:.2} M flit-hops/s, heap {} bytes/node, peak {}",
         e.net.nodes,
@@ -59,4 +64,5 @@ fn main() {
             .collect::<Vec<_>>()
             .join(" ")
     );
+    println!("heap bytes/node by part: {}", parts.join(", "));
 }

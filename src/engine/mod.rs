@@ -34,6 +34,7 @@ mod selection;
 mod timing;
 
 pub use partition::MAX_THREADS;
+pub use probes::REFRESH;
 pub use run::{
     AUTO_SPLIT_BUFFERS, RunControl, SIMULATED, SIMULATED_STEP, build_engine, run_engine, run_point,
     run_point_on,
@@ -272,8 +273,17 @@ impl Engine {
         if let Some(mut split) = self.split.take() {
             self.step_split(&mut split);
             self.split = Some(split);
-            return;
+        } else {
+            self.step_one();
         }
+        if self.cycle % REFRESH == 0 {
+            self.refresh();
+        }
+    }
+
+    /// One cycle on this thread.
+    #[inline]
+    fn step_one(&mut self) {
         self.generate();
         // Monomorphised so that k-ary n-cubes pay nothing for shared channels, early free or
         // the router and link timing beyond the papers' (TIMED).
@@ -330,6 +340,7 @@ impl Engine {
             chan: chans,
             drv_rr,
             requested,
+            ..
         } = arbiters;
         let (chans, drv_rr) = (&mut chans[..], &drv_rr[..]);
         let queued = &early.queued[..];
@@ -454,6 +465,7 @@ impl Engine {
             chan: chans,
             drv_rr,
             requested,
+            ..
         } = arbiters;
         // Slices, not vectors, in the loop: their pointers stay in registers.
         let (chans, drv_rr) = (&mut chans[..], &mut drv_rr[..]);
@@ -515,7 +527,7 @@ impl Engine {
                 active.remove_if(b as u32, empty);
                 let out = &mut chans[c];
                 out.flits += 1;
-                out.msgs += header as u64;
+                out.msgs += header as u32;
                 if credit_later {
                     pipe.schedule(*cycle, Event::Credit(b as u32, tail));
                 } else {

@@ -2,30 +2,44 @@
 //! the channel records), the snapshot a measurement window is read from, and the
 //! virtual-channel occupancy.
 
-use super::{Engine, parts};
+use super::Engine;
 use crate::stats::Counters;
 
+/// Cycles between refreshes of the 32-bit per-channel counters and VC-occupancy stamps: a
+/// channel carries at most one flit a cycle, so none of them overflows in between.
+pub const REFRESH: u64 = 1 << 30;
+
 impl Engine {
+    /// Moves the channels' 32-bit counters into their 64-bit totals and brings the VC
+    /// occupancy accounts up to date, so that neither overflows; changes no result. `step`
+    /// does it every `REFRESH` cycles; public so that tests can do it at any cycle.
+    #[cold]
+    pub fn refresh(&mut self) {
+        self.arbiters.refresh(self.net.channels());
+        self.occupancy.flush(self.cycle);
+    }
+
     /// Flits that crossed each channel since the start, indexed by channel.
     pub fn c_flits(&self) -> Vec<u64> {
-        self.channel_counts(|c| c.flits)
+        self.channel_counts(0)
     }
 
     /// Headers (messages) that crossed each channel since the start, indexed by channel.
     pub fn c_msgs(&self) -> Vec<u64> {
-        self.channel_counts(|c| c.msgs)
+        self.channel_counts(1)
     }
 
     /// Flits that crossed the network links (not injection or ejection channels) since the
     /// start.
     pub fn link_flits(&self) -> u64 {
         let links = self.net.links as usize;
-        self.arbiters.chan[..links].iter().map(|c| c.flits).sum()
+        (0..links).map(|c| self.arbiters.counts(c)[0]).sum()
     }
 
-    fn channel_counts(&self, f: impl Fn(&parts::Chan) -> u64) -> Vec<u64> {
+    /// Each channel's flits (`which` 0) or headers (1) since the start.
+    fn channel_counts(&self, which: usize) -> Vec<u64> {
         let n = self.net.channels();
-        self.arbiters.chan[..n].iter().map(f).collect()
+        (0..n).map(|c| self.arbiters.counts(c)[which]).collect()
     }
 
     /// The cumulative counters a measurement window is read from.
@@ -53,9 +67,10 @@ impl Engine {
                 generated: self.generated_msgs,
             };
         };
-        for (c, ch) in self.arbiters.chan[..n].iter().enumerate() {
-            w.flits[c] = ch.flits - w.flits[c];
-            w.msgs[c] = ch.msgs - w.msgs[c];
+        for c in 0..n {
+            let [flits, msgs] = self.arbiters.counts(c);
+            w.flits[c] = flits - w.flits[c];
+            w.msgs[c] = msgs - w.msgs[c];
         }
         w.ejected_flits = self.ejected_flits - w.ejected_flits;
         w.ejected_msgs = self.ejected_msgs - w.ejected_msgs;

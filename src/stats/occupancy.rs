@@ -6,7 +6,9 @@
 #[derive(Clone)]
 pub struct VcOccupancy {
     busy: Vec<u8>,
-    since: Vec<u64>,
+    /// The cycle (mod 2^32) of each link's last change; exact while every link is brought up
+    /// to date (`flush`) at least every 2^32 cycles, which the engine does every `REFRESH`.
+    since: Vec<u32>,
     /// `hist[v]`: link-cycles spent with v busy virtual channels since the last reset.
     hist: Vec<u64>,
 }
@@ -14,10 +16,10 @@ pub struct VcOccupancy {
 /// Link `c` of the accounts `busy` and `since` gains (`up`) or loses a busy virtual channel at
 /// time `now`; the time since its last change is added to `hist`.
 #[inline(always)]
-pub fn change(busy: &mut [u8], since: &mut [u64], hist: &mut [u64], c: usize, up: bool, now: u64) {
+pub fn change(busy: &mut [u8], since: &mut [u32], hist: &mut [u64], c: usize, up: bool, now: u64) {
     let b = busy[c];
-    hist[b as usize] += now - since[c];
-    since[c] = now;
+    hist[b as usize] += (now as u32).wrapping_sub(since[c]) as u64;
+    since[c] = now as u32;
     busy[c] = if up { b + 1 } else { b - 1 };
 }
 
@@ -25,15 +27,15 @@ impl VcOccupancy {
     /// No busy virtual channel on `links` links of `vcs` virtual channels each.
     pub fn new(links: usize, vcs: u32) -> VcOccupancy {
         VcOccupancy {
-            busy: vec![0; links],
-            since: vec![0; links],
+            busy: crate::huge_pages::filled(links, 0),
+            since: crate::huge_pages::filled(links, 0),
             hist: vec![0; vcs as usize + 1],
         }
     }
 
     /// Bytes of the per-link accounts.
     pub fn heap_bytes(&self) -> u64 {
-        (self.busy.capacity() + self.since.capacity() * 8 + self.hist.capacity() * 8) as u64
+        (self.busy.capacity() + self.since.capacity() * 4 + self.hist.capacity() * 8) as u64
     }
 
     /// Link `c` gains (`up`) or loses a busy virtual channel at time `now`.
@@ -45,15 +47,16 @@ impl VcOccupancy {
     /// The per-link accounts (busy virtual channels, since when) and the histogram, for a
     /// cycle split across threads: each link's account is changed by one thread, into its
     /// own histogram, and the histograms summed.
-    pub fn accounts(&mut self) -> (&mut [u8], &mut [u64], &mut [u64]) {
+    pub fn accounts(&mut self) -> (&mut [u8], &mut [u32], &mut [u64]) {
         (&mut self.busy, &mut self.since, &mut self.hist)
     }
 
-    /// Brings every link's account up to `now`.
+    /// Brings every link's account up to `now` (which changes no distribution: the time is
+    /// counted now instead of at the link's next change).
     pub fn flush(&mut self, now: u64) {
         for c in 0..self.busy.len() {
-            self.hist[self.busy[c] as usize] += now - self.since[c];
-            self.since[c] = now;
+            self.hist[self.busy[c] as usize] += (now as u32).wrapping_sub(self.since[c]) as u64;
+            self.since[c] = now as u32;
         }
     }
 
@@ -94,6 +97,19 @@ pub fn multiplexing_degree(p: &[f64]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 32-bit stamps count across their wrap-around: a link busy from just before 2^32 to
+    /// just after is counted for the cycles in between.
+    #[test]
+    fn stamps_count_across_the_wrap() {
+        let mut o = VcOccupancy::new(1, 2);
+        let start = (1u64 << 32) - 5;
+        o.reset(start);
+        o.change(0, true, start + 2);
+        o.change(0, false, start + 10);
+        o.flush(start + 12);
+        assert_eq!(o.hist, vec![4, 8, 0]);
+    }
 
     #[test]
     fn time_weighted_and_vbar() {

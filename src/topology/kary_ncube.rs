@@ -33,7 +33,7 @@ impl KAryNCube {
         let wrap = kind == Kind::Torus;
         let bidirectional = bidirectional || kind != Kind::Torus;
         let nodes: usize = radix.iter().map(|&k| k as usize).product();
-        let mut coords = vec![0u16; nodes * n];
+        let mut coords = crate::huge_pages::filled(nodes * n, 0u16);
         for node in 0..nodes {
             let mut rest = node;
             for d in 0..n {
@@ -41,8 +41,8 @@ impl KAryNCube {
                 rest /= radix[d] as usize;
             }
         }
-        let mut links = Vec::new();
-        let mut out_link = vec![NO_LINK; nodes * n * 2];
+        let mut links = crate::huge_pages::with_capacity(nodes * n * 2);
+        let mut out_link = crate::huge_pages::filled(nodes * n * 2, NO_LINK);
         let mut stride = 1usize;
         for d in 0..n {
             let k = radix[d] as usize;

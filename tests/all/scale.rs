@@ -20,16 +20,18 @@ type Outcome = (Vec<Delivery>, Vec<u64>, Vec<u64>);
 
 /// Deliveries and per-channel counters after `cycles` cycles at `flit_rate`.
 fn run(s: &Scenario, flit_rate: f64, cycles: u64, prefetch: bool) -> Outcome {
-    run_on(s, flit_rate, cycles, prefetch, 1).0
+    run_on(s, flit_rate, cycles, prefetch, 1, 0).0
 }
 
-/// [`run`] on `threads` threads, with the virtual-channel occupancy after it.
+/// [`run`] on `threads` threads, with the counters refreshed every `refresh` cycles (0:
+/// never, as the engine does until 2^30), and the virtual-channel occupancy after it.
 fn run_on(
     s: &Scenario,
     flit_rate: f64,
     cycles: u64,
     prefetch: bool,
     threads: usize,
+    refresh: u64,
 ) -> (Outcome, Vec<f64>) {
     let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 7)
         .with_threads(threads)
@@ -42,6 +44,9 @@ fn run_on(
     e.log_deliveries = true;
     for i in 0..cycles {
         e.step();
+        if refresh > 0 && i % refresh == refresh - 1 {
+            e.refresh();
+        }
         if i % 500 == 0 && s.router.link_latency == 1 {
             e.check_invariants().unwrap();
         }
@@ -133,10 +138,10 @@ fn threads_change_nothing() {
         let s = scenario(topology, router, routing, traffic);
         for flit_rate in [0.05, 0.9] {
             let ctx = format!("{topology} / {router} / {routing} / {traffic} at {flit_rate}");
-            let one = run_on(&s, flit_rate, 2000, false, 1);
+            let one = run_on(&s, flit_rate, 2000, false, 1, 0);
             assert!(one.0.0.len() > 100, "{ctx}: too few deliveries to compare");
             for (threads, prefetch) in [(2, false), (3, false), (2, true)] {
-                let split = run_on(&s, flit_rate, 2000, prefetch, threads);
+                let split = run_on(&s, flit_rate, 2000, prefetch, threads, 0);
                 let ctx = format!("{ctx}, {threads} threads, prefetch {prefetch}");
                 assert_eq!(one.0.0, split.0.0, "{ctx}: deliveries");
                 assert_eq!(one.0.1, split.0.1, "{ctx}: flits per channel");
@@ -146,6 +151,28 @@ fn threads_change_nothing() {
                     split.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
                     "{ctx}: occupancy"
                 );
+            }
+        }
+    }
+}
+
+/// Moving the 32-bit channel counters into their 64-bit totals and bringing the occupancy
+/// stamps up to date (the engine's refresh every 2^30 cycles, here every 97 or 250) changes no
+/// delivery, no counter and no occupancy, on one thread and on two.
+#[test]
+fn refreshes_change_nothing() {
+    for (topology, router, routing, traffic) in cases() {
+        let s = scenario(topology, router, routing, traffic);
+        for flit_rate in [0.05, 0.9] {
+            let ctx = format!("{topology} / {router} / {routing} / {traffic} at {flit_rate}");
+            let plain = run_on(&s, flit_rate, 1500, false, 1, 0);
+            assert!(plain.0.0.len() > 50, "{ctx}: too few deliveries to compare");
+            for (threads, refresh) in [(1, 97), (2, 250)] {
+                let refreshed = run_on(&s, flit_rate, 1500, false, threads, refresh);
+                let ctx = format!("{ctx}, {threads} threads, refresh every {refresh}");
+                assert_eq!(plain.0, refreshed.0, "{ctx}");
+                let bits = |p: &[f64]| p.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&plain.1), bits(&refreshed.1), "{ctx}: occupancy");
             }
         }
     }

@@ -50,7 +50,7 @@ pub(super) struct TraverseCtx<'a> {
     pub(super) hops: Shared<u16>,
     pub(super) escape: Shared<u16>,
     pub(super) busy: Shared<u8>,
-    pub(super) since: Shared<u64>,
+    pub(super) since: Shared<u32>,
     pub(super) boxes: Shared<Outbox>,
     pub(super) parts: usize,
     pub(super) adaptive_vcs: u32,
@@ -160,7 +160,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
         p.active.remove_if(b as u32, empty);
         let out = &mut chans[c];
         out.flits += 1;
-        out.msgs += header as u64;
+        out.msgs += header as u32;
         if up != no_up {
             // The upstream buffer of this message may send again: there is space here now.
             post!(feed, Effect::Wake(up));
@@ -233,7 +233,7 @@ pub(super) unsafe fn apply_part(j: usize, p: &mut Part, ctx: &TraverseCtx, after
 }
 
 /// The slices an effect writes: buffers, channels, links' occupancy accounts.
-type Held<'a> = (&'a mut [Buf], &'a mut [Chan], &'a mut [u8], &'a mut [u64]);
+type Held<'a> = (&'a mut [Buf], &'a mut [Chan], &'a mut [u8], &'a mut [u32]);
 
 /// Applies effect `e` to what partition `p` holds (in `held`): a flit arriving, a buffer woken,
 /// a channel freed (the grant's code of the one-thread cycle, in `Engine::traverse`).
