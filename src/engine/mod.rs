@@ -276,7 +276,7 @@ impl Engine {
         } else {
             self.step_one();
         }
-        if self.cycle % REFRESH == 0 {
+        if self.cycle.is_multiple_of(REFRESH) {
             self.refresh();
         }
     }
