@@ -111,7 +111,7 @@ mod tests {
             e.occupancy.change(link as usize, true, 0);
             let msg = e.msgs.alloc(3, dst, m, 0, 0);
             let buf = &mut e.bufs.buf[b as usize];
-            (buf.msg, buf.len, buf.cnt, buf.sent, buf.up) = (msg, m, m, 0, no_up);
+            (buf.msg, buf.cnt, buf.sent, buf.up) = (msg, m, 0, no_up);
             e.bufs.buf[b as usize].state = ACTIVE;
             e.bufs.active.insert(b);
             e.flits_in_net += m as u64;

@@ -69,13 +69,11 @@ impl Engine {
         };
         let waits = if buf.sent == 0 {
             "header waiting for a free buffer".to_string()
-        } else if buf.out_buf == NONE {
-            "waiting for ejection".to_string()
         } else {
-            format!(
-                "waiting for space in {}",
-                self.net.describe_buffer(buf.out_buf)
-            )
+            match buf.out_buf(self.net.buffered_channels(), self.net.vcs) {
+                NONE => "waiting for ejection".to_string(),
+                t => format!("waiting for space in {}", self.net.describe_buffer(t)),
+            }
         };
         format!(
             "{}: {} flit(s) of message {src}->{dst}, {waits}",
@@ -89,13 +87,15 @@ impl Engine {
         let depth = self.net.depth;
         let mut flits = 0u64;
         for b in 0..self.net.buffers() {
-            let Buf {
-                cnt,
-                msg,
-                sent,
-                len,
-                ..
-            } = self.bufs.buf[b];
+            let Buf { cnt, msg, sent, .. } = self.bufs.buf[b];
+            let len_of = |m: u32| {
+                if m == NONE {
+                    0
+                } else {
+                    self.msgs.len[m as usize]
+                }
+            };
+            let len = len_of(msg);
             flits += cnt as u64;
             if cnt > depth {
                 return Err(format!("buffer {b} holds {cnt} flits > depth {depth}"));
@@ -112,10 +112,10 @@ impl Engine {
                     "buffer {b} queues a message before its own tail arrived, or without its header"
                 ));
             }
-            if queued && cnt - (len - sent) > self.early.len[b] {
+            if queued && cnt - (len - sent) > len_of(self.early.queued[b]) {
                 return Err(format!("buffer {b} holds more flits than its two messages"));
             }
-            if cnt > 0 && self.bufs.buf[b].state == IDLE {
+            if cnt > 0 && self.bufs.buf[b].tracking() == IDLE {
                 return Err(format!("buffer {b} holds flits but is not tracked"));
             }
             let tracked = self.bufs.active.contains(b as u32)
@@ -123,7 +123,7 @@ impl Engine {
                     .split
                     .as_ref()
                     .is_some_and(|s| s.contains(b as u32, self.net.vcs));
-            if (self.bufs.buf[b].state == ACTIVE) != tracked {
+            if (self.bufs.buf[b].tracking() == ACTIVE) != tracked {
                 return Err(format!("buffer {b}: active set and state disagree"));
             }
         }

@@ -332,7 +332,6 @@ impl Engine {
                 q.fly_count[s] += 1;
                 let tb = &mut bufs.buf[t];
                 tb.msg = m;
-                tb.len = self.msgs.len[m as usize];
                 tb.sent = 0;
                 tb.last = now as u32;
                 self.msgs.inject[m as usize] = now;

@@ -141,7 +141,6 @@ impl Injector<'_> {
         if self.sent[s] == 0 {
             let tb = &mut self.bufs[tu];
             tb.msg = m;
-            tb.len = len;
             tb.sent = 0;
             tb.last = self.now as u32;
             self.inject[m as usize] = self.now;

@@ -345,6 +345,7 @@ impl Engine {
         let (chans, drv_rr) = (&mut chans[..], &drv_rr[..]);
         let queued = &early.queued[..];
         let depth = net.depth;
+        let bufchans = net.buffered_channels();
         let now = *cycle as u32;
         let msgs = &*msgs;
         // One visit: buffer `$b32`'s request, if it has one (a macro, so that both loops below
@@ -355,7 +356,7 @@ impl Engine {
             let b = b32 as usize;
             let cur = buf[b];
             let ch = if cur.sent > 0 {
-                let t = cur.out_buf;
+                let t = cur.out_buf(bufchans, vcs);
                 // Space downstream: its flits, or (links of L > 1) the credits not yet back.
                 let full = t != NONE
                     && if !TIMED || held.is_empty() {
@@ -366,7 +367,7 @@ impl Engine {
                 if full {
                     // Wormhole blocking: asleep until the downstream buffer sends a flit.
                     $active.remove(b32);
-                    buf[b].state = ASLEEP;
+                    buf[b].track_as(ASLEEP);
                     break 'visit;
                 }
                 cur.out_chan
@@ -389,9 +390,7 @@ impl Engine {
                 };
                 match selection::select(net, buf, queued, cand, *selection, rng) {
                     Some((ch, t)) => {
-                        let out = &mut buf[b];
-                        out.out_chan = ch;
-                        out.out_buf = t;
+                        buf[b].route_to(ch, t, vcs);
                         ch
                     }
                     None => {
@@ -399,7 +398,7 @@ impl Engine {
                             // Asleep until a buffer of its only channel frees.
                             waits.park(b32, cand.as_slice()[0].chan, buf, chans);
                             $active.remove(b32);
-                            buf[b].state = ASLEEP;
+                            buf[b].track_as(ASLEEP);
                         }
                         break 'visit;
                     }
@@ -471,7 +470,7 @@ impl Engine {
         let (chans, drv_rr) = (&mut chans[..], &mut drv_rr[..]);
         let now = *cycle as u32;
         let after = *cycle + 1;
-        let (vcs, links) = (net.vcs, net.links);
+        let (vcs, links, bufchans) = (net.vcs, net.links, net.buffered_channels());
         // Links of L > 1: flits and credits crossing them are events (timing.rs).
         let piped = TIMED && pipe.on();
         let link_bufs = links * vcs;
@@ -499,8 +498,8 @@ impl Engine {
                 let c = ch as usize;
                 let m = src.msg;
                 let header = src.sent == 0;
-                let t = src.out_buf;
-                let len = src.len;
+                let t = src.out_buf(bufchans, vcs);
+                let len = msgs.len[m as usize];
                 let up = src.up;
                 let up_queued = if EARLY { early.up[b] } else { no_up };
                 src.cnt -= 1;
@@ -514,7 +513,6 @@ impl Engine {
                     if EARLY && early.queued[b] != NONE {
                         // Early free: the queued message's header is now at the front.
                         src.msg = std::mem::replace(&mut early.queued[b], NONE);
-                        src.len = early.len[b];
                         src.sent = 0;
                         src.up = std::mem::replace(&mut early.up[b], no_up);
                         promoted = true;
@@ -523,7 +521,7 @@ impl Engine {
                 src.last = now;
                 // A sender is active; it leaves the active set when it empties.
                 let empty = src.cnt == 0;
-                src.state = if empty { IDLE } else { ACTIVE };
+                src.track_as(if empty { IDLE } else { ACTIVE });
                 active.remove_if(b as u32, empty);
                 let out = &mut chans[c];
                 out.flits += 1;
@@ -553,11 +551,9 @@ impl Engine {
                     if behind {
                         // Early free: the header queues behind the tail of the buffer's message.
                         early.queued[tu] = m;
-                        early.len[tu] = len;
                         early.up[tu] = b as u32;
                     } else if header {
                         tb.msg = m;
-                        tb.len = len;
                         tb.sent = 0;
                         tb.up = b as u32;
                         tb.last = now;
@@ -604,7 +600,7 @@ impl Engine {
             visit.clear();
             requested.drain_into(visit);
             for i in 0..visit.len() {
-                prefetch::traverse_ahead(i, visit, buf, chans);
+                prefetch::traverse_ahead(i, visit, buf, chans, net);
                 grant_one!(visit[i]);
             }
         } else {

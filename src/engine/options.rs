@@ -81,14 +81,8 @@ impl Engine {
         assert_eq!(self.cycle, 0, "threads are set before the first cycle");
         let timed = self.delay > 0 || self.pipe.on() || self.ports.on();
         self.split = if threads > 1 && !timed && !self.early.on() {
-            super::partition::Split::new(
-                &self.net,
-                threads,
-                &self.rngs[0],
-                self.waits.enabled,
-                &mut self.bufs.buf,
-            )
-            .map(Box::new)
+            super::partition::Split::new(&self.net, threads, &self.rngs[0], self.waits.enabled)
+                .map(Box::new)
         } else {
             None
         };

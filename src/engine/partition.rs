@@ -75,6 +75,9 @@ pub(super) struct Split {
     /// The partition holding each buffered channel's buffers (the router it enters): a header
     /// notes its downstream buffer's as it routes.
     holder: Vec<u8>,
+    /// The partition owning each buffered channel (the router it leaves), which holds the
+    /// upstream buffers of the channel's buffers and its wait list.
+    feeder: Vec<u8>,
     parts: Vec<Part>,
     /// Effects from partition i to partition j at `i * parts + j`.
     boxes: Vec<Outbox>,
@@ -90,13 +93,7 @@ fn partition_of(r: u32, routers: usize, n: usize) -> u8 {
 impl Split {
     /// `threads` partitions of `net`'s routers, and as many threads; None when the pool
     /// cannot start.
-    pub fn new(
-        net: &Network,
-        threads: usize,
-        rng: &Pcg64,
-        waits: bool,
-        buf: &mut [Buf],
-    ) -> Option<Split> {
+    pub fn new(net: &Network, threads: usize, rng: &Pcg64, waits: bool) -> Option<Split> {
         let n = threads.clamp(1, MAX_THREADS);
         let crew = Crew::new(n)?;
         let routers = net.routers();
@@ -124,14 +121,10 @@ impl Split {
             injected: 0,
             finished: 0,
         };
-        // A buffer's upstream buffers, and its channel's wait list, are the partition's that
-        // owns the router its channel leaves.
-        for (b, x) in buf[..net.buffers()].iter_mut().enumerate() {
-            x.feed = of(b as u32 / net.vcs, false);
-        }
         Some(Split {
             crew: Arc::new(crew),
             holder: (0..chans as u32).map(|c| of(c, true)).collect(),
+            feeder: (0..chans as u32).map(|c| of(c, false)).collect(),
             parts: vec![part; n],
             boxes: vec![Outbox(Vec::new()); n * n],
             source_part: (0..net.nodes as usize)
@@ -168,14 +161,13 @@ impl Split {
             })
             .sum();
         let boxes: u64 = self.boxes.iter().map(|b| vec_bytes(&b.0)).sum();
-        parts + boxes + vec_bytes(&self.holder) + vec_bytes(&self.parts)
+        parts + boxes + vec_bytes(&self.holder) + vec_bytes(&self.feeder) + vec_bytes(&self.parts)
     }
 }
 
 /// What a request reads and writes beyond its partition.
 struct RequestCtx<'a> {
     net: &'a Network,
-    holder: &'a [u8],
     routing: &'a Routing,
     selection: Selection,
     msgs: &'a Messages,
@@ -225,7 +217,6 @@ impl Engine {
     fn request_split<const SHARED: bool>(&mut self, split: &mut Split) {
         let ctx = RequestCtx {
             net: &self.net,
-            holder: &split.holder,
             routing: &self.routing,
             selection: self.selection,
             msgs: &self.msgs,
@@ -274,6 +265,9 @@ impl Engine {
             inject: inject.then_some((&sources, &injection)),
             injected_at: Shared::new(injected_at),
             net: &self.net,
+            holder: &split.holder,
+            feeder: &split.feeder,
+            lens: len,
             buf: Shared::new(&mut self.bufs.buf),
             chans: Shared::new(&mut self.arbiters.chan),
             drv_rr: Shared::new(&mut self.arbiters.drv_rr),
@@ -356,7 +350,6 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
     let (buf, chans, rngs) = unsafe { (ctx.buf.get(), ctx.chans.get(), ctx.rngs.get()) };
     let RequestCtx {
         net,
-        holder,
         routing,
         selection,
         msgs,
@@ -366,7 +359,7 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
         far,
         ..
     } = *ctx;
-    let depth = net.depth;
+    let (depth, vcs, bufchans) = (net.depth, net.vcs, net.buffered_channels());
     p.visit.clear();
     p.active.collect(&mut p.visit);
     for i in 0..p.visit.len() {
@@ -377,11 +370,11 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
         let b = b32 as usize;
         let cur = buf[b];
         let ch = if cur.sent > 0 {
-            let t = cur.out_buf;
+            let t = cur.out_buf(bufchans, vcs);
             if t != NONE && buf[t as usize].cnt >= depth {
                 // Wormhole blocking: asleep until the downstream buffer sends a flit.
                 p.active.remove(b32);
-                buf[b].state = ASLEEP;
+                buf[b].track_as(ASLEEP);
                 continue;
             }
             cur.out_chan
@@ -399,19 +392,14 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
             };
             match selection::select(net, buf, &[], &p.cand, selection, rng) {
                 Some((ch, t)) => {
-                    let out = &mut buf[b];
-                    out.out_chan = ch;
-                    out.out_buf = t;
-                    if t != NONE {
-                        out.down = holder[ch as usize];
-                    }
+                    buf[b].route_to(ch, t, vcs);
                     ch
                 }
                 None => {
                     if p.waits.enabled {
                         p.waits.park(b32, p.cand.as_slice()[0].chan, buf, chans);
                         p.active.remove(b32);
-                        buf[b].state = ASLEEP;
+                        buf[b].track_as(ASLEEP);
                     }
                     continue;
                 }

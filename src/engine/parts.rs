@@ -6,22 +6,26 @@ use super::active::ActiveSet;
 use crate::network::{NONE, Network};
 
 /// Where a buffer is tracked: not at all (empty), on the active list (visited every cycle),
-/// or asleep until an event can unblock it (work proportional to activity).
+/// or asleep until an event can unblock it (work proportional to activity); the low bits of
+/// `Buf::state`.
 pub(super) const IDLE: u8 = 0;
 pub(super) const ACTIVE: u8 = 1;
 pub(super) const ASLEEP: u8 = 2;
+/// The bits of `Buf::state` that say where the buffer is tracked.
+pub(super) const TRACKING: u8 = 3;
+/// The bit of `Buf::state` set while the buffer's header is on its output channel's wait list.
+pub(super) const PARKED: u8 = 4;
 
 /// No request at an arbiter this cycle.
 pub(super) const NO_REQUEST: u64 = u64::MAX;
 
-/// The state of one buffer (virtual channel), packed in 32 bytes so that a visit touches one
-/// cache line: what the cycle reads and writes of a buffer, its tracking state included.
+/// The state of one buffer (virtual channel), packed in 24 bytes: what the cycle reads and
+/// writes of a buffer, its tracking state included. The message's length is read from the
+/// message, the downstream buffer from the output channel and virtual channel.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Buf {
     /// Message holding the buffer, or NONE when free.
     pub msg: u32,
-    /// Downstream buffer of the message on `out_chan` (NONE: ejection), as `out_chan`.
-    pub out_buf: u32,
     /// Output channel of the message: once the header has left, its channel; while the header
     /// waits, the channel it asked for this cycle.
     pub out_chan: u32,
@@ -34,19 +38,45 @@ pub(super) struct Buf {
     pub cnt: u16,
     /// Flits of the message that have left this buffer.
     pub sent: u16,
-    /// Length of the message in flits.
-    pub len: u16,
     /// Driver slot at the router (static).
     pub slot: u16,
-    /// IDLE, ACTIVE or ASLEEP.
+    /// The virtual channel of `out_chan` the message holds (its downstream buffer).
+    pub vc: u8,
+    /// IDLE, ACTIVE or ASLEEP (the `TRACKING` bits), and `PARKED`.
     pub state: u8,
-    /// The header is on its output channel's wait list.
-    pub parked: bool,
-    /// Cycle split across threads: the partition holding `out_buf` (set as the header routes).
-    pub down: u8,
-    /// Cycle split across threads: the partition owning the channel that feeds this buffer,
-    /// which holds its upstream buffers (static).
-    pub feed: u8,
+}
+
+impl Buf {
+    /// The downstream buffer of the message, `vc` of `out_chan`, or NONE when `out_chan` is an
+    /// ejection channel (or none yet); channels from `bufchans` on have no buffers.
+    #[inline(always)]
+    pub fn out_buf(&self, bufchans: u32, vcs: u32) -> u32 {
+        if self.out_chan < bufchans {
+            self.out_chan * vcs + self.vc as u32
+        } else {
+            NONE
+        }
+    }
+
+    /// Routes the message to buffer `t` of channel `ch` (NONE: ejection).
+    #[inline(always)]
+    pub fn route_to(&mut self, ch: u32, t: u32, vcs: u32) {
+        debug_assert!(t == NONE || t / vcs == ch);
+        self.out_chan = ch;
+        self.vc = if t == NONE { 0 } else { (t - ch * vcs) as u8 };
+    }
+
+    /// Where the buffer is tracked (IDLE, ACTIVE or ASLEEP).
+    #[inline(always)]
+    pub fn tracking(&self) -> u8 {
+        self.state & TRACKING
+    }
+
+    /// Sets where the buffer is tracked, keeping `PARKED`.
+    #[inline(always)]
+    pub fn track_as(&mut self, tracking: u8) {
+        self.state = (self.state & PARKED) | tracking;
+    }
 }
 
 /// Every buffer's state, and the buffers that may hold flits and may move.
@@ -64,18 +94,14 @@ impl Buffers {
         let nbuf = net.buffers();
         let empty = Buf {
             msg: NONE,
-            out_buf: NONE,
             out_chan: NONE,
             up: nbuf as u32,
             last: 0,
             cnt: 0,
             sent: 0,
-            len: 0,
             slot: 0,
+            vc: 0,
             state: IDLE,
-            parked: false,
-            down: 0,
-            feed: 0,
         };
         let mut buf = crate::huge_pages::filled(nbuf + 1, empty);
         for (b, slot) in buf.iter_mut().zip(net.buf_slots()) {
@@ -111,8 +137,8 @@ impl Buffers {
 #[inline(always)]
 pub(super) fn wake(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
     let s = &mut buf[b as usize].state;
-    let asleep = *s == ASLEEP;
-    *s = if asleep { ACTIVE } else { *s };
+    let asleep = *s & TRACKING == ASLEEP;
+    *s = if asleep { (*s & PARKED) | ACTIVE } else { *s };
     active.insert_if(b, asleep);
 }
 
@@ -120,7 +146,7 @@ pub(super) fn wake(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
 #[inline(always)]
 pub(super) fn track(buf: &mut [Buf], active: &mut ActiveSet, t: u32) {
     let s = &mut buf[t as usize].state;
-    let idle = *s == IDLE;
+    let idle = *s & TRACKING == IDLE;
     *s |= idle as u8 * ACTIVE;
     active.insert_if(t, idle);
 }
@@ -176,11 +202,11 @@ impl WaitLists {
     /// Puts the header in buffer `b` on channel `ch`'s list, once.
     #[inline]
     pub fn park(&mut self, b: u32, ch: u32, buf: &mut [Buf], chans: &mut [Chan]) {
-        let parked = &mut buf[b as usize].parked;
-        if *parked {
+        let state = &mut buf[b as usize].state;
+        if *state & PARKED != 0 {
             return;
         }
-        *parked = true;
+        *state |= PARKED;
         let head = &mut chans[ch as usize].wait;
         let node = (b, *head);
         *head = match self.free.pop() {
@@ -208,7 +234,7 @@ impl WaitLists {
         while w != NONE {
             let (b, next) = self.nodes[w as usize];
             self.free.push(w);
-            buf[b as usize].parked = false;
+            buf[b as usize].state &= !PARKED;
             wake(buf, active, b);
             w = next;
         }
@@ -284,8 +310,6 @@ impl Arbiters {
 pub(super) struct EarlyFree {
     /// The message queued behind the buffer's message, or NONE.
     pub queued: Vec<u32>,
-    /// Its length in flits.
-    pub len: Vec<u16>,
     /// Its upstream buffer, or the sentinel `nbuf` once its tail has arrived.
     pub up: Vec<u32>,
 }
@@ -294,14 +318,13 @@ impl EarlyFree {
     /// Bytes of the queues.
     pub fn heap_bytes(&self) -> u64 {
         use super::memory::vec_bytes;
-        vec_bytes(&self.queued) + vec_bytes(&self.len) + vec_bytes(&self.up)
+        vec_bytes(&self.queued) + vec_bytes(&self.up)
     }
 
     /// Queues for `nbuf` buffers, all empty.
     pub fn new(nbuf: usize) -> EarlyFree {
         EarlyFree {
             queued: vec![NONE; nbuf],
-            len: vec![0; nbuf],
             up: vec![nbuf as u32; nbuf],
         }
     }
@@ -317,12 +340,11 @@ mod tests {
     use super::*;
 
     /// A flit-hop reads and writes whole records, and a million-node network holds 18 buffers
-    /// and 10 channels a node: the records stay this small (a 32-byte buffer record never
-    /// straddles two cache lines; a 24-byte channel record does one time in four, for 80
-    /// bytes a node less).
+    /// and 10 channels a node: the records stay this small (a 24-byte record straddles two
+    /// cache lines one time in four; 32-byte records would take 224 bytes a node more).
     #[test]
     fn buffer_and_channel_records_stay_small() {
-        assert_eq!(std::mem::size_of::<Buf>(), 32);
+        assert_eq!(std::mem::size_of::<Buf>(), 24);
         assert_eq!(std::mem::size_of::<Chan>(), 24);
     }
 }

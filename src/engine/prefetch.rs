@@ -69,7 +69,7 @@ pub(super) fn request_ahead<const SHARED: bool>(
             prefetch(chans, next.out_chan);
         }
         if next.sent > 0 {
-            prefetch(buf, next.out_buf);
+            prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
         } else {
             prefetch(&msgs.dst, next.msg);
             prefetch(net.topology.links(), b / net.vcs);
@@ -87,7 +87,7 @@ pub(super) fn request_ahead<const SHARED: bool>(
 /// Before the `i`-th grant of `visit` (arbiters): asks for the arbiter `AHEAD` grants on, then
 /// its winner's buffer, then the winner's downstream and upstream buffers.
 #[inline(always)]
-pub(super) fn traverse_ahead(i: usize, visit: &[u32], buf: &[Buf], chans: &[Chan]) {
+pub(super) fn traverse_ahead(i: usize, visit: &[u32], buf: &[Buf], chans: &[Chan], net: &Network) {
     if let Some(&a) = visit.get(i + AHEAD) {
         prefetch(chans, a);
     }
@@ -97,7 +97,7 @@ pub(super) fn traverse_ahead(i: usize, visit: &[u32], buf: &[Buf], chans: &[Chan
     if let Some(&a) = visit.get(i + AHEAD / 4)
         && let Some(next) = buf.get(chans[a as usize].best as u32 as usize)
     {
-        prefetch(buf, next.out_buf);
+        prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
         prefetch(buf, next.up);
     }
 }

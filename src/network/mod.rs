@@ -168,7 +168,14 @@ impl Network {
 
     /// Number of buffers (virtual channels).
     pub fn buffers(&self) -> usize {
-        (self.links + self.nodes * self.attach) as usize * self.vcs as usize
+        self.buffered_channels() as usize * self.vcs as usize
+    }
+
+    /// Channels with buffers at their far end: links and injection channels (ejection
+    /// channels, numbered after them, have none).
+    #[inline]
+    pub fn buffered_channels(&self) -> u32 {
+        self.links + self.nodes * self.attach
     }
 
     /// Channels: links, injection and ejection channels.

@@ -16,13 +16,12 @@ use crate::stats::occupancy;
 /// else applied by the partition that holds it after every grant.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Effect {
-    /// A flit of message `m` (`len` flits) arrives in buffer `t` from buffer `from`: its
-    /// header, its tail, or neither.
+    /// A flit of message `m` arrives in buffer `t` from buffer `from`: its header, its tail,
+    /// or neither.
     Flit {
         t: u32,
         from: u32,
         m: u32,
-        len: u16,
         header: bool,
         tail: bool,
     },
@@ -41,6 +40,11 @@ pub(super) struct Outbox(pub(super) Vec<Effect>);
 /// What a grant and an effect read and write beyond the partition.
 pub(super) struct TraverseCtx<'a> {
     pub(super) net: &'a Network,
+    /// The partition holding each buffered channel's buffers, and the one owning it.
+    pub(super) holder: &'a [u8],
+    pub(super) feeder: &'a [u8],
+    /// The messages' lengths in flits.
+    pub(super) lens: &'a [u16],
     /// Step 3 in the partitions: the sources' queues and what injection reads.
     pub(super) inject: Option<(&'a SharedSources, &'a InjectCtx<'a>)>,
     pub(super) injected_at: Shared<u64>,
@@ -90,7 +94,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
     // SAFETY: row i of the boxes is this partition's alone during the grants.
     let boxes = unsafe { &mut ctx.boxes.get()[i * n..(i + 1) * n] };
     let net = ctx.net;
-    let (vcs, now) = (net.vcs, ctx.now);
+    let (vcs, now, bufchans) = (net.vcs, ctx.now, net.buffered_channels());
     let no_up = (buf.len() - 1) as u32;
     if let Some((sources, injection)) = ctx.inject {
         // SAFETY: this partition's sources, injection buffers and channels are its own.
@@ -129,7 +133,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
     p.requested.drain_into(&mut p.visit);
     for k in 0..p.visit.len() {
         if ctx.far {
-            prefetch::traverse_ahead(k, &p.visit, buf, chans);
+            prefetch::traverse_ahead(k, &p.visit, buf, chans, net);
         }
         let a = p.visit[k];
         p.moved += 1;
@@ -144,10 +148,10 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
         let c = src.out_chan as usize;
         let m = src.msg;
         let header = src.sent == 0;
-        let t = src.out_buf;
-        let len = src.len;
+        let t = src.out_buf(bufchans, vcs);
+        let len = ctx.lens[m as usize];
         let up = src.up;
-        let (down, feed) = (src.down as usize, src.feed as usize);
+        let feed = ctx.feeder[(b as u32 / vcs) as usize] as usize;
         src.cnt -= 1;
         src.sent += 1;
         let tail = src.sent == len;
@@ -156,7 +160,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
         }
         src.last = now;
         let empty = src.cnt == 0;
-        src.state = if empty { IDLE } else { ACTIVE };
+        src.track_as(if empty { IDLE } else { ACTIVE });
         p.active.remove_if(b as u32, empty);
         let out = &mut chans[c];
         out.flits += 1;
@@ -177,12 +181,11 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
                 occupancy::change(busy, since, &mut p.hist, c, true, after);
             }
             post!(
-                down,
+                ctx.holder[c] as usize,
                 Effect::Flit {
                     t,
                     from: b as u32,
                     m,
-                    len,
                     header,
                     tail,
                 }
@@ -246,14 +249,12 @@ fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
             t,
             from,
             m,
-            len,
             header,
             tail,
         } => {
             let tb = &mut buf[t as usize];
             if header {
                 tb.msg = m;
-                tb.len = len;
                 tb.sent = 0;
                 tb.up = from;
                 tb.last = ctx.now;
