@@ -273,17 +273,8 @@ impl Engine {
         if let Some(mut split) = self.split.take() {
             self.step_split(&mut split);
             self.split = Some(split);
-        } else {
-            self.step_one();
+            return;
         }
-        if self.cycle.is_multiple_of(REFRESH) {
-            self.refresh();
-        }
-    }
-
-    /// One cycle on this thread.
-    #[inline]
-    fn step_one(&mut self) {
         self.generate();
         // Monomorphised so that k-ary n-cubes pay nothing for shared channels, early free or
         // the router and link timing beyond the papers' (TIMED).
@@ -304,7 +295,7 @@ impl Engine {
         };
         self.link_events();
         self.moved = injected + granted;
-        self.cycle += 1;
+        self.next_cycle();
     }
 
     /// Step 2: each buffer with a flit at its front asks for one output channel; each channel

@@ -210,7 +210,7 @@ impl Engine {
             self.traverse_split::<false>(split, own)
         };
         self.moved = injected + granted;
-        self.cycle += 1;
+        self.next_cycle();
     }
 
     /// Step 2 on the partitions' threads.

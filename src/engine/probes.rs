@@ -10,6 +10,16 @@ use crate::stats::Counters;
 pub const REFRESH: u64 = 1 << 30;
 
 impl Engine {
+    /// Ends a cycle: the clock advances, and every `REFRESH` cycles the 32-bit counters are
+    /// refreshed.
+    #[inline(always)]
+    pub(super) fn next_cycle(&mut self) {
+        self.cycle += 1;
+        if self.cycle.is_multiple_of(REFRESH) {
+            self.refresh();
+        }
+    }
+
     /// Moves the channels' 32-bit counters into their 64-bit totals and brings the VC
     /// occupancy accounts up to date, so that neither overflows; changes no result. `step`
     /// does it every `REFRESH` cycles; public so that tests can do it at any cycle.
