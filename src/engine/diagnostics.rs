@@ -115,7 +115,7 @@ impl Engine {
             if queued && cnt - (len - sent) > len_of(self.early.queued[b]) {
                 return Err(format!("buffer {b} holds more flits than its two messages"));
             }
-            if cnt > 0 && self.bufs.buf[b].tracking() == IDLE {
+            if cnt > 0 && self.bufs.buf[b].state == IDLE {
                 return Err(format!("buffer {b} holds flits but is not tracked"));
             }
             let tracked = self.bufs.active.contains(b as u32)
@@ -123,7 +123,7 @@ impl Engine {
                     .split
                     .as_ref()
                     .is_some_and(|s| s.contains(b as u32, self.net.vcs));
-            if (self.bufs.buf[b].tracking() == ACTIVE) != tracked {
+            if (self.bufs.buf[b].state == ACTIVE) != tracked {
                 return Err(format!("buffer {b}: active set and state disagree"));
             }
         }

@@ -110,7 +110,7 @@ impl Split {
         let part = Part {
             active: ActiveSet::new(net.buffers() + 1),
             requested: ActiveSet::new(net.arb_drivers.len()),
-            waits: WaitLists::new(waits),
+            waits: WaitLists::new(waits, net.buffers()),
             cand: Candidates::default(),
             spare: rng.clone(),
             visit: Vec::new(),
@@ -374,7 +374,7 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
             if t != NONE && buf[t as usize].cnt >= depth {
                 // Wormhole blocking: asleep until the downstream buffer sends a flit.
                 p.active.remove(b32);
-                buf[b].track_as(ASLEEP);
+                buf[b].state = ASLEEP;
                 continue;
             }
             cur.out_chan
@@ -397,9 +397,9 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
                 }
                 None => {
                     if p.waits.enabled {
-                        p.waits.park(b32, p.cand.as_slice()[0].chan, buf, chans);
+                        p.waits.park(b32, p.cand.as_slice()[0].chan, chans);
                         p.active.remove(b32);
-                        buf[b].track_as(ASLEEP);
+                        buf[b].state = ASLEEP;
                     }
                     continue;
                 }

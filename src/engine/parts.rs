@@ -6,22 +6,18 @@ use super::active::ActiveSet;
 use crate::network::{NONE, Network};
 
 /// Where a buffer is tracked: not at all (empty), on the active list (visited every cycle),
-/// or asleep until an event can unblock it (work proportional to activity); the low bits of
-/// `Buf::state`.
+/// or asleep until an event can unblock it (work proportional to activity).
 pub(super) const IDLE: u8 = 0;
 pub(super) const ACTIVE: u8 = 1;
 pub(super) const ASLEEP: u8 = 2;
-/// The bits of `Buf::state` that say where the buffer is tracked.
-pub(super) const TRACKING: u8 = 3;
-/// The bit of `Buf::state` set while the buffer's header is on its output channel's wait list.
-pub(super) const PARKED: u8 = 4;
 
 /// No request at an arbiter this cycle.
 pub(super) const NO_REQUEST: u64 = u64::MAX;
 
 /// The state of one buffer (virtual channel), packed in 24 bytes: what the cycle reads and
 /// writes of a buffer, its tracking state included. The message's length is read from the
-/// message, the downstream buffer from the output channel and virtual channel.
+/// message, the downstream buffer from the output channel and virtual channel, and whether its
+/// header is on a wait list from `WaitLists`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Buf {
     /// Message holding the buffer, or NONE when free.
@@ -42,7 +38,7 @@ pub(super) struct Buf {
     pub slot: u16,
     /// The virtual channel of `out_chan` the message holds (its downstream buffer).
     pub vc: u8,
-    /// IDLE, ACTIVE or ASLEEP (the `TRACKING` bits), and `PARKED`.
+    /// IDLE, ACTIVE or ASLEEP.
     pub state: u8,
 }
 
@@ -64,18 +60,6 @@ impl Buf {
         debug_assert!(t == NONE || t / vcs == ch);
         self.out_chan = ch;
         self.vc = if t == NONE { 0 } else { (t - ch * vcs) as u8 };
-    }
-
-    /// Where the buffer is tracked (IDLE, ACTIVE or ASLEEP).
-    #[inline(always)]
-    pub fn tracking(&self) -> u8 {
-        self.state & TRACKING
-    }
-
-    /// Sets where the buffer is tracked, keeping `PARKED`.
-    #[inline(always)]
-    pub fn track_as(&mut self, tracking: u8) {
-        self.state = (self.state & PARKED) | tracking;
     }
 }
 
@@ -137,8 +121,8 @@ impl Buffers {
 #[inline(always)]
 pub(super) fn wake(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
     let s = &mut buf[b as usize].state;
-    let asleep = *s & TRACKING == ASLEEP;
-    *s = if asleep { (*s & PARKED) | ACTIVE } else { *s };
+    let asleep = *s == ASLEEP;
+    *s = if asleep { ACTIVE } else { *s };
     active.insert_if(b, asleep);
 }
 
@@ -146,7 +130,7 @@ pub(super) fn wake(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
 #[inline(always)]
 pub(super) fn track(buf: &mut [Buf], active: &mut ActiveSet, t: u32) {
     let s = &mut buf[t as usize].state;
-    let idle = *s & TRACKING == IDLE;
+    let idle = *s == IDLE;
     *s |= idle as u8 * ACTIVE;
     active.insert_if(t, idle);
 }
@@ -183,30 +167,38 @@ pub(super) struct WaitLists {
     nodes: Vec<(u32, u32)>,
     /// Unused nodes.
     free: Vec<u32>,
+    /// One bit per buffer, set while its header is on a list (so that it is put there once).
+    parked: Vec<u64>,
 }
 
 impl WaitLists {
     /// Bytes of the node pool.
     pub fn heap_bytes(&self) -> u64 {
-        super::memory::vec_bytes(&self.nodes) + super::memory::vec_bytes(&self.free)
+        use super::memory::vec_bytes;
+        vec_bytes(&self.nodes) + vec_bytes(&self.free) + vec_bytes(&self.parked)
     }
 
-    /// Empty lists.
-    pub fn new(enabled: bool) -> WaitLists {
+    /// Empty lists for `nbuf` buffers.
+    pub fn new(enabled: bool, nbuf: usize) -> WaitLists {
         WaitLists {
             enabled,
+            parked: if enabled {
+                vec![0; nbuf.div_ceil(64)]
+            } else {
+                Vec::new()
+            },
             ..WaitLists::default()
         }
     }
 
     /// Puts the header in buffer `b` on channel `ch`'s list, once.
     #[inline]
-    pub fn park(&mut self, b: u32, ch: u32, buf: &mut [Buf], chans: &mut [Chan]) {
-        let state = &mut buf[b as usize].state;
-        if *state & PARKED != 0 {
+    pub fn park(&mut self, b: u32, ch: u32, chans: &mut [Chan]) {
+        let (word, bit) = (&mut self.parked[(b >> 6) as usize], 1u64 << (b & 63));
+        if *word & bit != 0 {
             return;
         }
-        *state |= PARKED;
+        *word |= bit;
         let head = &mut chans[ch as usize].wait;
         let node = (b, *head);
         *head = match self.free.pop() {
@@ -234,7 +226,7 @@ impl WaitLists {
         while w != NONE {
             let (b, next) = self.nodes[w as usize];
             self.free.push(w);
-            buf[b as usize].state &= !PARKED;
+            self.parked[(b >> 6) as usize] &= !(1u64 << (b & 63));
             wake(buf, active, b);
             w = next;
         }

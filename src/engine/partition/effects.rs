@@ -160,7 +160,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
         }
         src.last = now;
         let empty = src.cnt == 0;
-        src.track_as(if empty { IDLE } else { ACTIVE });
+        src.state = if empty { IDLE } else { ACTIVE };
         p.active.remove_if(b as u32, empty);
         let out = &mut chans[c];
         out.flits += 1;
