@@ -59,6 +59,15 @@ fn run_on(
     ((e.deliveries.clone(), e.c_flits(), e.c_msgs()), occupancy)
 }
 
+/// Asserts that two runs' deliveries, channel counters and occupancy (bit for bit) agree.
+fn assert_same(a: &(Outcome, Vec<f64>), b: &(Outcome, Vec<f64>), ctx: &str) {
+    assert_eq!(a.0.0, b.0.0, "{ctx}: deliveries");
+    assert_eq!(a.0.1, b.0.1, "{ctx}: flits per channel");
+    assert_eq!(a.0.2, b.0.2, "{ctx}: headers per channel");
+    let bits = |p: &[f64]| p.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&a.1), bits(&b.1), "{ctx}: occupancy");
+}
+
 /// Every kind of network and router option: (topology, router, routing, traffic) keys.
 fn cases() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
     let mesh = "[topology]\nkind = \"mesh\"\nk = [5, 4]";
@@ -111,21 +120,31 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
     cases.to_vec()
 }
 
-#[test]
-fn prefetching_visits_change_nothing() {
+/// Calls `f` with every case's scenario at a light load and far past saturation, and a
+/// description of both for messages.
+fn each_case(f: impl Fn(&Scenario, f64, &str)) {
     for (topology, router, routing, traffic) in cases() {
         let s = scenario(topology, router, routing, traffic);
-        // Light load, and far past saturation.
         for flit_rate in [0.05, 0.9] {
-            let ctx = format!("{topology} / {router} / {routing} / {traffic} at {flit_rate}");
-            let plain = run(&s, flit_rate, 3000, false);
-            let ahead = run(&s, flit_rate, 3000, true);
-            assert!(plain.0.len() > 100, "{ctx}: too few deliveries to compare");
-            assert_eq!(plain.0, ahead.0, "{ctx}: deliveries");
-            assert_eq!(plain.1, ahead.1, "{ctx}: flits per channel");
-            assert_eq!(plain.2, ahead.2, "{ctx}: headers per channel");
+            f(
+                &s,
+                flit_rate,
+                &format!("{topology} / {router} / {routing} / {traffic} at {flit_rate}"),
+            );
         }
     }
+}
+
+#[test]
+fn prefetching_visits_change_nothing() {
+    each_case(|s, flit_rate, ctx| {
+        let plain = run(s, flit_rate, 3000, false);
+        let ahead = run(s, flit_rate, 3000, true);
+        assert!(plain.0.len() > 100, "{ctx}: too few deliveries to compare");
+        assert_eq!(plain.0, ahead.0, "{ctx}: deliveries");
+        assert_eq!(plain.1, ahead.1, "{ctx}: flits per channel");
+        assert_eq!(plain.2, ahead.2, "{ctx}: headers per channel");
+    });
 }
 
 /// The cycle split across 2 and 3 threads (with and without prefetching) delivers the same
@@ -134,26 +153,18 @@ fn prefetching_visits_change_nothing() {
 /// thread included: they must not change either).
 #[test]
 fn threads_change_nothing() {
-    for (topology, router, routing, traffic) in cases() {
-        let s = scenario(topology, router, routing, traffic);
-        for flit_rate in [0.05, 0.9] {
-            let ctx = format!("{topology} / {router} / {routing} / {traffic} at {flit_rate}");
-            let one = run_on(&s, flit_rate, 2000, false, 1, 0);
-            assert!(one.0.0.len() > 100, "{ctx}: too few deliveries to compare");
-            for (threads, prefetch) in [(2, false), (3, false), (2, true)] {
-                let split = run_on(&s, flit_rate, 2000, prefetch, threads, 0);
-                let ctx = format!("{ctx}, {threads} threads, prefetch {prefetch}");
-                assert_eq!(one.0.0, split.0.0, "{ctx}: deliveries");
-                assert_eq!(one.0.1, split.0.1, "{ctx}: flits per channel");
-                assert_eq!(one.0.2, split.0.2, "{ctx}: headers per channel");
-                assert_eq!(
-                    one.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-                    split.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-                    "{ctx}: occupancy"
-                );
-            }
+    each_case(|s, flit_rate, ctx| {
+        let one = run_on(s, flit_rate, 2000, false, 1, 0);
+        assert!(one.0.0.len() > 100, "{ctx}: too few deliveries to compare");
+        for (threads, prefetch) in [(2, false), (3, false), (2, true)] {
+            let split = run_on(s, flit_rate, 2000, prefetch, threads, 0);
+            assert_same(
+                &one,
+                &split,
+                &format!("{ctx}, {threads} threads, prefetch {prefetch}"),
+            );
         }
-    }
+    });
 }
 
 /// Moving the 32-bit channel counters into their 64-bit totals and bringing the occupancy
@@ -161,19 +172,13 @@ fn threads_change_nothing() {
 /// delivery, no counter and no occupancy, on one thread and on two.
 #[test]
 fn refreshes_change_nothing() {
-    for (topology, router, routing, traffic) in cases() {
-        let s = scenario(topology, router, routing, traffic);
-        for flit_rate in [0.05, 0.9] {
-            let ctx = format!("{topology} / {router} / {routing} / {traffic} at {flit_rate}");
-            let plain = run_on(&s, flit_rate, 1500, false, 1, 0);
-            assert!(plain.0.0.len() > 50, "{ctx}: too few deliveries to compare");
-            for (threads, refresh) in [(1, 97), (2, 250)] {
-                let refreshed = run_on(&s, flit_rate, 1500, false, threads, refresh);
-                let ctx = format!("{ctx}, {threads} threads, refresh every {refresh}");
-                assert_eq!(plain.0, refreshed.0, "{ctx}");
-                let bits = |p: &[f64]| p.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(&plain.1), bits(&refreshed.1), "{ctx}: occupancy");
-            }
+    each_case(|s, flit_rate, ctx| {
+        let plain = run_on(s, flit_rate, 1500, false, 1, 0);
+        assert!(plain.0.0.len() > 50, "{ctx}: too few deliveries to compare");
+        for (threads, refresh) in [(1, 97), (2, 250)] {
+            let refreshed = run_on(s, flit_rate, 1500, false, threads, refresh);
+            let ctx = format!("{ctx}, {threads} threads, refresh every {refresh}");
+            assert_same(&plain, &refreshed, &ctx);
         }
-    }
+    });
 }
