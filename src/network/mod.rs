@@ -44,6 +44,8 @@ pub struct Network {
     pub inj_vcs: u32,
     /// Channels: links, injection and ejection channels.
     nchan: usize,
+    /// Channels with buffers: links and injection channels.
+    bufchans: u32,
     /// Arbiter of each channel when `shared`; empty otherwise (each channel is its own arbiter).
     pub arb_of: Vec<u32>,
     /// Number of driver slots of each arbiter.
@@ -136,6 +138,7 @@ impl Network {
             proc_at,
             inj_vcs,
             nchan,
+            bufchans: links + inj,
             arb_of,
             arb_drivers,
             shared,
@@ -175,7 +178,7 @@ impl Network {
     /// channels, numbered after them, have none).
     #[inline]
     pub fn buffered_channels(&self) -> u32 {
-        self.links + self.nodes * self.attach
+        self.bufchans
     }
 
     /// Channels: links, injection and ejection channels.
