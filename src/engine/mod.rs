@@ -17,6 +17,7 @@
 //! the cycle (credits return after one cycle), so 1-flit buffers pass a flit every other cycle.
 
 mod active;
+mod arbitration;
 mod crew;
 mod crossbar;
 mod diagnostics;
@@ -45,12 +46,11 @@ use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
 use crate::stats::{LatencyStats, VcOccupancy};
 use crate::traffic::Traffic;
+use arbitration::{ask_arbiter, grant_arbiter};
 use crossbar::InputPorts;
 use endpoints::Sources;
 use messages::Messages;
-use parts::{
-    ACTIVE, ASLEEP, Arbiters, Buffers, EarlyFree, IDLE, NO_REQUEST, WaitLists, track, wake,
-};
+use parts::{ACTIVE, ASLEEP, Arbiters, Buffers, EarlyFree, IDLE, WaitLists, track, wake};
 use rand_pcg::Pcg64;
 use timing::{Event, LinkPipe};
 
@@ -77,33 +77,6 @@ pub struct Delivery {
 #[inline(always)]
 fn vc_on(t: u32, c: usize, vcs: u32) -> u32 {
     t - c as u32 * vcs
-}
-
-/// Buffer `b` (driver slot `slot`) asks channel `ch`'s arbiter for it, which keeps the
-/// request that comes first in round-robin order after its last grant; returns the arbiter.
-#[inline(always)]
-fn ask_arbiter<const SHARED: bool>(
-    net: &Network,
-    chans: &mut [parts::Chan],
-    drv_rr: &[u8],
-    ch: u32,
-    b: usize,
-    slot: u16,
-) -> u32 {
-    let a = if SHARED { net.arb_of[ch as usize] } else { ch };
-    let arb = &mut chans[a as usize];
-    // Round-robin: the first slot after the last grant wins.
-    let k = slot + arb.drivers - arb.rr - 1;
-    let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
-    if SHARED {
-        // Then, within the driver, the first turn after its last grant.
-        let d = net.buf_driver[b] as usize;
-        let size = net.driver_size[d] as u32;
-        let sub = net.buf_sub[b] as u32;
-        key = key * 256 + ((sub + size - drv_rr[d] as u32 - 1) % size) as u64;
-    }
-    arb.best = arb.best.min(key << 32 | b as u64);
-    a
 }
 
 /// The seed of the tie bits' stream of a point with seed `seed`.
@@ -476,16 +449,10 @@ impl Engine {
             ($a:expr) => {{
                 let a: u32 = $a;
                 moved += 1;
-                let arb = &mut chans[a as usize];
-                let b = arb.best as u32 as usize;
-                arb.best = NO_REQUEST;
+                let b = grant_arbiter::<SHARED>(net, chans, drv_rr, buf, a);
                 let src = &mut buf[b];
-                arb.rr = src.slot;
                 if per_port {
                     ports.granted(b as u32 / vcs, b as u32 % vcs);
-                }
-                if SHARED {
-                    drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
                 }
                 let ch = src.out_chan;
                 let c = ch as usize;

@@ -405,7 +405,7 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
                 }
             }
         };
-        let a = super::ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, cur.slot);
+        let a = super::arbitration::ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, cur.slot);
         p.requested.insert(a);
     }
 }

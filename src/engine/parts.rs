@@ -167,26 +167,22 @@ pub(super) struct WaitLists {
     nodes: Vec<(u32, u32)>,
     /// Unused nodes.
     free: Vec<u32>,
-    /// One bit per buffer, set while its header is on a list (so that it is put there once).
-    parked: Vec<u64>,
+    /// The buffers whose header is on a list (so that it is put there once).
+    parked: ActiveSet,
 }
 
 impl WaitLists {
     /// Bytes of the node pool.
     pub fn heap_bytes(&self) -> u64 {
         use super::memory::vec_bytes;
-        vec_bytes(&self.nodes) + vec_bytes(&self.free) + vec_bytes(&self.parked)
+        vec_bytes(&self.nodes) + vec_bytes(&self.free) + self.parked.words_bytes()
     }
 
     /// Empty lists for `nbuf` buffers.
     pub fn new(enabled: bool, nbuf: usize) -> WaitLists {
         WaitLists {
             enabled,
-            parked: if enabled {
-                vec![0; nbuf.div_ceil(64)]
-            } else {
-                Vec::new()
-            },
+            parked: ActiveSet::new(if enabled { nbuf } else { 0 }),
             ..WaitLists::default()
         }
     }
@@ -194,11 +190,10 @@ impl WaitLists {
     /// Puts the header in buffer `b` on channel `ch`'s list, once.
     #[inline]
     pub fn park(&mut self, b: u32, ch: u32, chans: &mut [Chan]) {
-        let (word, bit) = (&mut self.parked[(b >> 6) as usize], 1u64 << (b & 63));
-        if *word & bit != 0 {
+        if self.parked.contains(b) {
             return;
         }
-        *word |= bit;
+        self.parked.insert(b);
         let head = &mut chans[ch as usize].wait;
         let node = (b, *head);
         *head = match self.free.pop() {
@@ -226,7 +221,7 @@ impl WaitLists {
         while w != NONE {
             let (b, next) = self.nodes[w as usize];
             self.free.push(w);
-            self.parked[(b >> 6) as usize] &= !(1u64 << (b & 63));
+            self.parked.remove(b);
             wake(buf, active, b);
             w = next;
         }

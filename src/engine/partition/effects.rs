@@ -4,10 +4,11 @@
 //! that holds it, which applies it once every partition has granted.
 
 use super::Part;
+use crate::engine::arbitration::grant_arbiter;
 use crate::engine::crew::Shared;
 use crate::engine::endpoints::SharedSources;
 use crate::engine::injection::{InjectCtx, inject_part};
-use crate::engine::parts::{ACTIVE, Buf, Chan, IDLE, NO_REQUEST, track, wake};
+use crate::engine::parts::{ACTIVE, Buf, Chan, IDLE, track, wake};
 use crate::engine::{prefetch, vc_on};
 use crate::network::{NONE, Network};
 use crate::stats::occupancy;
@@ -137,14 +138,8 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
         }
         let a = p.visit[k];
         p.moved += 1;
-        let arb = &mut chans[a as usize];
-        let b = arb.best as u32 as usize;
-        arb.best = NO_REQUEST;
+        let b = grant_arbiter::<SHARED>(net, chans, drv_rr, buf, a);
         let src = &mut buf[b];
-        arb.rr = src.slot;
-        if SHARED {
-            drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
-        }
         let c = src.out_chan as usize;
         let m = src.msg;
         let header = src.sent == 0;

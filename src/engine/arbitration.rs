@@ -1,0 +1,53 @@
+//! Round-robin arbitration of a channel (or a shared m-way channel): a request keeps the
+//! requester that comes first after the last grant, a grant takes it and moves the turn on.
+//! Shared by the one-thread cycle and a split cycle's partitions.
+
+use super::parts::{Buf, Chan, NO_REQUEST};
+use crate::network::Network;
+
+/// Buffer `b` (driver slot `slot`) asks channel `ch`'s arbiter for it, which keeps the
+/// request that comes first in round-robin order after its last grant; returns the arbiter.
+#[inline(always)]
+pub(super) fn ask_arbiter<const SHARED: bool>(
+    net: &Network,
+    chans: &mut [Chan],
+    drv_rr: &[u8],
+    ch: u32,
+    b: usize,
+    slot: u16,
+) -> u32 {
+    let a = if SHARED { net.arb_of[ch as usize] } else { ch };
+    let arb = &mut chans[a as usize];
+    // Round-robin: the first slot after the last grant wins.
+    let k = slot + arb.drivers - arb.rr - 1;
+    let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
+    if SHARED {
+        // Then, within the driver, the first turn after its last grant.
+        let d = net.buf_driver[b] as usize;
+        let size = net.driver_size[d] as u32;
+        let sub = net.buf_sub[b] as u32;
+        key = key * 256 + ((sub + size - drv_rr[d] as u32 - 1) % size) as u64;
+    }
+    arb.best = arb.best.min(key << 32 | b as u64);
+    a
+}
+
+/// Arbiter `a` grants its best request: clears it, notes the winner's slot (and, on a shared
+/// channel, its turn within its driver) for round-robin, and returns the winning buffer.
+#[inline(always)]
+pub(super) fn grant_arbiter<const SHARED: bool>(
+    net: &Network,
+    chans: &mut [Chan],
+    drv_rr: &mut [u8],
+    buf: &[Buf],
+    a: u32,
+) -> usize {
+    let arb = &mut chans[a as usize];
+    let b = arb.best as u32 as usize;
+    arb.best = NO_REQUEST;
+    arb.rr = buf[b].slot;
+    if SHARED {
+        drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
+    }
+    b
+}
