@@ -222,6 +222,7 @@ impl Engine {
             drain_only,
             flits_in_net,
             backlog,
+            counting,
             ..
         } = self;
         let dst = &msgs.dst;
@@ -240,6 +241,7 @@ impl Engine {
             inj_vcs: net.inj_vcs,
             depth: net.depth,
             now: *cycle,
+            counting: *counting,
         };
         let mut injected = 0;
         let mut i = 0;
@@ -335,9 +337,9 @@ impl Engine {
                 tb.sent = 0;
                 tb.last = now as u32;
                 self.msgs.inject[m as usize] = now;
-                self.arbiters.chan[link as usize].msgs += 1;
+                self.arbiters.chan[link as usize].msgs += self.counting;
             }
-            self.arbiters.chan[link as usize].flits += 1;
+            self.arbiters.chan[link as usize].flits += self.counting;
             bufs.buf[t].cnt += 1;
             bufs.track(t as u32);
             self.flits_in_net += 1;

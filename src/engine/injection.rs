@@ -19,6 +19,7 @@ pub(super) struct InjectCtx<'a> {
     pub next: &'a [u32],
     pub now: u64,
     pub drain_only: bool,
+    pub counting: u32,
 }
 
 /// Step 3 for partition `me` of a split cycle: `Engine::inject` on the listed sources whose
@@ -66,6 +67,7 @@ pub(super) unsafe fn inject_part(
         inj_vcs: ctx.inj_vcs,
         depth: ctx.depth,
         now: ctx.now,
+        counting: ctx.counting,
     };
     let (mut injected, mut finished) = (0, 0);
     for &s in list.iter() {
@@ -113,6 +115,8 @@ pub(super) struct Injector<'a> {
     pub(super) inj_vcs: u32,
     pub(super) depth: u16,
     pub(super) now: u64,
+    /// What a flit adds to its channel's counters (`Engine::counting`).
+    pub(super) counting: u32,
 }
 
 impl Injector<'_> {
@@ -146,9 +150,9 @@ impl Injector<'_> {
             self.inject[m as usize] = self.now;
             self.buf[s] = t;
             self.link[s] = link;
-            self.chans[link as usize].msgs += 1;
+            self.chans[link as usize].msgs += self.counting;
         }
-        self.chans[link as usize].flits += 1;
+        self.chans[link as usize].flits += self.counting;
         self.bufs[tu].cnt += 1;
         track(self.bufs, self.active, t);
         self.sent[s] += 1;

@@ -35,7 +35,7 @@ mod selection;
 mod timing;
 
 pub use partition::MAX_THREADS;
-pub use probes::REFRESH;
+pub use probes::{REFRESH, Span, Totals};
 pub use run::{
     AUTO_SPLIT_BUFFERS, RunControl, SIMULATED, SIMULATED_STEP, build_engine, run_engine, run_point,
     run_point_on,
@@ -169,6 +169,9 @@ pub struct Engine {
     tie_seed: u64,
     /// The cycle split across threads (`[run] threads_per_point`), or None: one thread.
     split: Option<Box<partition::Split>>,
+    /// What a flit adds to its channel's counters: 1, or 0 once a measurement window has
+    /// closed (`close_window`), so that the counts stay the window's without a copy.
+    counting: u32,
 }
 
 impl Engine {
@@ -225,6 +228,7 @@ impl Engine {
             ports: InputPorts::default(),
             tie_seed: tie_seed(seed),
             split: None,
+            counting: 1,
             routing,
             net,
         }
@@ -421,9 +425,10 @@ impl Engine {
             ports,
             visit,
             far,
+            counting,
             ..
         } = self;
-        let far = *far;
+        let (far, counting) = (*far, *counting);
         let no_up = bufs.no_up();
         let (buf, active) = (&mut bufs.buf[..], &mut bufs.active);
         let Arbiters {
@@ -484,8 +489,8 @@ impl Engine {
                 src.state = if empty { IDLE } else { ACTIVE };
                 active.remove_if(b as u32, empty);
                 let out = &mut chans[c];
-                out.flits += 1;
-                out.msgs += header as u32;
+                out.flits += counting;
+                out.msgs += header as u32 & counting;
                 if credit_later {
                     pipe.schedule(*cycle, Event::Credit(b as u32, tail));
                 } else {

@@ -244,12 +244,21 @@ pub(super) struct Arbiters {
 }
 
 impl Arbiters {
-    /// Channel `c`'s flits and headers since the start.
+    /// Channel `c`'s flits and headers since the start (or the last `restart`).
     #[inline]
     pub fn counts(&self, c: usize) -> [u64; 2] {
         let [f, m] = self.wide.get(c).copied().unwrap_or([0, 0]);
         let ch = &self.chan[c];
         [f + ch.flits as u64, m + ch.msgs as u64]
+    }
+
+    /// Restarts every channel's counts from zero (a measurement window opens).
+    pub fn restart(&mut self) {
+        self.wide = Vec::new();
+        for ch in &mut self.chan {
+            ch.flits = 0;
+            ch.msgs = 0;
+        }
     }
 
     /// Moves the first `n` channels' counts into `wide` (the engine does it every `REFRESH`

@@ -1,8 +1,10 @@
 //! What the measurement reads of an engine: each channel's flit and header counters (kept in
-//! the channel records), the snapshot a measurement window is read from, and the
-//! virtual-channel occupancy.
+//! the channel records, counted from zero when a measurement window opens and frozen when it
+//! closes, so that a window keeps no copy of them), and the virtual-channel occupancy.
 
 use super::Engine;
+use super::parts::Arbiters;
+use crate::network::Network;
 use crate::stats::Counters;
 
 /// Cycles between refreshes of the 32-bit per-channel counters and VC-occupancy stamps: a
@@ -29,12 +31,14 @@ impl Engine {
         self.occupancy.flush(self.cycle);
     }
 
-    /// Flits that crossed each channel since the start, indexed by channel.
+    /// Flits that crossed each channel since the start (or since a measurement window opened,
+    /// up to its close), indexed by channel.
     pub fn c_flits(&self) -> Vec<u64> {
         self.channel_counts(0)
     }
 
-    /// Headers (messages) that crossed each channel since the start, indexed by channel.
+    /// Headers (messages) that crossed each channel since the start (or in the window, as
+    /// `c_flits`), indexed by channel.
     pub fn c_msgs(&self) -> Vec<u64> {
         self.channel_counts(1)
     }
@@ -46,46 +50,56 @@ impl Engine {
         (0..links).map(|c| self.arbiters.counts(c)[0]).sum()
     }
 
-    /// Each channel's flits (`which` 0) or headers (1) since the start.
+    /// Each channel's flits (`which` 0) or headers (1), as `c_flits`.
     fn channel_counts(&self, which: usize) -> Vec<u64> {
         let n = self.net.channels();
         (0..n).map(|c| self.arbiters.counts(c)[which]).collect()
     }
 
-    /// The cumulative counters a measurement window is read from.
-    pub fn counters(&self) -> Counters {
-        Counters {
-            flits: self.c_flits(),
-            msgs: self.c_msgs(),
+    /// The network-wide counts now: flits and messages ejected, messages generated.
+    fn totals(&self) -> Totals {
+        Totals {
             ejected_flits: self.ejected_flits,
             ejected_msgs: self.ejected_msgs,
             generated: self.generated_msgs,
         }
     }
 
-    /// The counts of the window that began with the counters `start` (None: the point stopped
-    /// before its window, which is empty but counts every message generated), taken now. They
-    /// are written into `start`'s own vectors, so that a large network keeps one copy.
-    pub fn window_counts(&self, start: Option<Counters>) -> Counters {
-        let n = self.net.channels();
-        let Some(mut w) = start else {
-            return Counters {
-                flits: vec![0; n],
-                msgs: vec![0; n],
-                ejected_flits: 0,
-                ejected_msgs: 0,
-                generated: self.generated_msgs,
-            };
-        };
-        for c in 0..n {
-            let [flits, msgs] = self.arbiters.counts(c);
-            w.flits[c] = flits - w.flits[c];
-            w.msgs[c] = msgs - w.msgs[c];
-        }
-        w.ejected_flits = self.ejected_flits - w.ejected_flits;
-        w.ejected_msgs = self.ejected_msgs - w.ejected_msgs;
-        w.generated = self.generated_msgs - w.generated.min(self.generated_msgs);
-        w
+    /// Opens the measurement window: every channel's counters restart from zero (so that a
+    /// window needs no copy of them), and the network-wide counts are returned as they stand.
+    pub fn open_window(&mut self) -> Totals {
+        self.arbiters.restart();
+        self.counting = 1;
+        self.totals()
+    }
+
+    /// Closes the measurement window: the channels stop counting, so that their counts stay
+    /// those of the window while the point drains, and the network-wide counts are returned.
+    pub fn close_window(&mut self) -> Totals {
+        self.counting = 0;
+        self.totals()
+    }
+
+    /// The counts of the window `span` (`start` None: the point stopped before its window,
+    /// which is empty but counts every message generated; `end` None: it stopped inside its
+    /// window, which counts up to now).
+    pub fn window_counts(&self, span: Span) -> Counters {
+        window_counters(&self.arbiters, self.net.channels(), span, self.totals())
+    }
+
+    /// The counts of the window `span`, from an engine that is done: everything but its
+    /// network and its channels' counters is freed first, so that the counts of a large
+    /// network are not held beside its buffers.
+    pub fn into_window_counts(self, span: Span) -> (Network, Counters) {
+        let now = self.totals();
+        let (net, arbiters) = self.into_counters();
+        let counts = window_counters(&arbiters, net.channels(), span, now);
+        (net, counts)
+    }
+
+    /// The network and the channels' records; the rest is dropped on return.
+    fn into_counters(self) -> (Network, Arbiters) {
+        (self.net, self.arbiters)
     }
 
     /// Starts the virtual-channel occupancy measurement now.
@@ -96,5 +110,45 @@ impl Engine {
     /// P_v, v = 0..V, since `reset_occupancy`.
     pub fn vc_occupancy(&mut self) -> Vec<f64> {
         self.occupancy.distribution(self.cycle)
+    }
+}
+
+/// The network-wide counts at one cycle: flits and messages ejected, messages generated.
+#[derive(Clone, Copy, Debug)]
+pub struct Totals {
+    ejected_flits: u64,
+    ejected_msgs: u64,
+    generated: u64,
+}
+
+/// The network-wide counts where a measurement window opened and closed, None where it was
+/// not reached.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Span {
+    /// At `Engine::open_window`.
+    pub start: Option<Totals>,
+    /// At `Engine::close_window`.
+    pub end: Option<Totals>,
+}
+
+/// The counts of the window `span` of `n` channels whose counters restarted when it opened;
+/// `now` ends a window that was not closed.
+fn window_counters(arbiters: &Arbiters, n: usize, span: Span, now: Totals) -> Counters {
+    let Some(start) = span.start else {
+        return Counters {
+            flits: vec![0; n],
+            msgs: vec![0; n],
+            ejected_flits: 0,
+            ejected_msgs: 0,
+            generated: now.generated,
+        };
+    };
+    let end = span.end.unwrap_or(now);
+    Counters {
+        flits: (0..n).map(|c| arbiters.counts(c)[0]).collect(),
+        msgs: (0..n).map(|c| arbiters.counts(c)[1]).collect(),
+        ejected_flits: end.ejected_flits - start.ejected_flits,
+        ejected_msgs: end.ejected_msgs - start.ejected_msgs,
+        generated: end.generated - start.generated,
     }
 }

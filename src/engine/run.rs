@@ -2,11 +2,12 @@
 //! detection; the point's results.
 
 use super::Engine;
+use super::probes::Span;
 use crate::error::{Error, Result};
 use crate::network::Network;
 use crate::routing::Routing;
 use crate::scenario::Scenario;
-use crate::stats::{Counters, Measured, PointResult, StopReason};
+use crate::stats::{Measured, PointResult, StopReason};
 use crate::traffic::Traffic;
 
 /// Cycles simulated by every point of this process so far, in steps of [`SIMULATED_STEP`]: what
@@ -84,7 +85,9 @@ pub fn run_point_on(s: &Scenario, rate: f64, seed: u64, threads: usize) -> Resul
     if s.run.threads_per_point == 0 && threads > 1 && e.net.buffers() >= AUTO_SPLIT_BUFFERS {
         e = e.with_threads(threads);
     }
-    run_engine(&mut e, RunControl::from_scenario(s), rate, seed)
+    let (measured, span) = simulate(&mut e, RunControl::from_scenario(s), rate, seed)?;
+    let (net, window) = e.into_window_counts(span);
+    Ok(PointResult::from_window(&net, measured, &window))
 }
 
 /// The fewest buffers (virtual channels) of a network whose points a run splits across threads
@@ -95,13 +98,23 @@ pub const AUTO_SPLIT_BUFFERS: usize = 1 << 16;
 
 /// Runs an engine through warm-up, window and drain.
 pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Result<PointResult> {
+    let (measured, span) = simulate(e, rc, rate, seed)?;
+    Ok(PointResult::from_window(
+        &e.net,
+        measured,
+        &e.window_counts(span),
+    ))
+}
+
+/// Runs an engine through warm-up, window and drain: what it measured, and the network-wide
+/// counts where its window opened and closed (its channels count only inside the window).
+fn simulate(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Result<(Measured, Span)> {
     let w0 = rc.warmup;
     let w1 = rc.warmup + rc.measure;
     e.set_window(w0, w1, rc.batches);
     let nodes = e.net.nodes as u64;
     let backlog_cap = rc.max_backlog.saturating_mul(nodes);
-    let mut start: Option<Counters> = None;
-    let mut window: Option<Counters> = None;
+    let mut span = Span::default();
     let mut occupancy = None;
     let mut stalled = 0u64;
     // The watchdog's scan reads every buffer: it runs at most every buffers/64 cycles, so that
@@ -117,11 +130,11 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     let mut next_confirm = 0u64;
     let stop = loop {
         if e.cycle == w0 {
-            start = Some(e.counters());
+            span.start = Some(e.open_window());
             e.reset_occupancy();
         }
         if e.cycle == w1 {
-            window = Some(e.window_counts(start.take()));
+            span.end = Some(e.close_window());
             occupancy = Some(e.vc_occupancy());
         }
         if e.cycle >= w1 && e.outstanding == 0 {
@@ -170,8 +183,6 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
         return Err(deadlock_report(e, &frozen, &why, rate, seed));
     }
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
-    // A point stopped before the end of its window: counts up to now.
-    let window = window.unwrap_or_else(|| e.window_counts(start.take()));
     let measured = Measured {
         rate,
         seed,
@@ -189,7 +200,7 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
             None => vec![f64::NAN; e.net.vcs as usize + 1],
         },
     };
-    Ok(PointResult::from_window(&e.net, measured, &window))
+    Ok((measured, span))
 }
 
 /// The deadlock error: the cycle, the point, why the check ran (`why`) and the stuck buffers.

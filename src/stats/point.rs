@@ -1,17 +1,17 @@
 //! The results of one load point and the window arithmetic that turns the engine's counts over
-//! the measurement window (its counters at the end less those at the start) into per-cycle
-//! rates.
+//! the measurement window (its channels' counts, kept only inside the window, and its
+//! network-wide counters at the end less those at the start) into per-cycle rates.
 
 use super::LatencyStats;
 use crate::network::Network;
 
-/// The engine's cumulative counters at one cycle, or their differences over a window: flits and
-/// headers per channel, flits and messages ejected, messages generated.
+/// The engine's counts over a measurement window: flits and headers per channel, flits and
+/// messages ejected, messages generated.
 #[derive(Clone, Debug)]
 pub struct Counters {
-    /// Flits that crossed each channel since the start (or in a window).
+    /// Flits that crossed each channel in the window.
     pub flits: Vec<u64>,
-    /// Headers (messages) that crossed each channel since the start (or in a window).
+    /// Headers (messages) that crossed each channel in the window.
     pub msgs: Vec<u64>,
     /// Flits ejected.
     pub ejected_flits: u64,

@@ -300,3 +300,51 @@ fn run_control_stops_saturated_point() {
         r.cycles
     );
 }
+
+/// A measurement window's channel counts are exactly the flits and headers that crossed each
+/// channel inside it: counted from zero when it opens, unchanged while the point drains after it
+/// closes (a copy of the engine that never opened one tells what crossed when), and the same
+/// whether read from the engine or from what is left of it once it is done.
+#[test]
+fn window_counts_are_the_window_s_traffic() {
+    let t = Topo::bi_torus(4, 2);
+    let s = scenario(&t, 2, 2, 8, 0.02, 0, 100, 7);
+    let (w0, w1, drain) = (300, 700, 300);
+    let mut e = flitsim::engine::build_engine(&s, 0.02, 7);
+    let mut whole = e.clone();
+    let mut steps = |e: &mut Engine, whole: &mut Engine, n: u64| {
+        for _ in 0..n {
+            e.step();
+            whole.step();
+        }
+    };
+    steps(&mut e, &mut whole, w0);
+    let (flits0, msgs0) = (whole.c_flits(), whole.c_msgs());
+    let (gen0, ej0) = (whole.generated_msgs, whole.ejected_flits);
+    let mut span = flitsim::engine::Span {
+        start: Some(e.open_window()),
+        end: None,
+    };
+    steps(&mut e, &mut whole, w1 - w0);
+    span.end = Some(e.close_window());
+    let (flits1, msgs1) = (whole.c_flits(), whole.c_msgs());
+    let (gen1, ej1) = (whole.generated_msgs, whole.ejected_flits);
+    steps(&mut e, &mut whole, drain);
+    assert_ne!(
+        whole.c_flits(),
+        flits1,
+        "nothing moved while draining: not a test"
+    );
+    let diff = |a: &[u64], b: &[u64]| a.iter().zip(b).map(|(x, y)| x - y).collect::<Vec<_>>();
+    let w = e.window_counts(span);
+    assert_eq!(w.flits, diff(&flits1, &flits0));
+    assert_eq!(w.msgs, diff(&msgs1, &msgs0));
+    assert_eq!(e.c_flits(), w.flits);
+    assert_eq!((w.generated, w.ejected_flits), (gen1 - gen0, ej1 - ej0));
+    assert!(
+        w.flits.iter().sum::<u64>() > 1000,
+        "too little traffic to be a test"
+    );
+    let (_, done) = e.into_window_counts(span);
+    assert_eq!((done.flits, done.msgs), (w.flits, w.msgs));
+}

@@ -61,6 +61,8 @@ pub(super) struct TraverseCtx<'a> {
     pub(super) adaptive_vcs: u32,
     pub(super) now: u32,
     pub(super) far: bool,
+    /// What a flit adds to its channel's counters (`Engine::counting`).
+    pub(super) counting: u32,
 }
 
 // SAFETY: the raw slices follow `Shared`'s rules; the rest is read-only during the step.
@@ -158,8 +160,8 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
         src.state = if empty { IDLE } else { ACTIVE };
         p.active.remove_if(b as u32, empty);
         let out = &mut chans[c];
-        out.flits += 1;
-        out.msgs += header as u32;
+        out.flits += ctx.counting;
+        out.msgs += header as u32 & ctx.counting;
         if up != no_up {
             // The upstream buffer of this message may send again: there is space here now.
             post!(feed, Effect::Wake(up));
