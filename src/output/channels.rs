@@ -131,21 +131,20 @@ pub fn channels_csv(results: &[PointResult], net: &Network, pattern: &Pattern) -
     let topo = &net.topology;
     let cube = matches!(topo.cube(), Some(t) if t.kind == Kind::Hypercube);
     let hot = hot_node(pattern);
-    let rows: Vec<LinkRow> = (topo.links().iter().enumerate())
-        .map(|(channel, &link)| LinkRow {
-            channel,
-            link,
-            cube,
-            hot: hot.map(|h| (topo.distance(link.src, h), topo.distance(link.dst, h))),
-        })
-        .collect();
+    // Each row is made as it is written, not kept: a million-node network has 8 M links.
+    let row = move |(channel, &link): (usize, &Link)| LinkRow {
+        channel,
+        link,
+        cube,
+        hot: hot.map(|h| (topo.distance(link.src, h), topo.distance(link.dst, h))),
+    };
     table(
         &[names(LINK), names(LINK_USE)].concat(),
         results.iter().flat_map(|r| {
-            rows.iter().map(move |x| {
-                let mut row = cells(LINK, r, x);
-                row.extend(cells(LINK_USE, r, x));
-                row
+            topo.links().iter().enumerate().map(row).map(move |x| {
+                let mut cells_of = cells(LINK, r, &x);
+                cells_of.extend(cells(LINK_USE, r, &x));
+                cells_of
             })
         }),
     )

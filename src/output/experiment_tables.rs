@@ -55,22 +55,53 @@ pub fn per_configuration(
     table: &dyn Fn(usize) -> Option<String>,
 ) -> Option<String> {
     let lead_header = record(&exp.lead_header());
-    let mut out = String::new();
+    let mut out = Vec::new();
     for c in 0..exp.configurations.len() {
         let Some(text) = table(c) else {
             continue;
         };
-        let lead = record(&exp.lead(c));
-        let mut lines = text.lines();
-        let header = lines.next().unwrap_or_default();
+        let text = prefix_lines(text, &lead_header, &record(&exp.lead(c)));
         if out.is_empty() {
-            out += &format!("{lead_header},{header}\n");
-        }
-        for line in lines {
-            out += &format!("{lead},{line}\n");
+            out = text;
+        } else {
+            let header = text.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+            out.extend_from_slice(&text[header..]);
         }
     }
-    (!out.is_empty()).then_some(out)
+    (!out.is_empty()).then(|| String::from_utf8(out).expect("UTF-8 text cut at line ends"))
+}
+
+/// `text` with `lead_header` and a comma in front of its first line (the header), `lead` and a
+/// comma in front of every other, each line ended by a newline. Done in place: the text is
+/// widened once and its lines moved back from the end, so that a table of millions of rows
+/// (channels.csv of a million-node network) is never held twice.
+fn prefix_lines(text: String, lead_header: &str, lead: &str) -> Vec<u8> {
+    let mut b = text.into_bytes();
+    if b.last() != Some(&b'\n') {
+        b.push(b'\n');
+    }
+    let header = b.iter().position(|&c| c == b'\n').map_or(0, |i| i + 1);
+    let rows = b[header..].iter().filter(|&&c| c == b'\n').count();
+    let (first, each) = (lead_header.len() + 1, lead.len() + 1);
+    let mut end = b.len();
+    let mut to = end + first + rows * each;
+    b.resize(to, 0);
+    while end > header {
+        let start = b[..end - 1]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        to -= end - start;
+        b.copy_within(start..end, to);
+        to -= each;
+        b[to..to + each - 1].copy_from_slice(lead.as_bytes());
+        b[to + each - 1] = b',';
+        end = start;
+    }
+    b.copy_within(0..header, first);
+    b[..first - 1].copy_from_slice(lead_header.as_bytes());
+    b[first - 1] = b',';
+    b
 }
 
 /// The network of a configuration, and its traffic pattern with the hot node named by router
@@ -198,4 +229,40 @@ pub fn experiment_json(exp: &Experiment, command: &[String], shard: Option<&str>
         "configurations": configurations,
     });
     serde_json::to_string_pretty(&doc).expect("json serializes") + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefix_lines;
+
+    /// What `prefix_lines` must give: each line copied after its lead.
+    fn copied(text: &str, lead_header: &str, lead: &str) -> String {
+        let mut lines = text.lines();
+        let mut out = format!("{lead_header},{}\n", lines.next().unwrap_or_default());
+        for line in lines {
+            out += &format!("{lead},{line}\n");
+        }
+        out
+    }
+
+    #[test]
+    fn leads_are_put_in_place_as_a_copy_would_put_them() {
+        let texts = [
+            "rate,seed,x\n0.1,1,\"a,b\"\n0.2,1,é\n",
+            "rate,seed\n",
+            "rate\n1\n2\n3",
+            "a\n\nb\n",
+            "",
+        ];
+        for text in texts {
+            for (h, l) in [
+                ("scenario", "torus"),
+                ("scenario,vcs", "\"x, y\",4"),
+                ("s", ""),
+            ] {
+                let got = String::from_utf8(prefix_lines(text.to_string(), h, l)).unwrap();
+                assert_eq!(got, copied(text, h, l), "{text:?} {h:?} {l:?}");
+            }
+        }
+    }
 }
