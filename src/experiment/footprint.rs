@@ -1,13 +1,15 @@
 //! A point's memory, estimated before anything is built, so that a scenario that cannot fit
 //! is refused at once instead of failing an allocation minutes later.
 //!
-//! The coefficients were measured (peak resident set, `/usr/bin/time -f %M`, points that
-//! drained) on bidirectional and unidirectional 64-ary 3-cubes with V = 2 and 8 (262,144 nodes;
-//! 326, 679, 207 and 409 MB), fitted by least squares: about 27.4 bytes per virtual-channel
-//! buffer, 110 per network link and 141 per node beyond a 4.5 MB process, within 3.3% of each.
-//! Checked on the 1,048,576-node 32-ary 4-cube (V = 2, 8-flit buffers): 1615 MB measured, 1652
-//! MB estimated (before issue 14's smaller engine and single window snapshot these were 41, 123
-//! and 279, and that network measured 2181 MB, estimated 2190 MB). Buffer depth costs nothing (a buffer holds counts, not flits). A point that stops
+//! The coefficients were measured (peak resident set, `/usr/bin/time -f %M`, whole `flitsim
+//! run`s of points that drained) on bidirectional and unidirectional 64-ary 3-cubes with V = 2
+//! and 8 (262,144 nodes; 207, 472, 172 and 287 MB) and the 1,048,576-node 32-ary 4-cube (V = 2,
+//! 8-flit buffers; 1,014 MB), fitted by least squares on the relative error: about 17.9 bytes
+//! per virtual-channel buffer, 31.7 per network link and 334.6 per node beyond a 4.5 MB
+//! process, within 6.4% of each. (Before the window's counts and the tables stopped holding
+//! copies of per-channel data they were 27.4, 110.2 and 141.0, and before issue 14's smaller
+//! engine 41, 123 and 279; that 32-ary 4-cube then measured 1,615 and 2,181 MB.) Buffer depth
+//! costs nothing (a buffer holds counts, not flits). A point that stops
 //! early (backlog, drain cap) or stalls copies its engine to tell deadlock from congestion, so
 //! [`check_fits`] asks for twice the estimate.
 
@@ -17,11 +19,11 @@ use crate::topology::{Family, Kind, Placement};
 /// Bytes of the process before any network.
 const BASE: f64 = 4.5e6;
 /// Bytes per virtual-channel buffer (network links, injection and ejection channels).
-const PER_BUFFER: f64 = 27.4;
+const PER_BUFFER: f64 = 17.9;
 /// Bytes per network link.
-const PER_LINK: f64 = 110.2;
+const PER_LINK: f64 = 31.7;
 /// Bytes per node (router or m-way channel) and per processor.
-const PER_NODE: f64 = 141.0;
+const PER_NODE: f64 = 334.6;
 /// Bytes per message waiting at a source, at worst: the message's record (38 bytes in 9
 /// arrays) in vectors that grow by doubling.
 const PER_MESSAGE: f64 = 76.0;
