@@ -222,7 +222,6 @@ impl Engine {
             drain_only,
             flits_in_net,
             backlog,
-            counting,
             ..
         } = self;
         let dst = &msgs.dst;
@@ -241,7 +240,7 @@ impl Engine {
             inj_vcs: net.inj_vcs,
             depth: net.depth,
             now: *cycle,
-            counting: *counting,
+            counting: arbiters.counting,
         };
         let mut injected = 0;
         let mut i = 0;
@@ -337,9 +336,9 @@ impl Engine {
                 tb.sent = 0;
                 tb.last = now as u32;
                 self.msgs.inject[m as usize] = now;
-                self.arbiters.chan[link as usize].msgs += self.counting;
+                self.arbiters.chan[link as usize].msgs += self.arbiters.counting;
             }
-            self.arbiters.chan[link as usize].flits += self.counting;
+            self.arbiters.chan[link as usize].flits += self.arbiters.counting;
             bufs.buf[t].cnt += 1;
             bufs.track(t as u32);
             self.flits_in_net += 1;

@@ -115,7 +115,7 @@ pub(super) struct Injector<'a> {
     pub(super) inj_vcs: u32,
     pub(super) depth: u16,
     pub(super) now: u64,
-    /// What a flit adds to its channel's counters (`Engine::counting`).
+    /// What a flit adds to its channel's counters (`Arbiters::counting`).
     pub(super) counting: u32,
 }
 

@@ -169,9 +169,6 @@ pub struct Engine {
     tie_seed: u64,
     /// The cycle split across threads (`[run] threads_per_point`), or None: one thread.
     split: Option<Box<partition::Split>>,
-    /// What a flit adds to its channel's counters: 1, or 0 once a measurement window has
-    /// closed (`close_window`), so that the counts stay the window's without a copy.
-    counting: u32,
 }
 
 impl Engine {
@@ -228,7 +225,6 @@ impl Engine {
             ports: InputPorts::default(),
             tie_seed: tie_seed(seed),
             split: None,
-            counting: 1,
             routing,
             net,
         }
@@ -425,18 +421,19 @@ impl Engine {
             ports,
             visit,
             far,
-            counting,
             ..
         } = self;
-        let (far, counting) = (*far, *counting);
+        let far = *far;
         let no_up = bufs.no_up();
         let (buf, active) = (&mut bufs.buf[..], &mut bufs.active);
         let Arbiters {
             chan: chans,
             drv_rr,
             requested,
+            counting,
             ..
         } = arbiters;
+        let counting = *counting;
         // Slices, not vectors, in the loop: their pointers stay in registers.
         let (chans, drv_rr) = (&mut chans[..], &mut drv_rr[..]);
         let now = *cycle as u32;

@@ -260,7 +260,7 @@ impl Engine {
             next,
             now: self.cycle,
             drain_only: self.drain_only,
-            counting: self.counting,
+            counting: self.arbiters.counting,
         };
         let ctx = TraverseCtx {
             inject: inject.then_some((&sources, &injection)),
@@ -281,7 +281,7 @@ impl Engine {
             adaptive_vcs: self.adaptive_vcs,
             now: self.cycle as u32,
             far: self.far,
-            counting: self.counting,
+            counting: self.arbiters.counting,
         };
         let parts = &mut split.parts;
         // SAFETY: a partition grants its own arbiters and moves its own buffers' flits.

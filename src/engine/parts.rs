@@ -241,6 +241,9 @@ pub(super) struct Arbiters {
     /// Flits and headers each channel carried before the last refresh; empty until the first
     /// (a run past 2^30 cycles), so that a large network holds 8 bytes of counters a channel.
     pub wide: Vec<[u64; 2]>,
+    /// What a flit adds to its channel's counters: 1, or 0 once a measurement window has
+    /// closed (`Engine::close_window`), so that the counts stay the window's without a copy.
+    pub counting: u32,
 }
 
 impl Arbiters {
@@ -296,6 +299,7 @@ impl Arbiters {
             drv_rr: vec![0; net.driver_size.len()],
             requested: ActiveSet::new(narb),
             wide: Vec::new(),
+            counting: 1,
         }
     }
 }

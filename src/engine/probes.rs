@@ -69,14 +69,14 @@ impl Engine {
     /// window needs no copy of them), and the network-wide counts are returned as they stand.
     pub fn open_window(&mut self) -> Totals {
         self.arbiters.restart();
-        self.counting = 1;
+        self.arbiters.counting = 1;
         self.totals()
     }
 
     /// Closes the measurement window: the channels stop counting, so that their counts stay
     /// those of the window while the point drains, and the network-wide counts are returned.
     pub fn close_window(&mut self) -> Totals {
-        self.counting = 0;
+        self.arbiters.counting = 0;
         self.totals()
     }
 

@@ -61,7 +61,7 @@ pub(super) struct TraverseCtx<'a> {
     pub(super) adaptive_vcs: u32,
     pub(super) now: u32,
     pub(super) far: bool,
-    /// What a flit adds to its channel's counters (`Engine::counting`).
+    /// What a flit adds to its channel's counters (`Arbiters::counting`).
     pub(super) counting: u32,
 }
 
