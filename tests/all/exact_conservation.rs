@@ -312,7 +312,7 @@ fn window_counts_are_the_window_s_traffic() {
     let (w0, w1, drain) = (300, 700, 300);
     let mut e = flitsim::engine::build_engine(&s, 0.02, 7);
     let mut whole = e.clone();
-    let mut steps = |e: &mut Engine, whole: &mut Engine, n: u64| {
+    let steps = |e: &mut Engine, whole: &mut Engine, n: u64| {
         for _ in 0..n {
             e.step();
             whole.step();
