@@ -49,6 +49,12 @@ impl ActiveSet {
         self.summary[w >> 6] &= !(((self.words[w] == 0) as u64) << (w & 63));
     }
 
+    /// Asks for the cache line of `b`'s word (a hint: prefetching never changes the set).
+    #[inline(always)]
+    pub fn prefetch(&self, b: u32) {
+        super::prefetch::prefetch(&self.words, b >> 6);
+    }
+
     #[inline]
     pub fn contains(&self, b: u32) -> bool {
         self.words[(b >> 6) as usize] >> (b & 63) & 1 == 1

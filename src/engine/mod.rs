@@ -384,7 +384,7 @@ impl Engine {
             visit.clear();
             active.collect(visit);
             for i in 0..visit.len() {
-                prefetch::request_ahead::<SHARED>(i, visit, buf, chans, msgs, net);
+                prefetch::request_ahead::<SHARED>(i, visit, buf, chans, requested, msgs, net);
                 visit_one!(active, visit[i]);
             }
         } else {
@@ -562,7 +562,16 @@ impl Engine {
             visit.clear();
             requested.drain_into(visit);
             for i in 0..visit.len() {
-                prefetch::traverse_ahead(i, visit, buf, chans, net);
+                prefetch::traverse_ahead(
+                    i,
+                    visit,
+                    buf,
+                    chans,
+                    active,
+                    occupancy.links(),
+                    &msgs.len,
+                    net,
+                );
                 grant_one!(visit[i]);
             }
         } else {

@@ -366,7 +366,7 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
     p.active.collect(&mut p.visit);
     for i in 0..p.visit.len() {
         if far {
-            prefetch::request_ahead::<SHARED>(i, &p.visit, buf, chans, msgs, net);
+            prefetch::request_ahead::<SHARED>(i, &p.visit, buf, chans, &p.requested, msgs, net);
         }
         let b32 = p.visit[i];
         let b = b32 as usize;

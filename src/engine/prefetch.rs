@@ -3,6 +3,7 @@
 //! depend on one another; asking for them a few visits ahead overlaps those misses. A hint
 //! only: it never changes what the cycle computes.
 
+use super::active::ActiveSet;
 use super::messages::Messages;
 use super::parts::{Buf, Chan};
 use crate::network::{NONE, Network};
@@ -57,6 +58,7 @@ pub(super) fn request_ahead<const SHARED: bool>(
     visit: &[u32],
     buf: &[Buf],
     chans: &[Chan],
+    requested: &ActiveSet,
     msgs: &Messages,
     net: &Network,
 ) {
@@ -67,6 +69,8 @@ pub(super) fn request_ahead<const SHARED: bool>(
         let next = &buf[b as usize];
         if !SHARED {
             prefetch(chans, next.out_chan);
+            // The requested set's word of its channel (its arbiter).
+            requested.prefetch(next.out_chan);
         }
         if next.sent > 0 {
             prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
@@ -85,19 +89,45 @@ pub(super) fn request_ahead<const SHARED: bool>(
 }
 
 /// Before the `i`-th grant of `visit` (arbiters): asks for the arbiter `AHEAD` grants on, then
-/// its winner's buffer, then the winner's downstream and upstream buffers.
+/// its winner's buffer, then the winner's downstream and upstream buffers, the active set's
+/// words the grant changes, and what a header or a tail updates beyond them: the occupancy
+/// account of the link a header enters or a tail leaves, the wait list of the channel a tail
+/// frees.
 #[inline(always)]
-pub(super) fn traverse_ahead(i: usize, visit: &[u32], buf: &[Buf], chans: &[Chan], net: &Network) {
+#[allow(clippy::too_many_arguments)]
+pub(super) fn traverse_ahead(
+    i: usize,
+    visit: &[u32],
+    buf: &[Buf],
+    chans: &[Chan],
+    active: &ActiveSet,
+    (busy, since): (&[u8], &[u32]),
+    lens: &[u16],
+    net: &Network,
+) {
     if let Some(&a) = visit.get(i + AHEAD) {
         prefetch(chans, a);
     }
     if let Some(&a) = visit.get(i + AHEAD / 2) {
         prefetch(buf, chans[a as usize].best as u32);
     }
-    if let Some(&a) = visit.get(i + AHEAD / 4)
-        && let Some(next) = buf.get(chans[a as usize].best as u32 as usize)
-    {
-        prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
-        prefetch(buf, next.up);
+    if let Some(&a) = visit.get(i + AHEAD / 4) {
+        let b = chans[a as usize].best as u32;
+        if let Some(next) = buf.get(b as usize) {
+            let t = next.out_buf(net.buffered_channels(), net.vcs);
+            prefetch(buf, t);
+            prefetch(buf, next.up);
+            active.prefetch(b);
+            active.prefetch(t);
+            if next.sent == 0 {
+                prefetch(busy, next.out_chan);
+                prefetch(since, next.out_chan);
+            } else if lens.get(next.msg as usize) == Some(&(next.sent + 1)) {
+                let freed = net.buf_channel(b);
+                prefetch(chans, freed);
+                prefetch(busy, freed);
+                prefetch(since, freed);
+            }
+        }
     }
 }

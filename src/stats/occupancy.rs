@@ -51,6 +51,11 @@ impl VcOccupancy {
         (&mut self.busy, &mut self.since, &mut self.hist)
     }
 
+    /// Every link's busy count and stamp, read-only (what a prefetch asks for).
+    pub fn links(&self) -> (&[u8], &[u32]) {
+        (&self.busy, &self.since)
+    }
+
     /// Brings every link's account up to `now` (which changes no distribution: the time is
     /// counted now instead of at the link's next change).
     pub fn flush(&mut self, now: u64) {

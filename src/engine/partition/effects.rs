@@ -136,7 +136,16 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
     p.requested.drain_into(&mut p.visit);
     for k in 0..p.visit.len() {
         if ctx.far {
-            prefetch::traverse_ahead(k, &p.visit, buf, chans, net);
+            prefetch::traverse_ahead(
+                k,
+                &p.visit,
+                buf,
+                chans,
+                &p.active,
+                (busy, since),
+                ctx.lens,
+                net,
+            );
         }
         let a = p.visit[k];
         p.moved += 1;
