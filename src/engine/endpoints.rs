@@ -7,14 +7,33 @@
 //! eq. 27 splits the source among the V injection virtual channels); their flits share the
 //! injection channel, one per cycle, round-robin over the source's injection buffers.
 
+use super::Engine;
 use super::crew::Shared;
 use super::injection::{Injector, Sent};
-use super::{Delivery, Engine};
 use crate::network::NONE;
 use crate::scenario::Process;
 use crate::traffic::{Arrivals, Source};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+/// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    /// Source processor.
+    pub src: u32,
+    /// Destination processor.
+    pub dst: u32,
+    /// Length in flits.
+    pub len: u16,
+    /// Cycle the message was generated.
+    pub created: u64,
+    /// Cycle its head crossed the injection channel.
+    pub inject: u64,
+    /// Cycle its tail was ejected.
+    pub eject: u64,
+    /// Network links its head crossed.
+    pub hops: u16,
+}
 
 /// The processors' sources: their arrival process, their message queues (intrusive FIFOs
 /// through `Messages::next`), and the message each is injecting; indexed by processor.

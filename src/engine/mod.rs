@@ -34,6 +34,7 @@ mod run;
 mod selection;
 mod timing;
 
+pub use endpoints::Delivery;
 pub use partition::MAX_THREADS;
 pub use probes::{REFRESH, Span, Totals};
 pub use run::{
@@ -53,25 +54,6 @@ use messages::Messages;
 use parts::{ACTIVE, ASLEEP, Arbiters, Buffers, EarlyFree, IDLE, WaitLists, track, wake};
 use rand_pcg::Pcg64;
 use timing::{Event, LinkPipe};
-
-/// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Delivery {
-    /// Source processor.
-    pub src: u32,
-    /// Destination processor.
-    pub dst: u32,
-    /// Length in flits.
-    pub len: u16,
-    /// Cycle the message was generated.
-    pub created: u64,
-    /// Cycle its head crossed the injection channel.
-    pub inject: u64,
-    /// Cycle its tail was ejected.
-    pub eject: u64,
-    /// Network links its head crossed.
-    pub hops: u16,
-}
 
 /// The virtual channel of buffer `t` on channel `c` (of `vcs` each), without a division.
 #[inline(always)]
