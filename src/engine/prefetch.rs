@@ -122,7 +122,7 @@ pub(super) fn traverse_ahead(
             if next.sent == 0 {
                 prefetch(busy, next.out_chan);
                 prefetch(since, next.out_chan);
-            } else if lens.get(next.msg as usize) == Some(&(next.sent + 1)) {
+            } else if lens.get(next.msg as usize) == Some(&next.sent.wrapping_add(1)) {
                 let freed = net.buf_channel(b);
                 prefetch(chans, freed);
                 prefetch(busy, freed);
