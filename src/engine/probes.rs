@@ -144,9 +144,10 @@ fn window_counters(arbiters: &Arbiters, n: usize, span: Span, now: Totals) -> Co
         };
     };
     let end = span.end.unwrap_or(now);
+    let (flits, msgs) = (0..n).map(|c| arbiters.counts(c).into()).unzip();
     Counters {
-        flits: (0..n).map(|c| arbiters.counts(c)[0]).collect(),
-        msgs: (0..n).map(|c| arbiters.counts(c)[1]).collect(),
+        flits,
+        msgs,
         ejected_flits: end.ejected_flits - start.ejected_flits,
         ejected_msgs: end.ejected_msgs - start.ejected_msgs,
         generated: end.generated - start.generated,
