@@ -184,11 +184,12 @@ fn commit(
     results: &[flitsim::stats::PointResult],
     extra: Vec<(String, Vec<u8>)>,
 ) -> Result<Vec<String>> {
+    use flitsim::output::experiment_tables::{experiment_files, made};
     let argv: Vec<String> = std::env::args().collect();
-    let mut files = flitsim::output::experiment_tables::experiment_files(exp, results, &argv);
-    files.extend(extra);
-    dir.commit(&files)?;
+    let mut files = experiment_files(exp, results, &argv);
+    files.extend(extra.into_iter().map(|(name, bytes)| (name, made(bytes))));
+    let names = dir.commit_made(&files)?;
     let keep = exp.points().into_iter().map(|p| exp.key(p).0).collect();
     dir.prune_points(&keep)?;
-    Ok(files.into_iter().map(|(name, _)| name).collect())
+    Ok(names)
 }

@@ -2,8 +2,7 @@
 //! `LINK_USE`; validation_channels.csv begins with `LINK` too.
 
 use super::columns::{Column, cells, names, rate, seed};
-use super::csv_tables::table;
-use super::num;
+use super::{Table, num};
 use crate::network::Network;
 use crate::scenario::Pattern;
 use crate::stats::PointResult;
@@ -128,19 +127,28 @@ fn hot_node(pattern: &Pattern) -> Option<u32> {
 
 /// channels.csv: one row per load point and network link, the columns of `LINK` and `LINK_USE`.
 pub fn channels_csv(results: &[PointResult], net: &Network, pattern: &Pattern) -> String {
+    channels_table(results, net, pattern).text()
+}
+
+/// channels.csv's table, its rows made as they are written: a million-node network has 8 M
+/// links a point.
+pub fn channels_table<'a>(
+    results: &'a [PointResult],
+    net: &'a Network,
+    pattern: &Pattern,
+) -> Table<'a> {
     let topo = &net.topology;
     let cube = matches!(topo.cube(), Some(t) if t.kind == Kind::Hypercube);
     let hot = hot_node(pattern);
-    // Each row is made as it is written, not kept: a million-node network has 8 M links.
     let row = move |(channel, &link): (usize, &Link)| LinkRow {
         channel,
         link,
         cube,
         hot: hot.map(|h| (topo.distance(link.src, h), topo.distance(link.dst, h))),
     };
-    table(
-        &[names(LINK), names(LINK_USE)].concat(),
-        results.iter().flat_map(|r| {
+    Table::new(
+        [names(LINK), names(LINK_USE)].concat(),
+        results.iter().flat_map(move |r| {
             topo.links().iter().enumerate().map(row).map(move |x| {
                 let mut cells_of = cells(LINK, r, &x);
                 cells_of.extend(cells(LINK_USE, r, &x));

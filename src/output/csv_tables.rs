@@ -2,25 +2,21 @@
 //! (`channels.rs`), each from its column list; README.md documents the columns.
 
 use super::columns::{Column, cells, names, rate, seed};
-use super::num;
+use super::{Table, num};
 use crate::network::Network;
 use crate::stats::PointResult;
 use crate::topology::Topology;
 
-/// A CSV table: the header, then the rows (the experiment's coordinates are put in front of
-/// both by `experiment_tables`).
-pub(super) fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
-    super::csv_text(header, rows)
-}
-
-/// A table whose rows are the sub-items `items(point)` of each point, with `columns`.
+/// A table whose rows are the sub-items `items(point)` of each point, with `columns`, each
+/// row made as it is written (the experiment's coordinates are put in front of every line by
+/// `experiment_tables`).
 fn per_item<'a, R: 'a, I: Iterator<Item = R> + 'a>(
     columns: &'a [Column<R>],
     results: &'a [PointResult],
     items: impl Fn(&'a PointResult) -> I + 'a,
-) -> String {
-    table(
-        &names(columns),
+) -> Table<'a> {
+    Table::new(
+        names(columns),
         results
             .iter()
             .flat_map(move |r| items(r).map(move |x| cells(columns, r, &x))),
@@ -77,20 +73,27 @@ const MWAY_CHANNELS: &[Column<MWayRow>] = &[
 /// section 2.1, joined by '.'), its ways (routers and processors linked to it) and how busy it
 /// was (paper 004 section 4's traffic).
 pub fn mway_channels_csv(results: &[PointResult], net: &Network) -> String {
+    mway_channels_table(results, net).text()
+}
+
+/// mway_channels.csv's table, its rows made as they are written.
+pub fn mway_channels_table<'a>(results: &'a [PointResult], net: &'a Network) -> Table<'a> {
     let t = net.cube();
     let ways = match &net.topology {
         Topology::MWay(m) => m.ways(),
         _ => Vec::new(),
     };
-    let address = |c: u32| {
+    let address = move |c: u32| {
         (0..t.n())
             .rev()
             .map(|d| t.coord(c, d).to_string())
             .collect::<Vec<_>>()
             .join(".")
     };
-    per_item(MWAY_CHANNELS, results, |r| {
-        (0..r.mway_channel_flits.len()).map(|c| MWayRow {
+    let ways = std::rc::Rc::new(ways);
+    per_item(MWAY_CHANNELS, results, move |r| {
+        let ways = ways.clone();
+        (0..r.mway_channel_flits.len()).map(move |c| MWayRow {
             channel: c,
             address: address(c as u32),
             ways: ways[c],
@@ -136,6 +139,11 @@ const NODES: &[Column<usize>] = &[
 
 /// nodes.csv: one row per load point and node, the columns of `NODES`.
 pub fn nodes_csv(results: &[PointResult]) -> String {
+    nodes_table(results).text()
+}
+
+/// nodes.csv's table, its rows made as they are written.
+pub fn nodes_table(results: &[PointResult]) -> Table<'_> {
     per_item(NODES, results, |r| 0..r.node_inj_flits.len())
 }
 
@@ -201,6 +209,7 @@ pub fn histogram_csv(results: &[PointResult], bin: u64) -> String {
             })
         })
     })
+    .text()
 }
 
 /// hops.csv's columns; the row context is the hop count.
@@ -229,7 +238,7 @@ const HOPS: &[Column<usize>] = &[
 
 /// hops.csv: one row per load point and hop count, the columns of `HOPS`.
 pub fn hops_csv(results: &[PointResult]) -> String {
-    per_item(HOPS, results, |r| 0..r.stats.hop_hist.len())
+    per_item(HOPS, results, |r| 0..r.stats.hop_hist.len()).text()
 }
 
 /// vc_occupancy.csv's columns; the row context is the number of busy virtual channels.
@@ -252,5 +261,5 @@ const VC_OCCUPANCY: &[Column<usize>] = &[
 
 /// vc_occupancy.csv: V + 1 rows per load point, the columns of `VC_OCCUPANCY`.
 pub fn vc_occupancy_csv(results: &[PointResult]) -> String {
-    per_item(VC_OCCUPANCY, results, |r| 0..r.vc_occupancy.len())
+    per_item(VC_OCCUPANCY, results, |r| 0..r.vc_occupancy.len()).text()
 }

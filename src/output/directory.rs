@@ -7,12 +7,14 @@
 //! - Records live in `.points/`, one file per point, each written to a temporary name, synced
 //!   and renamed into place, with a header (magic, length, FNV-1a checksum) so that a torn or
 //!   foreign file is skipped, never trusted.
-//! - `commit` writes every table under a temporary name first; only when all are written are
+//! - `commit` writes every table under a temporary name first (each made as it is written, so
+//!   that no large table is held whole); only when all are written are
 //!   they renamed into place, and then the earlier set's files that this set lacks are removed.
 //!   The set's names are kept in `.flitsim-manifest`; the earlier set is the manifest's names
 //!   and every file of [`KNOWN_TABLES`] present (plots drawn since, results of an earlier
 //!   flitsim). Other files (a user's notes) are never touched.
 
+use super::experiment_tables::{Made, Maker};
 use crate::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File};
@@ -75,6 +77,17 @@ fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut f = File::create(path)?;
     f.write_all(bytes)?;
     f.sync_all()
+}
+
+/// Writes what `make` makes to `path` through a buffer and syncs it; false when `make` made no
+/// file.
+fn make_synced(path: &Path, make: &Maker) -> std::io::Result<bool> {
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, File::create(path)?);
+    if !make(&mut w)? {
+        return Ok(false);
+    }
+    w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    Ok(true)
 }
 
 impl OutDir {
@@ -206,37 +219,62 @@ impl OutDir {
     /// module doc: if any file cannot be written (a full disk), nothing of the earlier set has
     /// changed and no temporary file is left.
     pub fn commit(&self, files: &[(String, Vec<u8>)]) -> Result<()> {
+        let made: Vec<Made> = files
+            .iter()
+            .map(|(name, bytes)| {
+                let maker: Maker = Box::new(move |w| w.write_all(bytes).map(|()| true));
+                (name.clone(), maker)
+            })
+            .collect();
+        self.commit_made(&made).map(|_| ())
+    }
+
+    /// Replaces the directory's set of tables with the files `files` make, each made as it is
+    /// written to its temporary file (a maker that says false makes no file), so that a large
+    /// table is never held whole; otherwise as [`OutDir::commit`]. Returns the names of the
+    /// files made, in order.
+    pub fn commit_made(&self, files: &[Made]) -> Result<Vec<String>> {
         let fix = "free space on the disk or give another --out; the earlier results are unchanged and the finished points are kept";
         let mut written: Vec<(PathBuf, PathBuf)> = Vec::new();
-        for (name, bytes) in files {
+        let mut names = Vec::new();
+        for (name, make) in files {
             let tmp = self.temporary(&self.path, name);
-            if let Err(e) = write_synced(&tmp, bytes) {
+            let made = make_synced(&tmp, make);
+            if !matches!(made, Ok(true)) {
                 let _ = fs::remove_file(&tmp);
-                for (t, _) in &written {
-                    let _ = fs::remove_file(t);
-                }
-                return Err(io(&self.path, e, fix));
             }
-            written.push((tmp, self.path.join(name)));
+            match made {
+                Ok(true) => {
+                    written.push((tmp, self.path.join(name)));
+                    names.push(name.clone());
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    for (t, _) in &written {
+                        let _ = fs::remove_file(t);
+                    }
+                    return Err(io(&self.path, e, fix));
+                }
+            }
         }
         let earlier = self.current_set();
         for (tmp, target) in &written {
             fs::rename(tmp, target).map_err(|e| io(&self.path, e, fix))?;
         }
-        let names: BTreeSet<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
         for old in earlier {
-            if !names.contains(old.as_str()) && !old.contains('/') && !old.starts_with('.') {
+            if !names.contains(&old) && !old.contains('/') && !old.starts_with('.') {
                 let _ = fs::remove_file(self.path.join(&old));
             }
         }
-        let manifest: String = files.iter().map(|(n, _)| format!("{n}\n")).collect();
+        let manifest: String = names.iter().map(|n| format!("{n}\n")).collect();
         let tmp = self.temporary(&self.path, MANIFEST);
         write_synced(&tmp, manifest.as_bytes())
             .and_then(|()| fs::rename(&tmp, self.path.join(MANIFEST)))
             .map_err(|e| {
                 let _ = fs::remove_file(&tmp);
                 io(&self.path, e, fix)
-            })
+            })?;
+        Ok(names)
     }
 
     /// Adds or replaces one file beside the current set (`flitsim model`'s model.csv),

@@ -2,20 +2,37 @@
 //! column per swept key) in front of each row, `pooled.csv` when there are replications, the
 //! scenario file and `experiment.json`.
 
-use super::{
-    channels_csv, histogram_csv, hops_csv, mway_channels_csv, nodes_csv, summary_csv,
-    vc_occupancy_csv,
-};
+use super::channels::channels_table;
+use super::csv_tables::{mway_channels_table, nodes_table};
+use super::{histogram_csv, hops_csv, summary_csv, vc_occupancy_csv};
 use crate::experiment::Experiment;
 use crate::network::Network;
 use crate::scenario::Pattern;
 use crate::stats::PointResult;
+use std::io::{self, Write};
 
 /// One file of a result directory: its name and bytes.
 pub type File = (String, Vec<u8>);
 
-/// A table made per configuration: the configuration's scenario and network, its results.
-type PerConfig<'a> = dyn Fn(&Experiment, usize, &[PointResult]) -> Option<String> + 'a;
+/// What writes one file of a result directory, as it is made, and says whether the
+/// experiment has the file at all (false: nothing was written and there is no such file).
+pub type Maker<'a> = Box<dyn Fn(&mut dyn Write) -> io::Result<bool> + 'a>;
+
+/// One file of a result directory made as it is written: its name and its maker.
+pub type Made<'a> = (String, Maker<'a>);
+
+/// The maker of a file whose bytes are already made.
+pub fn made(bytes: Vec<u8>) -> Maker<'static> {
+    Box::new(move |w| w.write_all(&bytes).map(|()| true))
+}
+
+/// A table made per configuration (its scenario, its results) as a text, or None.
+type PerConfigText<'a> = dyn Fn(&Experiment, usize, &[PointResult]) -> Option<String> + 'a;
+
+/// A table made per configuration (its scenario, its results) and written to a sink; false
+/// when the configuration has no such table.
+type PerConfig<'a> =
+    dyn Fn(&Experiment, usize, &[PointResult], &mut dyn Write) -> io::Result<bool> + 'a;
 
 /// The points of each configuration: a configuration's points are consecutive, loads × seeds.
 pub fn chunks<'a>(exp: &Experiment, results: &'a [PointResult]) -> Vec<&'a [PointResult]> {
@@ -36,12 +53,13 @@ fn record(cells: &[String]) -> String {
     text.trim_end_matches('\n').to_string()
 }
 
-/// A table assembled from each configuration's: its header once, every row after the
-/// coordinates of its configuration. `None` when no configuration has the table.
+/// A table assembled from each configuration's (`table(exp, c, results)`, a CSV text with its
+/// header, or `None` when the configuration has no such table): its header once, every row
+/// after the coordinates of its configuration. `None` when no configuration has the table.
 pub fn with_coordinates(
     exp: &Experiment,
     results: &[PointResult],
-    table: &PerConfig,
+    table: &PerConfigText,
 ) -> Option<String> {
     let chunks = chunks(exp, results);
     per_configuration(exp, &|c| table(exp, c, chunks[c]))
@@ -54,54 +72,116 @@ pub fn per_configuration(
     exp: &Experiment,
     table: &dyn Fn(usize) -> Option<String>,
 ) -> Option<String> {
-    let lead_header = record(&exp.lead_header());
     let mut out = Vec::new();
-    for c in 0..exp.configurations.len() {
-        let Some(text) = table(c) else {
-            continue;
-        };
-        let text = prefix_lines(text, &lead_header, &record(&exp.lead(c)));
-        if out.is_empty() {
-            out = text;
-        } else {
-            let header = text.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
-            out.extend_from_slice(&text[header..]);
-        }
-    }
-    (!out.is_empty()).then(|| String::from_utf8(out).expect("UTF-8 text cut at line ends"))
+    let any = write_per_configuration(
+        exp,
+        &|c, w| match table(c) {
+            Some(text) => w.write_all(text.as_bytes()).map(|()| true),
+            None => Ok(false),
+        },
+        &mut out,
+    )
+    .expect("in-memory write");
+    any.then(|| String::from_utf8(out).expect("UTF-8 text cut at line ends"))
 }
 
-/// `text` with `lead_header` and a comma in front of its first line (the header), `lead` and a
-/// comma in front of every other, each line ended by a newline. Done in place: the text is
-/// widened once and its lines moved back from the end, so that a table of millions of rows
-/// (channels.csv of a million-node network) is never held twice.
-fn prefix_lines(text: String, lead_header: &str, lead: &str) -> Vec<u8> {
-    let mut b = text.into_bytes();
-    if b.last() != Some(&b'\n') {
-        b.push(b'\n');
+/// Writes to `out` the table assembled from each configuration's (`table(c, w)` writes
+/// configuration c's CSV, its header first, to `w`, or says false when it has none): the
+/// header once, then every row after the coordinates of its configuration. Nothing is held
+/// whole: a table of millions of rows (channels.csv of a sweep of a million-node network)
+/// goes to its file as it is made. False when no configuration has the table.
+pub fn write_per_configuration(
+    exp: &Experiment,
+    table: &dyn Fn(usize, &mut dyn Write) -> io::Result<bool>,
+    out: &mut dyn Write,
+) -> io::Result<bool> {
+    let lead_header = record(&exp.lead_header());
+    let mut any = false;
+    for c in 0..exp.configurations.len() {
+        let lead = record(&exp.lead(c));
+        let header = (!any).then_some(lead_header.as_str());
+        let mut w = Prefixed::new(out, header, &lead);
+        if table(c, &mut w)? {
+            w.finish()?;
+            any = true;
+        }
     }
-    let header = b.iter().position(|&c| c == b'\n').map_or(0, |i| i + 1);
-    let rows = b[header..].iter().filter(|&&c| c == b'\n').count();
-    let (first, each) = (lead_header.len() + 1, lead.len() + 1);
-    let mut end = b.len();
-    let mut to = end + first + rows * each;
-    b.resize(to, 0);
-    while end > header {
-        let start = b[..end - 1]
-            .iter()
-            .rposition(|&c| c == b'\n')
-            .map_or(0, |i| i + 1);
-        to -= end - start;
-        b.copy_within(start..end, to);
-        to -= each;
-        b[to..to + each - 1].copy_from_slice(lead.as_bytes());
-        b[to + each - 1] = b',';
-        end = start;
+    Ok(any)
+}
+
+/// A sink that puts `lead` and a comma in front of every line of a CSV text but the first
+/// (its header), which gets `header` and a comma, or is dropped when `header` is None (a
+/// later configuration's copy of the header). The last line is ended by a newline.
+struct Prefixed<'a> {
+    out: &'a mut dyn Write,
+    header: Option<&'a str>,
+    lead: &'a str,
+    /// Still in the first line.
+    in_header: bool,
+    /// The next byte begins a line.
+    line_start: bool,
+    /// Nothing has been written yet.
+    empty: bool,
+}
+
+impl<'a> Prefixed<'a> {
+    fn new(out: &'a mut dyn Write, header: Option<&'a str>, lead: &'a str) -> Self {
+        Prefixed {
+            out,
+            header,
+            lead,
+            in_header: true,
+            line_start: true,
+            empty: true,
+        }
     }
-    b.copy_within(0..header, first);
-    b[..first - 1].copy_from_slice(lead_header.as_bytes());
-    b[first - 1] = b',';
-    b
+
+    /// Ends the text: an empty text still has its (empty) header line, and a last line
+    /// without a newline gets one.
+    fn finish(mut self) -> io::Result<()> {
+        if self.empty {
+            self.write_all(b"\n")?;
+        }
+        if !self.line_start {
+            self.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+}
+
+impl Write for Prefixed<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.empty &= buf.is_empty();
+        let mut rest = buf;
+        while !rest.is_empty() {
+            let line_end = rest.iter().position(|&b| b == b'\n');
+            let (part, ends) = match line_end {
+                Some(i) => (&rest[..=i], true),
+                None => (rest, false),
+            };
+            let kept = !self.in_header || self.header.is_some();
+            if kept {
+                if self.line_start {
+                    let lead = if self.in_header {
+                        self.header.unwrap_or_default()
+                    } else {
+                        self.lead
+                    };
+                    self.out.write_all(lead.as_bytes())?;
+                    self.out.write_all(b",")?;
+                }
+                self.out.write_all(part)?;
+            }
+            self.line_start = ends;
+            self.in_header &= !ends;
+            rest = &rest[part.len()..];
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// The network of a configuration, and its traffic pattern with the hot node named by router
@@ -121,58 +201,67 @@ fn network(exp: &Experiment, c: usize) -> (Network, Pattern) {
 
 /// Every table of a finished experiment (summary.csv, channels.csv, nodes.csv,
 /// histogram.csv, hops.csv, vc_occupancy.csv, mway_channels.csv for m-way networks, pooled.csv
-/// with several seeds), the scenario file as scenario.toml, and experiment.json.
-pub fn experiment_files(
-    exp: &Experiment,
-    results: &[PointResult],
+/// with several seeds), the scenario file as scenario.toml, and experiment.json: each made as
+/// it is written, so that a sweep of a large network never holds a whole table (or two).
+pub fn experiment_files<'a>(
+    exp: &'a Experiment,
+    results: &'a [PointResult],
     command: &[String],
-) -> Vec<File> {
-    let tables: Vec<(&str, Box<PerConfig>)> = vec![
-        ("summary.csv", Box::new(|_, _, r| Some(summary_csv(r)))),
+) -> Vec<Made<'a>> {
+    let text = |f: fn(&[PointResult]) -> String| -> Box<PerConfig<'a>> {
+        Box::new(move |_, _, r, w| w.write_all(f(r).as_bytes()).map(|()| true))
+    };
+    let tables: Vec<(&str, Box<PerConfig<'a>>)> = vec![
+        ("summary.csv", text(summary_csv)),
         (
             "channels.csv",
-            Box::new(|e, c, r| {
+            Box::new(|e, c, r, w| {
                 let (net, pattern) = network(e, c);
-                Some(channels_csv(r, &net, &pattern))
+                channels_table(r, &net, &pattern).write_to(w).map(|()| true)
             }),
         ),
-        ("nodes.csv", Box::new(|_, _, r| Some(nodes_csv(r)))),
+        (
+            "nodes.csv",
+            Box::new(|_, _, r, w| nodes_table(r).write_to(w).map(|()| true)),
+        ),
         (
             "histogram.csv",
-            Box::new(|e, c, r| {
-                Some(histogram_csv(
-                    r,
-                    e.configurations[c].scenario.run.histogram_bin,
-                ))
+            Box::new(|e, c, r, w| {
+                let bin = e.configurations[c].scenario.run.histogram_bin;
+                w.write_all(histogram_csv(r, bin).as_bytes()).map(|()| true)
             }),
         ),
-        ("hops.csv", Box::new(|_, _, r| Some(hops_csv(r)))),
-        (
-            "vc_occupancy.csv",
-            Box::new(|_, _, r| Some(vc_occupancy_csv(r))),
-        ),
+        ("hops.csv", text(hops_csv)),
+        ("vc_occupancy.csv", text(vc_occupancy_csv)),
         (
             "mway_channels.csv",
-            Box::new(|e, c, r| {
+            Box::new(|e, c, r, w| {
                 let net = Network::for_scenario(&e.configurations[c].scenario);
-                net.shared.then(|| mway_channels_csv(r, &net))
+                if !net.shared {
+                    return Ok(false);
+                }
+                mway_channels_table(r, &net).write_to(w).map(|()| true)
             }),
         ),
     ];
-    let mut files: Vec<File> = tables
-        .iter()
-        .filter_map(|(name, t)| {
-            with_coordinates(exp, results, t.as_ref())
-                .map(|text| (name.to_string(), text.into_bytes()))
+    let chunks = chunks(exp, results);
+    let mut files: Vec<Made<'a>> = tables
+        .into_iter()
+        .map(|(name, table)| {
+            let chunks = chunks.clone();
+            let maker: Maker<'a> = Box::new(move |w| {
+                write_per_configuration(exp, &|c, w| table(exp, c, chunks[c], w), w)
+            });
+            (name.to_string(), maker)
         })
         .collect();
     if exp.several_seeds() {
-        files.push(("pooled.csv".into(), pooled(exp, results).into_bytes()));
+        files.push(("pooled.csv".into(), made(pooled(exp, results).into_bytes())));
     }
-    files.push(("scenario.toml".into(), exp.text.clone().into_bytes()));
+    files.push(("scenario.toml".into(), made(exp.text.clone().into_bytes())));
     files.push((
         "experiment.json".into(),
-        experiment_json(exp, command, None).into_bytes(),
+        made(experiment_json(exp, command, None).into_bytes()),
     ));
     files
 }
@@ -233,20 +322,26 @@ pub fn experiment_json(exp: &Experiment, command: &[String], shard: Option<&str>
 
 #[cfg(test)]
 mod tests {
-    use super::prefix_lines;
+    use super::Prefixed;
+    use std::io::Write;
 
-    /// What `prefix_lines` must give: each line copied after its lead.
-    fn copied(text: &str, lead_header: &str, lead: &str) -> String {
+    /// What `Prefixed` must give: each line copied after its lead, the header after
+    /// `lead_header` (or dropped when there is none).
+    fn copied(text: &str, lead_header: Option<&str>, lead: &str) -> String {
+        let text = if text.is_empty() { "\n" } else { text };
         let mut lines = text.lines();
-        let mut out = format!("{lead_header},{}\n", lines.next().unwrap_or_default());
+        let first = lines.next().unwrap_or_default();
+        let mut out = lead_header.map_or(String::new(), |h| format!("{h},{first}\n"));
         for line in lines {
             out += &format!("{lead},{line}\n");
         }
         out
     }
 
+    /// The leads are put in front of the lines as a copy line by line would put them, whatever
+    /// pieces the text arrives in (a CSV writer hands over its buffer at arbitrary places).
     #[test]
-    fn leads_are_put_in_place_as_a_copy_would_put_them() {
+    fn leads_are_put_in_front_as_a_copy_would_put_them() {
         let texts = [
             "rate,seed,x\n0.1,1,\"a,b\"\n0.2,1,é\n",
             "rate,seed\n",
@@ -256,12 +351,28 @@ mod tests {
         ];
         for text in texts {
             for (h, l) in [
-                ("scenario", "torus"),
-                ("scenario,vcs", "\"x, y\",4"),
-                ("s", ""),
+                (Some("scenario"), "torus"),
+                (Some("scenario,vcs"), "\"x, y\",4"),
+                (Some("s"), ""),
+                (None, "torus"),
             ] {
-                let got = String::from_utf8(prefix_lines(text.to_string(), h, l)).unwrap();
-                assert_eq!(got, copied(text, h, l), "{text:?} {h:?} {l:?}");
+                let bytes = text.as_bytes();
+                for cut in 0..=bytes.len() {
+                    for second in cut..=bytes.len() {
+                        let mut out = Vec::new();
+                        let mut w = Prefixed::new(&mut out, h, l);
+                        w.write_all(&bytes[..cut]).unwrap();
+                        w.write_all(&bytes[cut..second]).unwrap();
+                        w.write_all(&bytes[second..]).unwrap();
+                        w.finish().unwrap();
+                        let got = String::from_utf8(out).unwrap();
+                        assert_eq!(
+                            got,
+                            copied(text, h, l),
+                            "{text:?} {h:?} {l:?} {cut} {second}"
+                        );
+                    }
+                }
             }
         }
     }

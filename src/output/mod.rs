@@ -68,12 +68,41 @@ pub fn write_file(dir: &Path, name: &str, text: &str) -> Result<()> {
 
 /// A CSV file's text: the header, then the rows.
 pub fn csv_text(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(header).expect("in-memory write");
-    for r in rows {
-        w.write_record(&r).expect("in-memory write");
+    Table::new(header.to_vec(), rows).text()
+}
+
+/// A CSV table whose rows are made as they are written, so that a table of millions of rows
+/// (channels.csv of a sweep of a million-node network) is never held whole in memory.
+pub struct Table<'a> {
+    header: Vec<&'a str>,
+    rows: Box<dyn Iterator<Item = Vec<String>> + 'a>,
+}
+
+impl<'a> Table<'a> {
+    /// The table with `header` and `rows`.
+    pub fn new(header: Vec<&'a str>, rows: impl IntoIterator<Item = Vec<String>> + 'a) -> Self {
+        Table {
+            header,
+            rows: Box::new(rows.into_iter()),
+        }
     }
-    String::from_utf8(w.into_inner().expect("in-memory flush")).expect("utf-8")
+
+    /// Writes the header, then each row as it is made, to `w`.
+    pub fn write_to(self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut csv = csv::Writer::from_writer(w);
+        csv.write_record(&self.header)?;
+        for r in self.rows {
+            csv.write_record(&r)?;
+        }
+        csv.flush()
+    }
+
+    /// The table's text.
+    pub fn text(self) -> String {
+        let mut bytes = Vec::new();
+        self.write_to(&mut bytes).expect("in-memory write");
+        String::from_utf8(bytes).expect("utf-8")
+    }
 }
 
 /// A number as written in the CSVs: shortest round-trip form, `NaN` when undefined.

@@ -189,7 +189,7 @@ pub const SUMMARY: &[Column] = &[
 
 /// summary.csv: one row per load point, the columns of [`SUMMARY`].
 pub fn summary_csv(results: &[PointResult]) -> String {
-    super::csv_tables::table(
+    super::csv_text(
         &columns::names(SUMMARY),
         results.iter().map(|r| columns::cells(SUMMARY, r, &())),
     )

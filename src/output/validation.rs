@@ -2,7 +2,7 @@
 //! validation_vc.csv, validation_channels.csv and validation_distance.csv.
 
 use super::channels::link_cells;
-use super::csv_tables::table;
+use super::csv_text as table;
 use super::num;
 use crate::error::{Error, Result};
 use crate::model::Outcome;
