@@ -130,6 +130,11 @@ fn check_experiment(exp: &Experiment) {
         f.buffers,
         available().map_or("unknown".to_string(), shown)
     );
+    let (points, results) = flitsim::experiment::footprint::results(exp);
+    out!(
+        "  results: about {} for its {points} point(s), held until the tables are written",
+        shown(results)
+    );
     for a in &exp.axes {
         out!("  sweep: {} = [{}]", a.key, a.values.join(", "));
     }

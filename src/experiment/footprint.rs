@@ -11,7 +11,9 @@
 //! engine 41, 123 and 279; that 32-ary 4-cube then measured 1,615 and 2,181 MB.) Buffer depth
 //! costs nothing (a buffer holds counts, not flits). A point that stops
 //! early (backlog, drain cap) or stalls copies its engine to tell deadlock from congestion, so
-//! [`check_fits`] asks for twice the estimate.
+//! [`check_fits`] asks for twice the estimate. Every finished point's results (16 bytes a link
+//! and 32 a processor) are held until the tables are written, which are made as they are
+//! written; the check counts them beside the engines.
 
 use crate::scenario::Scenario;
 use crate::topology::{Family, Kind, Placement};
@@ -28,6 +30,14 @@ const PER_NODE: f64 = 334.6;
 /// arrays) in vectors that grow by doubling.
 const PER_MESSAGE: f64 = 76.0;
 
+/// Bytes of one finished point's results, kept until the tables are written: two counts of
+/// 8 bytes a link (flits, messages), four a processor (injected and ejected flits and
+/// messages), one an m-way channel (counted per node here), and its histograms.
+const RESULT_PER_LINK: f64 = 16.0;
+const RESULT_PER_PROCESSOR: f64 = 32.0;
+const RESULT_PER_NODE: f64 = 8.0;
+const RESULT_BASE: f64 = 65536.0;
+
 /// A point's estimated memory and the counts that drive it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Footprint {
@@ -42,6 +52,8 @@ pub struct Footprint {
     /// The most the source queues can hold before the point stops (`[run] max_backlog`
     /// messages per processor), bytes.
     pub backlog_bytes: f64,
+    /// The point's results, held from its end until the run's tables are written, bytes.
+    pub result_bytes: f64,
 }
 
 /// The estimate for one point of `s`, from its topology and router alone.
@@ -74,6 +86,10 @@ pub fn footprint(s: &Scenario) -> Footprint {
         buffers: buffers as u64,
         bytes: BASE + PER_BUFFER * buffers + PER_LINK * links + PER_NODE * nodes,
         backlog_bytes: s.run.max_backlog as f64 * processors * PER_MESSAGE,
+        result_bytes: RESULT_BASE
+            + RESULT_PER_LINK * links
+            + RESULT_PER_PROCESSOR * processors
+            + RESULT_PER_NODE * nodes,
     }
 }
 
@@ -102,9 +118,22 @@ pub fn check_fits(exp: &super::Experiment, at_once: usize) -> crate::error::Resu
             (a.bytes + a.backlog_bytes).total_cmp(&(b.bytes + b.backlog_bytes))
         })
         .expect("one configuration at least");
-    let need = 2.0 * (biggest.bytes + biggest.backlog_bytes) * at_once as f64;
+    let engines = 2.0 * (biggest.bytes + biggest.backlog_bytes) * at_once as f64;
+    let (points, results) = results(exp);
+    // The points' results are held through the run beside its engines, and twice while a
+    // resumed run reads its records.
+    let need = (engines + results).max(2.0 * results);
     if need <= avail {
         return Ok(());
+    }
+    if 2.0 * results > engines {
+        return Err(crate::error::Error::Input(format!(
+            "{}: [traffic] flit_rates, seeds and the sweep: the results of its {points} points take about {} (16 bytes per link and 32 per processor a point), held until the tables are written, {} in all with the points running, more than the {} available; fix: fewer loads, seeds or swept values per run (run the sweep as several scenarios), or --force to try anyway",
+            exp.file,
+            shown(results),
+            shown(need),
+            shown(avail)
+        )));
     }
     if biggest.backlog_bytes > biggest.bytes {
         return Err(crate::error::Error::Input(format!(
@@ -126,6 +155,18 @@ pub fn check_fits(exp: &super::Experiment, at_once: usize) -> crate::error::Resu
         shown(need),
         shown(avail)
     )))
+}
+
+/// The experiment's points and the bytes of all their results.
+pub fn results(exp: &super::Experiment) -> (usize, f64) {
+    exp.configurations.iter().fold((0, 0.0), |(n, bytes), c| {
+        let s = &c.scenario;
+        let points = s.traffic.rates.len() * s.seeds.len();
+        (
+            n + points,
+            bytes + points as f64 * footprint(s).result_bytes,
+        )
+    })
 }
 
 /// Bytes as messages show them: MiB or GiB.
