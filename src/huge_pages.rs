@@ -11,7 +11,7 @@ const HUGE_FROM: usize = 8 << 20;
 
 /// A vector of `n` copies of `value`, its memory asked to be backed by huge pages when it is
 /// large, before it is first written (so that the pages are huge from the start).
-pub(crate) fn filled<T: Clone>(n: usize, value: T) -> Vec<T> {
+pub fn filled<T: Clone>(n: usize, value: T) -> Vec<T> {
     let mut v = Vec::with_capacity(n);
     advise(&v);
     v.resize(n, value);
@@ -19,7 +19,7 @@ pub(crate) fn filled<T: Clone>(n: usize, value: T) -> Vec<T> {
 }
 
 /// An empty vector with room for `n` elements, asked to be backed by huge pages when large.
-pub(crate) fn with_capacity<T>(n: usize) -> Vec<T> {
+pub fn with_capacity<T>(n: usize) -> Vec<T> {
     let v = Vec::with_capacity(n);
     advise(&v);
     v

@@ -85,7 +85,7 @@
 pub mod engine;
 pub mod error;
 pub mod experiment;
-mod huge_pages;
+pub mod huge_pages;
 pub mod model;
 pub mod network;
 pub mod output;
