@@ -120,13 +120,12 @@ pub fn check_fits(exp: &super::Experiment, at_once: usize) -> crate::error::Resu
         .expect("one configuration at least");
     let engines = 2.0 * (biggest.bytes + biggest.backlog_bytes) * at_once as f64;
     let (points, results) = results(exp);
-    // The points' results are held through the run beside its engines, and twice while a
-    // resumed run reads its records.
-    let need = (engines + results).max(2.0 * results);
+    // The points' results are held through the run beside its engines.
+    let need = engines + results;
     if need <= avail {
         return Ok(());
     }
-    if 2.0 * results > engines {
+    if results > engines {
         return Err(crate::error::Error::Input(format!(
             "{}: [traffic] flit_rates, seeds and the sweep: the results of its {points} points take about {} (16 bytes per link and 32 per processor a point), held until the tables are written, {} in all with the points running, more than the {} available; fix: fewer loads, seeds or swept values per run (run the sweep as several scenarios), or --force to try anyway",
             exp.file,

@@ -4,7 +4,7 @@
 
 use super::{Experiment, record};
 use crate::error::{Error, Result};
-use crate::output::directory::read_points;
+use crate::output::directory::{check_points, read_point};
 use crate::stats::PointResult;
 use std::path::{Path, PathBuf};
 
@@ -86,7 +86,6 @@ pub fn gather(dirs: &[PathBuf]) -> Result<(Experiment, Vec<PointResult>)> {
             exp.hash()
         )));
     }
-    let mut stores = Vec::new();
     for d in dirs {
         let json = experiment_json(d)?;
         let theirs = json["experiment_hash"].as_str().unwrap_or("");
@@ -97,16 +96,17 @@ pub fn gather(dirs: &[PathBuf]) -> Result<(Experiment, Vec<PointResult>)> {
                 first.display()
             )));
         }
-        stores.push(read_points(d)?);
+        check_points(d)?;
     }
     let points = exp.points();
     let mut results = Vec::with_capacity(points.len());
     let (mut missing, mut twice) = (Vec::new(), Vec::new());
     for (i, &p) in points.iter().enumerate() {
         let (key, text) = exp.key(p);
-        let found: Vec<PointResult> = stores
+        // One record read at a time, so that merging never holds every record's bytes.
+        let found: Vec<PointResult> = dirs
             .iter()
-            .filter_map(|s| s.get(&key).and_then(|b| record::decode(b, &text)))
+            .filter_map(|d| read_point(d, &key).and_then(|b| record::decode(&b, &text)))
             .collect();
         match found.len() {
             0 => missing.push(i),

@@ -5,7 +5,7 @@
 use super::{Experiment, Point, record};
 use crate::engine::run_point_on;
 use crate::error::{Error, Result};
-use crate::output::directory::OutDir;
+use crate::output::directory::{OutDir, read_point};
 use crate::stats::PointResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::Mutex;
@@ -73,22 +73,17 @@ pub fn run(
     let all = exp.points();
     let points: Vec<Point> = wanted.iter().map(|&i| all[i]).collect();
     let keys: Vec<(String, String)> = points.iter().map(|&p| exp.key(p)).collect();
-    let stored = if opts.fresh {
-        Default::default()
-    } else {
-        dir.load_points()?
-    };
+    if !opts.fresh {
+        dir.remove_temporaries();
+    }
+    // One record read at a time: a record's bytes are as large as the results it holds.
     let mut slots: Vec<Option<Result<PointResult>>> = keys
         .iter()
         .map(|(hash, text)| {
-            stored
-                .get(hash)
-                .and_then(|b| record::decode(b, text))
-                .map(Ok)
+            let bytes = (!opts.fresh).then(|| read_point(dir.path(), hash))??;
+            record::decode(&bytes, text).map(Ok)
         })
         .collect();
-    // The records' bytes are as large as the results they hold: not kept through the run.
-    drop(stored);
     let reused = slots.iter().filter(|s| s.is_some()).count();
     kept.store(reused, Ordering::SeqCst);
     let todo: Vec<usize> = (0..points.len()).filter(|&i| slots[i].is_none()).collect();

@@ -174,8 +174,13 @@ impl OutDir {
     /// Every whole record (key → bytes); temporary, torn or corrupt files are skipped, and
     /// temporary files left by an interrupted run are removed.
     pub fn load_points(&self) -> Result<BTreeMap<String, Vec<u8>>> {
-        let dir = self.path.join(POINTS);
-        if let Ok(entries) = fs::read_dir(&dir) {
+        self.remove_temporaries();
+        read_points(&self.path)
+    }
+
+    /// Removes the temporary files an interrupted run left among the records.
+    pub fn remove_temporaries(&self) {
+        if let Ok(entries) = fs::read_dir(self.path.join(POINTS)) {
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().to_string();
                 if name.starts_with('.') && name.ends_with(".tmp") {
@@ -183,7 +188,6 @@ impl OutDir {
                 }
             }
         }
-        read_points(&self.path)
     }
 
     /// Removes every record whose key is not in `keep` (after a complete run, so that the
@@ -317,6 +321,31 @@ pub fn read_points(path: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
         }
     }
     Ok(out)
+}
+
+/// The record `key` of the output directory `path`, if it is there whole (one record read at a
+/// time, so that resuming or merging a sweep of a large network holds one record's bytes
+/// beside the results, not every record's).
+pub fn read_point(path: &Path, key: &str) -> Option<Vec<u8>> {
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let mut data = fs::read(path.join(POINTS).join(key)).ok()?;
+    let len = unwrap_record(&data)?.len();
+    data.drain(..data.len() - len);
+    Some(data)
+}
+
+/// Checks that `path` holds records (`.points/`), as a directory `flitsim run` wrote does.
+pub fn check_points(path: &Path) -> Result<()> {
+    let dir = path.join(POINTS);
+    fs::read_dir(&dir).map(|_| ()).map_err(|e| {
+        io(
+            &dir,
+            e,
+            "give an output directory written by `flitsim run` (it keeps its points in .points/)",
+        )
+    })
 }
 
 /// The bytes of a record file, if its header and checksum are whole.
