@@ -182,12 +182,11 @@ fn commit(
     exp: &Experiment,
     dir: &OutDir,
     results: &[flitsim::stats::PointResult],
-    extra: Vec<(String, Vec<u8>)>,
+    extra: Vec<flitsim::output::experiment_tables::Made<'_>>,
 ) -> Result<Vec<String>> {
-    use flitsim::output::experiment_tables::{experiment_files, made};
     let argv: Vec<String> = std::env::args().collect();
-    let mut files = experiment_files(exp, results, &argv);
-    files.extend(extra.into_iter().map(|(name, bytes)| (name, made(bytes))));
+    let mut files = flitsim::output::experiment_tables::experiment_files(exp, results, &argv);
+    files.extend(extra);
     let names = dir.commit_made(&files)?;
     let keep = exp.points().into_iter().map(|p| exp.key(p).0).collect();
     dir.prune_points(&keep)?;

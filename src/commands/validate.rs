@@ -5,10 +5,12 @@ use super::{commit, load_experiment, open_out, out_lines, run_points};
 use crate::RunArgs;
 use flitsim::experiment::Experiment;
 use flitsim::output::directory::OutDir;
-use flitsim::output::experiment_tables::with_coordinates;
+use flitsim::output::experiment_tables::{
+    Maker, chunks, made, with_coordinates, write_per_configuration,
+};
 use flitsim::output::terminal;
 use flitsim::output::validation::{
-    ModelRow, model_csv, validation_channels_csv, validation_csv, validation_distance_csv,
+    ModelRow, model_csv, validation_channels_table, validation_csv, validation_distance_csv,
     validation_plot, validation_vc_csv,
 };
 use flitsim::stats::PointResult;
@@ -62,7 +64,7 @@ pub fn validate(args: &RunArgs) -> Result<()> {
             .collect();
         let table = |name: &str, f: &dyn Fn(usize, &[PointResult]) -> String| {
             with_coordinates(&exp, results, &|_, c, r| Some(f(c, r)))
-                .map(|t| (name.to_string(), t.into_bytes()))
+                .map(|t| (name.to_string(), made(t.into_bytes())))
         };
         extra.extend(table("model.csv", &|c, _| model_csv(&rows[c], sat[c])));
         extra.extend(table("validation.csv", &|c, r| validation_csv(r, &rows[c])));
@@ -74,7 +76,7 @@ pub fn validate(args: &RunArgs) -> Result<()> {
         let all_rows: Vec<ModelRow> = rows.iter().flatten().cloned().collect();
         extra.push((
             "validation.svg".into(),
-            svg(&dir, results, &all_rows)?.into_bytes(),
+            made(svg(&dir, results, &all_rows)?.into_bytes()),
         ));
         let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
         print.push(format!("model: {}", dedup(names).join("; ")));
@@ -95,29 +97,34 @@ pub fn validate(args: &RunArgs) -> Result<()> {
             .iter()
             .map(|&p| flitsim::model::mean_distance(exp.scenario(p), p.seed).unwrap_or(f64::NAN))
             .collect();
-        let offsets = offsets(&exp);
-        extra.extend(
-            with_coordinates(&exp, results, &|e, c, r| {
-                let net = flitsim::network::Network::for_scenario(&e.configurations[c].scenario);
-                let at = offsets[c];
-                Some(validation_channels_csv(
-                    r,
-                    net.topology.links(),
-                    &rates[at..at + r.len()],
-                ))
-            })
-            .map(|t| ("validation_channels.csv".to_string(), t.into_bytes())),
-        );
-        extra.extend(
-            with_coordinates(&exp, results, &|_, c, r| {
-                let at = offsets[c];
-                Some(validation_distance_csv(r, &distance[at..at + r.len()]))
-            })
-            .map(|t| ("validation_distance.csv".to_string(), t.into_bytes())),
-        );
         let names: Vec<&str> = channels.iter().map(|c| c.name()).collect();
         print.push(format!("channel rates: {}", dedup(names).join("; ")));
         print.extend(terminal::channels_table(results, &rates, &distance));
+        let offsets = offsets(&exp);
+        let distances = with_coordinates(&exp, results, &|_, c, r| {
+            let at = offsets[c];
+            Some(validation_distance_csv(r, &distance[at..at + r.len()]))
+        });
+        // A row per link and point: made as it is written, like channels.csv.
+        let (exp, chunks) = (&exp, chunks(&exp, results));
+        let maker: Maker = Box::new(move |w| {
+            write_per_configuration(
+                exp,
+                &|c, w| {
+                    let s = &exp.configurations[c].scenario;
+                    let net = flitsim::network::Network::for_scenario(s);
+                    let (r, at) = (chunks[c], offsets[c]);
+                    validation_channels_table(r, net.topology.links(), &rates[at..at + r.len()])
+                        .write_to(w)
+                        .map(|()| true)
+                },
+                w,
+            )
+        });
+        extra.push(("validation_channels.csv".to_string(), maker));
+        extra.extend(
+            distances.map(|t| ("validation_distance.csv".to_string(), made(t.into_bytes()))),
+        );
     }
     let written = commit(&exp, &dir, results, extra)?;
     if !args.quiet {

@@ -185,8 +185,18 @@ pub fn validation_channels_csv(
     links: &[crate::topology::Link],
     model_rates: &[Vec<f64>],
 ) -> String {
-    table(
-        &[
+    validation_channels_table(sim, links, model_rates).text()
+}
+
+/// validation_channels.csv's table, its rows made as they are written (a row per link and
+/// point).
+pub fn validation_channels_table<'a>(
+    sim: &'a [PointResult],
+    links: &'a [crate::topology::Link],
+    model_rates: &'a [Vec<f64>],
+) -> super::Table<'a> {
+    super::Table::new(
+        vec![
             "rate",
             "seed",
             "channel",
@@ -197,7 +207,7 @@ pub fn validation_channels_csv(
             "messages_per_cycle",
             "model_messages_per_cycle",
         ],
-        sim.iter().zip(model_rates).flat_map(|(r, m)| {
+        sim.iter().zip(model_rates).flat_map(move |(r, m)| {
             links.iter().enumerate().map(move |(c, l)| {
                 let mut row = link_cells(r, c, l);
                 row.extend([num(r.link_msgs[c]), num(m[c])]);
