@@ -30,12 +30,14 @@ const PER_NODE: f64 = 334.6;
 /// arrays) in vectors that grow by doubling.
 const PER_MESSAGE: f64 = 76.0;
 
-/// Bytes of one finished point's results, kept until the tables are written: two counts of
-/// 8 bytes a link (flits, messages), four a processor (injected and ejected flits and
-/// messages), one an m-way channel (counted per node here), and its histograms.
+/// Bytes of one finished point's results per link, kept until the tables are written: its
+/// flits and messages, 8 bytes each.
 const RESULT_PER_LINK: f64 = 16.0;
+/// Per processor: the injected and ejected flits and messages.
 const RESULT_PER_PROCESSOR: f64 = 32.0;
+/// Per node: an m-way channel's flits (counted for every node, at worst).
 const RESULT_PER_NODE: f64 = 8.0;
+/// Per point: the latency and hop histograms and the rest.
 const RESULT_BASE: f64 = 65536.0;
 
 /// A point's estimated memory and the counts that drive it.

@@ -11,9 +11,6 @@ use crate::scenario::Pattern;
 use crate::stats::PointResult;
 use std::io::{self, Write};
 
-/// One file of a result directory: its name and bytes.
-pub type File = (String, Vec<u8>);
-
 /// What writes one file of a result directory, as it is made, and says whether the
 /// experiment has the file at all (false: nothing was written and there is no such file).
 pub type Maker<'a> = Box<dyn Fn(&mut dyn Write) -> io::Result<bool> + 'a>;
