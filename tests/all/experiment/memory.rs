@@ -26,6 +26,46 @@ fn roomy(test: &str) -> bool {
     roomy
 }
 
+/// The memory scenario: a 64-ary 3-cube, 262,144 nodes.
+const MEMORY_SCENARIO: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/scenarios/torus-64x64x64-memory.toml"
+);
+
+/// Whether GNU time is here to measure peaks; if not, the test says it is skipped.
+fn can_measure(test: &str) -> bool {
+    let here = std::path::Path::new("/usr/bin/time").exists();
+    if !here {
+        eprintln!("SKIPPED {test}: no /usr/bin/time");
+    }
+    here
+}
+
+/// The peak resident memory of `flitsim ARGS` that succeeded, MiB, measured with GNU time.
+fn peak_mib(args: &[&str]) -> f64 {
+    let out = std::process::Command::new("/usr/bin/time")
+        .args(["-f", "%M", env!("CARGO_BIN_EXE_flitsim")])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.lines().last().unwrap().trim().parse::<f64>().unwrap() / 1024.0
+}
+
+/// The figure after "about " on the line of `check`'s output with `key` (MiB).
+fn about_mib(stdout: &str, key: &str) -> f64 {
+    let line = stdout.lines().find(|l| l.contains(key)).unwrap();
+    let figure = line
+        .split("about ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    figure.parse().unwrap()
+}
+
 #[test]
 fn a_scenario_that_cannot_fit_is_refused_at_once() {
     if roomy("a_scenario_that_cannot_fit_is_refused_at_once") {
@@ -62,48 +102,26 @@ fn a_scenario_that_cannot_fit_is_refused_at_once() {
 /// nodes), measured with GNU time; skipped, saying so, where /usr/bin/time is missing.
 #[test]
 fn the_estimate_is_within_a_quarter_of_the_measured_peak() {
-    if !std::path::Path::new("/usr/bin/time").exists() {
-        eprintln!(
-            "SKIPPED the_estimate_is_within_a_quarter_of_the_measured_peak: no /usr/bin/time"
-        );
+    if !can_measure("the_estimate_is_within_a_quarter_of_the_measured_peak") {
         return;
     }
     let tmp = temp_dir("exp-memory-peak");
     let d = tmp.path();
-    let s = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/scenarios/torus-64x64x64-memory.toml"
-    );
-    let o = flitsim(d, "check", &["check", s]);
+    let o = flitsim(d, "check", &["check", MEMORY_SCENARIO]);
     ok(&o);
-    let line = o
-        .stdout
-        .lines()
-        .find(|l| l.contains("memory: about "))
-        .unwrap();
-    let est: f64 = line
-        .split("about ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let est_kb = est * 1024.0; // MiB to KiB
-    let out = std::process::Command::new("/usr/bin/time")
-        .args(["-f", "%M", env!("CARGO_BIN_EXE_flitsim"), "run", s, "--out"])
-        .arg(d.join("out"))
-        .arg("--quiet")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    let peak_kb: f64 = err.lines().last().unwrap().trim().parse().unwrap();
-    let error = (est_kb - peak_kb) / peak_kb;
+    let est = about_mib(&o.stdout, "memory: about ");
+    let out = d.join("out");
+    let peak = peak_mib(&[
+        "run",
+        MEMORY_SCENARIO,
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let error = (est - peak) / peak;
     assert!(
         error.abs() < 0.25,
-        "estimate {est_kb} KiB, peak {peak_kb} KiB ({error:+.3})"
+        "estimate {est} MiB, peak {peak} MiB ({error:+.3})"
     );
 }
 
@@ -167,16 +185,11 @@ fn a_sweep_whose_results_cannot_fit_is_refused_at_once() {
 /// 738 MB.
 #[test]
 fn a_sweep_peaks_within_one_engine_and_its_results() {
-    if !std::path::Path::new("/usr/bin/time").exists() {
-        eprintln!("SKIPPED a_sweep_peaks_within_one_engine_and_its_results: no /usr/bin/time");
+    if !can_measure("a_sweep_peaks_within_one_engine_and_its_results") {
         return;
     }
     let tmp = temp_dir("exp-memory-sweep");
     let d = tmp.path();
-    let s = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/scenarios/torus-64x64x64-memory.toml"
-    );
     let sets = [
         "--set",
         "traffic.flit_rates=[0.001, 0.002, 0.003, 0.004]",
@@ -185,69 +198,34 @@ fn a_sweep_peaks_within_one_engine_and_its_results() {
         "--set",
         "run.measure_cycles=100",
     ];
-    let o = flitsim(d, "check", &[&["check", s][..], &sets].concat());
+    let o = flitsim(
+        d,
+        "check",
+        &[&["check", MEMORY_SCENARIO][..], &sets].concat(),
+    );
     ok(&o);
-    let mib = |key: &str| -> f64 {
-        let line = o.stdout.lines().find(|l| l.contains(key)).unwrap();
-        line.split("about ")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
-    let (engine, results) = (mib("memory: about "), mib("results: about "));
-    let out = std::process::Command::new("/usr/bin/time")
-        .args([
-            "-f",
-            "%M",
-            env!("CARGO_BIN_EXE_flitsim"),
-            "run",
-            s,
-            "--threads",
-            "1",
-        ])
-        .args(sets)
-        .arg("--out")
-        .arg(d.join("out"))
-        .arg("--quiet")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    assert!(std::fs::metadata(d.join("out/channels.csv")).unwrap().len() > 400_000_000);
-    let err = String::from_utf8_lossy(&out.stderr);
-    let peak_mib = err.lines().last().unwrap().trim().parse::<f64>().unwrap() / 1024.0;
+    let engine = about_mib(&o.stdout, "memory: about ");
+    let results = about_mib(&o.stdout, "results: about ");
+    let out = d.join("out");
+    let run = [
+        &["run", MEMORY_SCENARIO, "--threads", "1", "--quiet"][..],
+        &sets,
+        &["--out", out.to_str().unwrap()],
+    ]
+    .concat();
+    let peak = peak_mib(&run);
+    assert!(std::fs::metadata(out.join("channels.csv")).unwrap().len() > 400_000_000);
     assert!(
-        peak_mib < 1.1 * (engine + results),
-        "peak {peak_mib} MiB, engine {engine} MiB, results {results} MiB"
+        peak < 1.1 * (engine + results),
+        "peak {peak} MiB, engine {engine} MiB, results {results} MiB"
     );
     // Resumed with every point recorded, the run reads the records one at a time: it holds
     // the results (and the network its channels.csv names), less than one engine. When it read
     // every record at once and kept them beside the results, it peaked at 260 MiB.
-    let again = std::process::Command::new("/usr/bin/time")
-        .args([
-            "-f",
-            "%M",
-            env!("CARGO_BIN_EXE_flitsim"),
-            "run",
-            s,
-            "--threads",
-            "1",
-        ])
-        .args(sets)
-        .arg("--out")
-        .arg(d.join("out"))
-        .arg("--quiet")
-        .output()
-        .unwrap();
-    assert!(again.status.success(), "{again:?}");
-    let err = String::from_utf8_lossy(&again.stderr);
-    let resumed_mib = err.lines().last().unwrap().trim().parse::<f64>().unwrap() / 1024.0;
+    let resumed = peak_mib(&run);
     assert!(
-        resumed_mib < engine,
-        "resumed: peak {resumed_mib} MiB, engine {engine} MiB, results {results} MiB"
+        resumed < engine,
+        "resumed: peak {resumed} MiB, engine {engine} MiB, results {results} MiB"
     );
 }
 
