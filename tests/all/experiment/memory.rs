@@ -179,10 +179,9 @@ fn a_sweep_whose_results_cannot_fit_is_refused_at_once() {
 
 /// A sweep holds its points' results, never its tables nor its records: four points of the
 /// memory scenario (short windows) peak within the estimate of one point's engine and four
-/// points' results
-/// (an engine of about 207 MiB, results of about 34 MiB a point). Before the tables were
-/// written as they were made, the 460 MB channels.csv alone was held whole, and the peak was
-/// 738 MB.
+/// points' results (an engine of about 207 MiB, results of about 34 MiB a point). Before the
+/// tables were written as they were made, the 460 MB channels.csv alone was held whole, and
+/// the peak was 738 MB.
 #[test]
 fn a_sweep_peaks_within_one_engine_and_its_results() {
     if !can_measure("a_sweep_peaks_within_one_engine_and_its_results") {
