@@ -114,7 +114,7 @@ pub fn validate(args: &RunArgs) -> Result<()> {
                     let s = &exp.configurations[c].scenario;
                     let net = flitsim::network::Network::for_scenario(s);
                     let (r, at) = (chunks[c], offsets[c]);
-                    validation_channels_table(r, net.topology.links(), &rates[at..at + r.len()])
+                    validation_channels_table(r, &net.topology, &rates[at..at + r.len()])
                         .write_to(w)
                         .map(|()| true)
                 },

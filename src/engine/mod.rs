@@ -38,8 +38,8 @@ pub use endpoints::Delivery;
 pub use partition::MAX_THREADS;
 pub use probes::{REFRESH, Span, Totals};
 pub use run::{
-    AUTO_SPLIT_BUFFERS, RunControl, SIMULATED, SIMULATED_STEP, build_engine, run_engine, run_point,
-    run_point_on,
+    AUTO_SPLIT_BUFFERS, RunControl, SIMULATED, SIMULATED_STEP, build_engine, build_engine_on,
+    run_engine, run_point, run_point_on,
 };
 
 use crate::network::{NONE, Network};

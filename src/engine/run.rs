@@ -53,7 +53,12 @@ impl RunControl {
 
 /// An engine for one load point of a scenario (`rate` in messages/node/cycle).
 pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
-    let net = Network::for_scenario(s);
+    build_engine_on(s, Network::for_scenario(s), rate, seed)
+}
+
+/// [`build_engine`] on `net`, a wiring of the scenario's network (its links numbered
+/// otherwise, say).
+pub fn build_engine_on(s: &Scenario, net: Network, rate: f64, seed: u64) -> Engine {
     let routing = Routing::new(s, &net);
     let traffic = Traffic::new(&s.traffic, net.traffic_topo(), seed);
     let random_tie = Routing::random_tie(s, &net);

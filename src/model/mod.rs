@@ -207,7 +207,7 @@ impl LinkRates {
     pub fn rates(self, s: &Scenario, rate: f64, seed: u64) -> Vec<f64> {
         let net = crate::network::Network::for_scenario(s);
         let t = net.cube();
-        match self {
+        let by_id = match self {
             LinkRates::DorEnumeration => {
                 let traffic = crate::traffic::Traffic::new(&s.traffic, t, seed);
                 enumerate::dor_link_rates(&net, &traffic, rate, s.routing.tie)
@@ -225,7 +225,8 @@ impl LinkRates {
                 })
                 .collect(),
             LinkRates::Even => vec![rate * t.mean_distance() / t.n() as f64; t.links.len()],
-        }
+        };
+        net.topology.in_link_order(&by_id)
     }
 }
 

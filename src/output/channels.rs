@@ -10,7 +10,8 @@ use crate::topology::{Kind, Link};
 
 /// A row of channels.csv: a network link of the point, and what its grouping columns need.
 pub(super) struct LinkRow {
-    /// The link's id.
+    /// The link's place in `Topology::links_in_order`: its id in the conventional numbering
+    /// (by dimension, router and direction), and its index in the point's per-link results.
     channel: usize,
     /// The link.
     link: Link,
@@ -149,7 +150,7 @@ pub fn channels_table<'a>(
     Table::new(
         [names(LINK), names(LINK_USE)].concat(),
         results.iter().flat_map(move |r| {
-            topo.links().iter().enumerate().map(row).map(move |x| {
+            topo.listed_links().enumerate().map(row).map(move |x| {
                 let mut cells_of = cells(LINK, r, &x);
                 cells_of.extend(cells(LINK_USE, r, &x));
                 cells_of

@@ -182,17 +182,17 @@ fn draw(
 /// the exact or model rate from `flitsim::model::link_rates`.
 pub fn validation_channels_csv(
     sim: &[PointResult],
-    links: &[crate::topology::Link],
+    topo: &crate::topology::Topology,
     model_rates: &[Vec<f64>],
 ) -> String {
-    validation_channels_table(sim, links, model_rates).text()
+    validation_channels_table(sim, topo, model_rates).text()
 }
 
 /// validation_channels.csv's table, its rows made as they are written (a row per link and
 /// point).
 pub fn validation_channels_table<'a>(
     sim: &'a [PointResult],
-    links: &'a [crate::topology::Link],
+    topo: &'a crate::topology::Topology,
     model_rates: &'a [Vec<f64>],
 ) -> super::Table<'a> {
     super::Table::new(
@@ -208,7 +208,7 @@ pub fn validation_channels_table<'a>(
             "model_messages_per_cycle",
         ],
         sim.iter().zip(model_rates).flat_map(move |(r, m)| {
-            links.iter().enumerate().map(move |(c, l)| {
+            topo.listed_links().enumerate().map(move |(c, l)| {
                 let mut row = link_cells(r, c, l);
                 row.extend([num(r.link_msgs[c]), num(m[c])]);
                 row

@@ -115,9 +115,10 @@ pub struct PointResult {
     pub stop: StopReason,
     /// The cycle it stopped at.
     pub cycles: u64,
-    /// Per network link: flits and headers that crossed it in the window, per cycle.
+    /// Per network link, in the order of `Topology::links_in_order`: flits and headers that
+    /// crossed it in the window, per cycle.
     pub link_flits: Vec<f64>,
-    /// Per network link: headers that crossed it per cycle in the window.
+    /// Per network link, in the same order: headers that crossed it per cycle in the window.
     pub link_msgs: Vec<f64>,
     /// Per node, per cycle in the window: flits and messages (heads) injected, and flits and
     /// messages (heads) ejected.
@@ -157,6 +158,11 @@ impl PointResult {
                 })
                 .collect()
         };
+        // Each link's count per cycle, in the order the tables list links.
+        let in_order = |counts: &[u64]| -> Vec<f64> {
+            let order = net.topology.links_in_order();
+            order.map(|l| per(counts[l as usize], 0, wc)).collect()
+        };
         let node_cycles = wc * nodes as f64;
         PointResult {
             rate: m.rate,
@@ -175,8 +181,8 @@ impl PointResult {
             stats: m.stats,
             stop: m.stop,
             cycles: m.cycles,
-            link_flits: (0..links).map(|c| per(w.flits[c], 0, wc)).collect(),
-            link_msgs: (0..links).map(|c| per(w.msgs[c], 0, wc)).collect(),
+            link_flits: in_order(&w.flits),
+            link_msgs: in_order(&w.msgs),
             node_inj_flits: per_node(inj, &w.flits),
             node_inj_msgs: per_node(inj, &w.msgs),
             node_ej_flits: per_node(ej, &w.flits),

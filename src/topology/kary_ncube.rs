@@ -19,7 +19,9 @@ pub struct KAryNCube {
     pub nodes: usize,
     /// `coords[node * n + d]` is the node's coordinate in dimension d.
     pub coords: Vec<u16>,
-    /// The unidirectional links, by dimension, then router, then direction (Plus first).
+    /// The unidirectional links, by dimension, then router, then direction (Plus first); in
+    /// [`KAryNCube::with_rings_together`] the routers of each dimension's block go along its
+    /// rings, so that the links a message crosses in a row have neighbouring ids.
     pub links: Vec<Link>,
     /// `out_link[(node * n + d) * 2 + dir]`: the link leaving `node` in dimension d, or NO_LINK.
     pub out_link: Vec<u32>,
@@ -29,6 +31,19 @@ impl KAryNCube {
     /// Builds the network. `kind` decides wrap-around; `bidirectional` only matters for a torus
     /// (meshes and hypercubes always have links both ways).
     pub fn new(kind: Kind, radix: Vec<u32>, bidirectional: bool) -> Self {
+        Self::build(kind, radix, bidirectional, false)
+    }
+
+    /// The same network with each dimension's links numbered along its rings: within the
+    /// dimension's block, the routers go with that dimension's coordinate fastest. The engine's
+    /// state is indexed by link, so a message's next buffers and channels are then a few
+    /// cache lines on, in every dimension. Each router's links keep their order, so the
+    /// simulation is the same; [`KAryNCube::links_in_order`] gives the conventional order.
+    pub fn with_rings_together(kind: Kind, radix: Vec<u32>, bidirectional: bool) -> Self {
+        Self::build(kind, radix, bidirectional, true)
+    }
+
+    fn build(kind: Kind, radix: Vec<u32>, bidirectional: bool, rings: bool) -> Self {
         let n = radix.len();
         let wrap = kind == Kind::Torus;
         let bidirectional = bidirectional || kind != Kind::Torus;
@@ -46,7 +61,12 @@ impl KAryNCube {
         let mut stride = 1usize;
         for d in 0..n {
             let k = radix[d] as usize;
-            for node in 0..nodes {
+            for i in 0..nodes {
+                // Along the rings: coordinate d from i's lowest digit, the others from the rest.
+                let node = match rings {
+                    true => (i / k) % stride + (i % k) * stride + (i / k / stride) * stride * k,
+                    false => i,
+                };
                 let a = coords[node * n + d] as usize;
                 let base = node - a * stride;
                 let mut add = |dir: Dir, to: usize, is_wrap: bool| {
@@ -99,6 +119,21 @@ impl KAryNCube {
     #[inline]
     pub fn coord(&self, node: u32, d: usize) -> u32 {
         self.coords[node as usize * self.radix.len() + d] as u32
+    }
+
+    /// Every link's id in the conventional order, by dimension, then router, then direction
+    /// (Plus first): the order the tables list links in, whatever the numbering.
+    pub fn links_in_order(&self) -> impl Iterator<Item = u32> + '_ {
+        let n = self.n();
+        (0..n).flat_map(move |d| {
+            (0..self.nodes).flat_map(move |node| {
+                let at = (node * n + d) * 2;
+                self.out_link[at..at + 2]
+                    .iter()
+                    .copied()
+                    .filter(|&l| l != NO_LINK)
+            })
+        })
     }
 
     /// The link leaving router `node` in dimension d in direction `dir`, or `NO_LINK`.
@@ -317,6 +352,55 @@ mod tests {
             }
             let want = s as f64 / (t.nodes * (t.nodes - 1)) as f64;
             assert!((t.mean_distance() - want).abs() < 1e-12);
+        }
+    }
+
+    /// Numbered along rings, the network has the same links (listed in the conventional order
+    /// by `links_in_order`), each router's incoming links keep their order, and a ring's next
+    /// link in one direction is at most 2 ids on.
+    #[test]
+    fn links_numbered_along_rings_are_the_same_links() {
+        let nets = [
+            (Kind::Torus, vec![4, 3, 5], true),
+            (Kind::Torus, vec![5, 4], false),
+            (Kind::Mesh, vec![3, 6], true),
+            (Kind::Hypercube, vec![2; 4], true),
+        ];
+        for (kind, radix, bi) in nets {
+            let by_router = KAryNCube::new(kind, radix.clone(), bi);
+            let rings = KAryNCube::with_rings_together(kind, radix.clone(), bi);
+            let listed: Vec<Link> = rings
+                .links_in_order()
+                .map(|l| rings.links[l as usize])
+                .collect();
+            assert_eq!(listed, by_router.links, "{kind:?} {radix:?}");
+            let order: Vec<u32> = by_router.links_in_order().collect();
+            assert_eq!(order, (0..by_router.links.len() as u32).collect::<Vec<_>>());
+            let ends = |t: &KAryNCube, l: u32| (t.links[l as usize].src, t.links[l as usize].dst);
+            for r in 0..rings.nodes as u32 {
+                let ins = |t: &KAryNCube| {
+                    let mut ids: Vec<u32> = (0..t.links.len() as u32)
+                        .filter(|&l| t.links[l as usize].dst == r)
+                        .collect();
+                    ids.sort_unstable();
+                    ids.into_iter().map(|l| ends(t, l)).collect::<Vec<_>>()
+                };
+                assert_eq!(ins(&rings), ins(&by_router), "router {r}'s input links");
+            }
+            // Along a ring, the next router's link in the same direction is at most 2 ids on.
+            for d in 0..radix.len() {
+                for r in 0..rings.nodes as u32 {
+                    let l = rings.out_link(r, d, Dir::Plus);
+                    let Some(link) = rings.links.get(l as usize) else {
+                        continue;
+                    };
+                    let after = rings.out_link(link.dst, d, Dir::Plus);
+                    if after != NO_LINK && !link.wrap {
+                        let ctx = format!("{kind:?} {radix:?} dim {d}: {l} then {after}");
+                        assert!(after > l && after - l <= 2, "{ctx}");
+                    }
+                }
+            }
         }
     }
 }

@@ -38,7 +38,7 @@ impl Dir {
 }
 
 /// A unidirectional point-to-point network link from router `src` to router `dst`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Link {
     /// The router the link leaves.
     pub src: u32,
@@ -245,10 +245,14 @@ impl Topology {
 
     /// Builds the topology a scenario describes.
     pub fn build(spec: &TopologySpec) -> Topology {
-        let graph = KAryNCube::new(spec.kind, spec.radix.clone(), spec.bidirectional);
+        let (kind, radix, both) = (spec.kind, spec.radix.clone(), spec.bidirectional);
         match spec.family {
-            Family::KAryNCube => Topology::KAryNCube(graph),
-            Family::MWay(placement) => Topology::MWay(MWay::new(graph, placement)),
+            Family::KAryNCube => {
+                Topology::KAryNCube(KAryNCube::with_rings_together(kind, radix, both))
+            }
+            Family::MWay(placement) => {
+                Topology::MWay(MWay::new(KAryNCube::new(kind, radix, both), placement))
+            }
             Family::HyperX => Topology::HyperX(HyperX::new(spec.radix.clone())),
         }
     }
@@ -279,6 +283,26 @@ impl Topology {
             Topology::MWay(m) => &m.graph.links,
             Topology::HyperX(h) => &h.links,
         }
+    }
+
+    /// Every link's id in the order the tables list links (for a k-ary n-cube, by dimension,
+    /// then router, then direction, whatever its numbering): the i-th is the one results and
+    /// models give at index i.
+    pub fn links_in_order(&self) -> Box<dyn Iterator<Item = u32> + '_> {
+        match self {
+            Topology::KAryNCube(t) => Box::new(t.links_in_order()),
+            _ => Box::new(0..self.links().len() as u32),
+        }
+    }
+
+    /// The links in the order of [`Topology::links_in_order`].
+    pub fn listed_links(&self) -> impl Iterator<Item = &Link> + '_ {
+        self.links_in_order().map(|l| &self.links()[l as usize])
+    }
+
+    /// Per-link values `v` (indexed by link id) in the order of [`Topology::links_in_order`].
+    pub fn in_link_order<T: Copy>(&self, v: &[T]) -> Vec<T> {
+        self.links_in_order().map(|l| v[l as usize]).collect()
     }
 
     /// Routers of the engine: k-ary n-cube routers, or m-way channels.

@@ -275,7 +275,8 @@ fn validate_without_latency_model_compares_channels_and_distance() {
     for (i, (v, rate, seed)) in points.iter().enumerate() {
         // Exact enumeration, through the library.
         let traffic = flitsim::traffic::Traffic::new(&v.traffic, net.cube(), *seed);
-        let exact = flitsim::model::enumerate::dor_link_rates(&net, &traffic, *rate, v.routing.tie);
+        let by_id = flitsim::model::enumerate::dor_link_rates(&net, &traffic, *rate, v.routing.tie);
+        let exact = net.topology.in_link_order(&by_id);
         let rows = i * links..(i + 1) * links;
         assert_eq!(model_rate[rows.clone()], exact[..], "point {i}");
         assert!(x_ch[rows].iter().all(|&x| x == v.traffic.pattern_fraction));

@@ -167,9 +167,8 @@ fn links(vcs: u32) -> Vec<(usize, usize)> {
     );
     let net = Network::for_scenario(&s);
     assert_eq!(net.cube().links.len(), NODES * N_DIM);
-    net.cube()
-        .links
-        .iter()
+    net.topology
+        .listed_links()
         .map(|l| {
             let (src, d) = (l.src as usize, l.dim as usize);
             assert_eq!(l.dst as usize, src ^ (1 << d));

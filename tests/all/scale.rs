@@ -4,7 +4,9 @@
 //! one-thread cycle, on every kind of network and router option.
 
 use flitsim::Scenario;
-use flitsim::engine::{Delivery, build_engine};
+use flitsim::engine::{Delivery, Engine, build_engine, build_engine_on};
+use flitsim::network::Network;
+use flitsim::topology::KAryNCube;
 
 /// A scenario on `topology` with `extra` keys in `[router]`, `[routing]` and `[traffic]`.
 fn scenario(topology: &str, router: &str, routing: &str, traffic: &str) -> Scenario {
@@ -33,9 +35,21 @@ fn run_on(
     threads: usize,
     refresh: u64,
 ) -> (Outcome, Vec<f64>) {
-    let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 7)
+    let e = build_engine(s, flit_rate / s.traffic.mean_length(), 7)
         .with_threads(threads)
         .with_prefetch(prefetch);
+    outcome(s, e, threads, cycles, refresh)
+}
+
+/// Runs `e`, an engine of `s` on `threads` threads, for `cycles` cycles (refreshing every
+/// `refresh`): its deliveries, per-channel counters and occupancy.
+fn outcome(
+    s: &Scenario,
+    mut e: Engine,
+    threads: usize,
+    cycles: u64,
+    refresh: u64,
+) -> (Outcome, Vec<f64>) {
     let one_thread = s.router.early_free
         || s.router.delay > 0
         || s.router.link_latency > 1
@@ -180,5 +194,48 @@ fn refreshes_change_nothing() {
             let ctx = format!("{ctx}, {threads} threads, refresh every {refresh}");
             assert_same(&plain, &refreshed, &ctx);
         }
+    });
+}
+
+/// A k-ary n-cube's links are numbered along its rings (each dimension's block with that
+/// dimension's coordinate fastest, so that a message's next buffers are a few cache lines on).
+/// Against the same network numbered by router (the tables' order), it changes no delivery,
+/// no link's counters (matched through `links_in_order`) and no occupancy, at a light load and
+/// far past saturation, with every routing and router option of `cases`: each router keeps its
+/// links' order, so its driver slots and the order its headers draw selections in are the same.
+#[test]
+fn numbering_links_along_rings_changes_nothing() {
+    each_case(|s, flit_rate, ctx| {
+        let t = &s.topology;
+        if t.mway().is_some() {
+            return;
+        }
+        let rings = Network::for_scenario(s);
+        let listed: Vec<u32> = rings.topology.links_in_order().collect();
+        let moved = listed.iter().enumerate().filter(|&(i, &l)| i as u32 != l);
+        assert!(
+            moved.count() > 0,
+            "{ctx}: the links are numbered along rings"
+        );
+        let by_router = KAryNCube::new(t.kind, t.radix.clone(), t.bidirectional);
+        let by_router = Network::new(by_router, s.router.vcs, s.router.buffer_depth);
+        let rate = flit_rate / s.traffic.mean_length();
+        let a = outcome(s, build_engine(s, rate, 7), 1, 2000, 0);
+        let b = outcome(s, build_engine_on(s, by_router, rate, 7), 1, 2000, 0);
+        assert!(a.0.0.len() > 100, "{ctx}: too few deliveries to compare");
+        // Channel c of the network numbered by router is channel `of[c]` along the rings.
+        let of: Vec<usize> = (0..a.0.1.len())
+            .map(|c| listed.get(c).map_or(c, |&l| l as usize))
+            .collect();
+        let (flits, msgs) = (&a.0.1, &a.0.2);
+        let a = (
+            (
+                a.0.0.clone(),
+                of.iter().map(|&c| flits[c]).collect(),
+                of.iter().map(|&c| msgs[c]).collect(),
+            ),
+            a.1.clone(),
+        );
+        assert_same(&a, &b, ctx);
     });
 }

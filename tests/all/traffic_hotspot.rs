@@ -122,6 +122,15 @@ fn eq3() -> f64 {
     (1u64 << (N - 1)) as f64 / (NODES - 1) as f64
 }
 
+/// A point's per-link results, which list the links in `links_in_order`, indexed by link id.
+fn by_link_id(net: &Network, listed: &[f64]) -> Vec<f64> {
+    let mut v = vec![0.0; listed.len()];
+    for (i, l) in net.topology.links_in_order().enumerate() {
+        v[l as usize] = listed[i];
+    }
+    v
+}
+
 fn toward(net: &Network, c: usize) -> Option<u32> {
     let l = &net.cube().links[c];
     (dist(l.dst, HOT) < dist(l.src, HOT)).then(|| dist(l.src, HOT))
@@ -276,6 +285,10 @@ fn hotspot_6cube_ecube_simulated_channel_and_node_rates() {
     let s = cube_scenario(N, &hotspot_lines(HOT, h), 1, m, rate, 2000, w, seed);
     let net = Network::for_scenario(&s);
     let r = run(&s, rate, seed);
+    let (link_msgs, link_flits) = (
+        by_link_id(&net, &r.link_msgs),
+        by_link_id(&net, &r.link_flits),
+    );
     assert_eq!(r.window_cycles, w);
     assert_eq!(r.hotspot_fraction, Some(h));
     let wf = w as f64;
@@ -287,12 +300,12 @@ fn hotspot_6cube_ecube_simulated_channel_and_node_rates() {
     );
     let mut maxz: f64 = 0.0;
     for (c, l) in net.cube().links.iter().enumerate() {
-        let got = r.link_msgs[c] * wf;
+        let got = link_msgs[c] * wf;
         let mean = exact[c] * wf;
         let z = within(&format!("link {c} {l:?}"), got, mean, mean);
         maxz = maxz.max(z.abs());
         // Flits: M per header, up to the messages cut by the window's ends.
-        let flits = r.link_flits[c] * wf;
+        let flits = link_flits[c] * wf;
         assert!((flits - m as f64 * got).abs() <= 2.0 * (m as f64 - 1.0) + 1e-6);
     }
     // Classes: key Some(j) for toward-channels j hops out, None for away-channels.
@@ -300,7 +313,7 @@ fn hotspot_6cube_ecube_simulated_channel_and_node_rates() {
     let class_of = |c: usize| toward(&net, c);
     let mut got: HashMap<Option<u32>, f64> = HashMap::new();
     for c in 0..net.links as usize {
-        *got.entry(class_of(c)).or_default() += r.link_msgs[c] * wf;
+        *got.entry(class_of(c)).or_default() += link_msgs[c] * wf;
     }
     let mut mean: HashMap<Option<u32>, f64> = HashMap::new();
     let mut var: HashMap<Option<u32>, f64> = HashMap::new();
@@ -495,7 +508,7 @@ fn channels_and_nodes_csv_columns() {
     assert_eq!(rows.len(), net.links as usize);
     for row in &rows {
         let c: usize = row[col("channel")].parse().unwrap();
-        let l = &net.cube().links[c];
+        let l = net.topology.listed_links().nth(c).unwrap();
         let (src, dst): (u32, u32) = (
             row[col("src")].parse().unwrap(),
             row[col("dst")].parse().unwrap(),
