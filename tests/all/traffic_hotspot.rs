@@ -312,8 +312,8 @@ fn hotspot_6cube_ecube_simulated_channel_and_node_rates() {
     let idx = link_index(&net);
     let class_of = |c: usize| toward(&net, c);
     let mut got: HashMap<Option<u32>, f64> = HashMap::new();
-    for c in 0..net.links as usize {
-        *got.entry(class_of(c)).or_default() += link_msgs[c] * wf;
+    for (c, &x) in link_msgs.iter().enumerate() {
+        *got.entry(class_of(c)).or_default() += x * wf;
     }
     let mut mean: HashMap<Option<u32>, f64> = HashMap::new();
     let mut var: HashMap<Option<u32>, f64> = HashMap::new();
