@@ -11,9 +11,16 @@
 //! engines of the point (seeds 1 and 2), one alone then both at once on two threads, in
 //! alternating blocks; the ratio is what two points at once move over one alone (2.0 when
 //! the memory system serves two cores as well as one).
+//!
+//! With THREADS `rings`, the links' numbering instead: the point on one thread with its links
+//! numbered by router (`KAryNCube::new`, the tables' order) against the scenario's numbering
+//! along rings, in alternating blocks; both must move the same flits in every block. The ratio
+//! is the rings' speed over the routers'.
 
 use flitsim::Scenario;
-use flitsim::engine::{Engine, build_engine};
+use flitsim::engine::{Engine, build_engine, build_engine_on};
+use flitsim::network::Network;
+use flitsim::topology::KAryNCube;
 use std::time::Instant;
 
 /// Runs `cycles` cycles of `e`: seconds taken and flit-hops moved.
@@ -44,8 +51,16 @@ fn main() {
     if args[4] == "pair" {
         return pair(&s, warmup, blocks, cycles);
     }
-    let threads = number(4);
-    let mut one = build_engine(&s, 0.002 / 16.0, 1);
+    let rings = args[4] == "rings";
+    let threads = if rings { 1 } else { number(4) };
+    let mut one = if rings {
+        let t = &s.topology;
+        let by_router = KAryNCube::new(t.kind, t.radix.clone(), t.bidirectional);
+        let net = Network::new(by_router, s.router.vcs, s.router.buffer_depth);
+        build_engine_on(&s, net, 0.002 / 16.0, 1)
+    } else {
+        build_engine(&s, 0.002 / 16.0, 1)
+    };
     let mut split = build_engine(&s, 0.002 / 16.0, 1).with_threads(threads as usize);
     for _ in 0..warmup {
         one.step();
@@ -67,8 +82,12 @@ fn main() {
         (t1, tn, h1, hn) = (t1 + a.0, tn + b.0, h1 + a.1, hn + b.1);
     }
     ratios.sort_by(f64::total_cmp);
+    let (first, second) = match rings {
+        true => ("links by router".to_string(), "along rings".to_string()),
+        false => ("1 thread".to_string(), format!("{threads} threads")),
+    };
     println!(
-        "{} nodes: 1 thread {:.2} M flit-hops/s, {threads} threads {:.2} M flit-hops/s; \
+        "{} nodes: {first} {:.2} M flit-hops/s, {second} {:.2} M flit-hops/s; \
          speed ratio per block: median {:.2}, min {:.2}, max {:.2}, overall {:.2}",
         one.net.nodes,
         h1 as f64 / t1 / 1e6,
