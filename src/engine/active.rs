@@ -1,6 +1,8 @@
 //! The set of buffers visited each cycle, as a two-level bitset: iteration runs in buffer-id
 //! order (deterministic, and memory-local since neighbouring ids are neighbouring links), and
-//! an idle network costs one scan of the summary words.
+//! an idle network costs one scan of the summary words. A summary bit is set when its word
+//! gains a member and cleared by the next walk that finds the word empty, so that a removal
+//! writes one word.
 
 #[derive(Clone, Default)]
 pub struct ActiveSet {
@@ -26,11 +28,7 @@ impl ActiveSet {
 
     #[inline]
     pub fn remove(&mut self, b: u32) {
-        let w = (b >> 6) as usize;
-        self.words[w] &= !(1 << (b & 63));
-        if self.words[w] == 0 {
-            self.summary[w >> 6] &= !(1 << (w & 63));
-        }
+        self.words[(b >> 6) as usize] &= !(1 << (b & 63));
     }
 
     /// Inserts `b` if `cond`, without a branch.
@@ -44,9 +42,7 @@ impl ActiveSet {
     /// Removes `b` if `cond`, without a branch.
     #[inline]
     pub fn remove_if(&mut self, b: u32, cond: bool) {
-        let w = (b >> 6) as usize;
-        self.words[w] &= !((cond as u64) << (b & 63));
-        self.summary[w >> 6] &= !(((self.words[w] == 0) as u64) << (w & 63));
+        self.words[(b >> 6) as usize] &= !((cond as u64) << (b & 63));
     }
 
     /// Asks for the cache line of `b`'s word (a hint: prefetching never changes the set).
@@ -70,6 +66,10 @@ impl ActiveSet {
                 let w = s * 64 + sw.trailing_zeros() as usize;
                 sw &= sw - 1;
                 let mut bits = self.words[w];
+                if bits == 0 {
+                    // An emptied word's summary bit is cleared here (an insertion sets it again).
+                    self.summary[s] &= !(1 << (w & 63));
+                }
                 while bits != 0 {
                     let b = (w * 64) as u32 + bits.trailing_zeros();
                     bits &= bits - 1;
@@ -79,15 +79,19 @@ impl ActiveSet {
         }
     }
 
-    /// Appends every member to `out`, in increasing order.
+    /// Appends every member to `out`, in increasing order (clearing the summary bits of
+    /// emptied words).
     #[inline]
-    pub fn collect(&self, out: &mut Vec<u32>) {
-        for (s, &sw) in self.summary.iter().enumerate() {
-            let mut sw = sw;
+    pub fn collect(&mut self, out: &mut Vec<u32>) {
+        for s in 0..self.summary.len() {
+            let mut sw = self.summary[s];
             while sw != 0 {
                 let w = s * 64 + sw.trailing_zeros() as usize;
                 sw &= sw - 1;
                 let mut bits = self.words[w];
+                if bits == 0 {
+                    self.summary[s] &= !(1 << (w & 63));
+                }
                 while bits != 0 {
                     out.push((w * 64) as u32 + bits.trailing_zeros());
                     bits &= bits - 1;
@@ -151,5 +155,41 @@ mod tests {
         a.drain_into(&mut drained);
         assert_eq!(drained, vec![0, 63, 4_095, 4_096, 9_999]);
         assert_eq!(a.len(), 0);
+    }
+
+    /// A removal leaves its word's summary bit set; the next walk clears the bits of empty
+    /// words, and members inserted during a walk are found by the next one.
+    #[test]
+    fn emptied_words_leave_the_summary_on_the_next_walk() {
+        let mut a = ActiveSet::new(1 << 16);
+        for b in [5u32, 700, 4_100, 65_000] {
+            a.insert(b);
+        }
+        a.remove(700);
+        a.remove_if(65_000, true);
+        a.remove_if(5, false);
+        assert_eq!(a.summary.iter().map(|s| s.count_ones()).sum::<u32>(), 4);
+        let mut seen = Vec::new();
+        a.collect(&mut seen);
+        assert_eq!(seen, vec![5, 4_100]);
+        assert_eq!(a.summary.iter().map(|s| s.count_ones()).sum::<u32>(), 2);
+        a.remove(4_100);
+        let mut walked = Vec::new();
+        a.for_each(|set, b| {
+            walked.push(b);
+            set.remove(b);
+            set.insert(b + 3_000);
+        });
+        assert_eq!(walked, vec![5]);
+        // Word 0 (emptied during the walk) and word 46 (3,005's).
+        assert_eq!(a.summary.iter().map(|s| s.count_ones()).sum::<u32>(), 2);
+        let mut seen = Vec::new();
+        a.collect(&mut seen);
+        assert_eq!(seen, vec![3_005]);
+        assert_eq!(a.summary.iter().map(|s| s.count_ones()).sum::<u32>(), 1);
+        let mut drained = Vec::new();
+        a.drain_into(&mut drained);
+        assert_eq!(drained, vec![3_005]);
+        assert!(a.summary.iter().all(|&s| s == 0));
     }
 }
