@@ -56,8 +56,9 @@ impl ActiveSet {
         self.words[(b >> 6) as usize] >> (b & 63) & 1 == 1
     }
 
-    /// Calls `f` on every member in increasing order. Members that `f` removes or inserts
-    /// during the walk take effect after it; only a snapshot of each word is visited.
+    /// Calls `f` on every member in increasing order. Each word is read when the walk reaches
+    /// it: a member that `f` removes from a later word is not visited, and one that it inserts
+    /// into a later word may be (the cycle's visits only remove).
     #[inline]
     pub fn for_each(&mut self, mut f: impl FnMut(&mut Self, u32)) {
         for s in 0..self.summary.len() {
@@ -158,7 +159,8 @@ mod tests {
     }
 
     /// A removal leaves its word's summary bit set; the next walk clears the bits of empty
-    /// words, and members inserted during a walk are found by the next one.
+    /// words; a member inserted during a walk into a word the walk had no bit for is found by
+    /// the next walk.
     #[test]
     fn emptied_words_leave_the_summary_on_the_next_walk() {
         let mut a = ActiveSet::new(1 << 16);
