@@ -20,8 +20,9 @@ pub struct KAryNCube {
     /// `coords[node * n + d]` is the node's coordinate in dimension d.
     pub coords: Vec<u16>,
     /// The unidirectional links, by dimension, then router, then direction (Plus first); in
-    /// [`KAryNCube::with_rings_together`] the routers of each dimension's block go along its
-    /// rings, so that the links a message crosses in a row have neighbouring ids.
+    /// [`KAryNCube::with_rings_together`] each dimension's block goes ring by ring, one way
+    /// round each ring and then the other, so that the links a message crosses in a row have
+    /// neighbouring ids.
     pub links: Vec<Link>,
     /// `out_link[(node * n + d) * 2 + dir]`: the link leaving `node` in dimension d, or NO_LINK.
     pub out_link: Vec<u32>,
@@ -35,10 +36,12 @@ impl KAryNCube {
     }
 
     /// The same network with each dimension's links numbered along its rings: within the
-    /// dimension's block, the routers go with that dimension's coordinate fastest. The engine's
-    /// state is indexed by link, so a message's next buffers and channels are then a few
-    /// cache lines on, in every dimension. Each router's links keep their order, so the
-    /// simulation is the same; [`KAryNCube::links_in_order`] gives the conventional order.
+    /// dimension's block, ring by ring, the Minus wrap-around link, the Plus links in ring
+    /// order, the other Minus links, then the Plus wrap-around link. The engine's state is
+    /// indexed by link (a buffer is `link * V + vc`), so a message's next buffer and channel are
+    /// the next records along, in every dimension and either direction. Each router's input
+    /// links keep their order, so the simulation is the same; [`KAryNCube::links_in_order`]
+    /// gives the conventional order.
     pub fn with_rings_together(kind: Kind, radix: Vec<u32>, bidirectional: bool) -> Self {
         Self::build(kind, radix, bidirectional, true)
     }
@@ -61,35 +64,55 @@ impl KAryNCube {
         let mut stride = 1usize;
         for d in 0..n {
             let k = radix[d] as usize;
-            for i in 0..nodes {
-                // Along the rings: coordinate d from i's lowest digit, the others from the rest.
-                let node = match rings {
-                    true => (i / k) % stride + (i % k) * stride + (i / k / stride) * stride * k,
-                    false => i,
+            // Router `a` of the ring based at `base` adds its link in direction `dir`, if any.
+            let mut add = |base: usize, a: usize, dir: Dir| {
+                let node = base + a * stride;
+                let (to, is_wrap) = match dir {
+                    Dir::Plus if a + 1 < k => (a + 1, false),
+                    Dir::Plus if wrap => (0, true),
+                    Dir::Minus if bidirectional && a > 0 => (a - 1, false),
+                    Dir::Minus if bidirectional && wrap => (k - 1, true),
+                    _ => return,
                 };
-                let a = coords[node * n + d] as usize;
-                let base = node - a * stride;
-                let mut add = |dir: Dir, to: usize, is_wrap: bool| {
-                    out_link[(node * n + d) * 2 + dir as usize] = links.len() as u32;
-                    links.push(Link {
-                        src: node as u32,
-                        dst: (base + to * stride) as u32,
-                        dim: d as u8,
-                        dir,
-                        wrap: is_wrap,
-                    });
-                };
-                if a + 1 < k {
-                    add(Dir::Plus, a + 1, false);
-                } else if wrap {
-                    add(Dir::Plus, 0, true);
+                out_link[(node * n + d) * 2 + dir as usize] = links.len() as u32;
+                links.push(Link {
+                    src: node as u32,
+                    dst: (base + to * stride) as u32,
+                    dim: d as u8,
+                    dir,
+                    wrap: is_wrap,
+                });
+            };
+            let base_of = |ring: usize| ring % stride + ring / stride * stride * k;
+            if !rings {
+                for node in 0..nodes {
+                    let a = coords[node * n + d] as usize;
+                    add(node - a * stride, a, Dir::Plus);
+                    add(node - a * stride, a, Dir::Minus);
                 }
-                if bidirectional {
-                    if a > 0 {
-                        add(Dir::Minus, a - 1, false);
-                    } else if wrap {
-                        add(Dir::Minus, k - 1, true);
+            } else if k < 3 {
+                // Rings of one or two routers: each router's links together.
+                for ring in 0..nodes / k {
+                    for a in 0..k {
+                        add(base_of(ring), a, Dir::Plus);
+                        add(base_of(ring), a, Dir::Minus);
                     }
+                }
+            } else {
+                // One way round each ring, then the other: a message's next link is the next
+                // id (or the one before). The Minus wrap-around link goes first and the Plus
+                // one last, so that every router's two input links keep their conventional
+                // order (the input from the upper neighbour first at routers 0 and k - 1).
+                for ring in 0..nodes / k {
+                    let base = base_of(ring);
+                    add(base, 0, Dir::Minus);
+                    for a in 0..k - 1 {
+                        add(base, a, Dir::Plus);
+                    }
+                    for a in 1..k {
+                        add(base, a, Dir::Minus);
+                    }
+                    add(base, k - 1, Dir::Plus);
                 }
             }
             stride *= k;
@@ -357,7 +380,7 @@ mod tests {
 
     /// Numbered along rings, the network has the same links (listed in the conventional order
     /// by `links_in_order`), each router's incoming links keep their order, and a ring's next
-    /// link in one direction is at most 2 ids on.
+    /// link in one direction is the neighbouring id.
     #[test]
     fn links_numbered_along_rings_are_the_same_links() {
         let nets = [
@@ -387,17 +410,26 @@ mod tests {
                 };
                 assert_eq!(ins(&rings), ins(&by_router), "router {r}'s input links");
             }
-            // Along a ring, the next router's link in the same direction is at most 2 ids on.
+            // Along a ring, the next router's link in the same direction is the next id (Plus)
+            // or the one before (Minus); a wrap-around link is within its ring's 2k ids.
             for d in 0..radix.len() {
                 for r in 0..rings.nodes as u32 {
-                    let l = rings.out_link(r, d, Dir::Plus);
-                    let Some(link) = rings.links.get(l as usize) else {
-                        continue;
-                    };
-                    let after = rings.out_link(link.dst, d, Dir::Plus);
-                    if after != NO_LINK && !link.wrap {
-                        let ctx = format!("{kind:?} {radix:?} dim {d}: {l} then {after}");
-                        assert!(after > l && after - l <= 2, "{ctx}");
+                    for dir in [Dir::Plus, Dir::Minus] {
+                        let l = rings.out_link(r, d, dir);
+                        let Some(link) = rings.links.get(l as usize) else {
+                            continue;
+                        };
+                        let after = rings.out_link(link.dst, d, dir);
+                        let Some(next) = rings.links.get(after as usize) else {
+                            continue;
+                        };
+                        let ctx = format!("{kind:?} {radix:?} dim {d} {dir:?}: {l} then {after}");
+                        if link.wrap || next.wrap {
+                            assert!(l.abs_diff(after) < 2 * radix[d], "{ctx}");
+                        } else {
+                            let step = if dir == Dir::Plus { 1 } else { -1 };
+                            assert_eq!(after as i64 - l as i64, step, "{ctx}");
+                        }
                     }
                 }
             }

@@ -197,8 +197,8 @@ fn refreshes_change_nothing() {
     });
 }
 
-/// A k-ary n-cube's links are numbered along its rings (each dimension's block with that
-/// dimension's coordinate fastest, so that a message's next buffers are a few cache lines on).
+/// A k-ary n-cube's links are numbered along its rings (each dimension's block ring by ring,
+/// one way round and then the other, so that a message's next buffer is the next record).
 /// Against the same network numbered by router (the tables' order), it changes no delivery,
 /// no link's counters (matched through `links_in_order`) and no occupancy, at a light load and
 /// far past saturation, with every routing and router option of `cases`: each router keeps its
