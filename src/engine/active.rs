@@ -51,6 +51,12 @@ impl ActiveSet {
         super::prefetch::prefetch(&self.words, b >> 6);
     }
 
+    /// True when the set has room for members (a default set has none).
+    #[inline]
+    pub fn on(&self) -> bool {
+        !self.words.is_empty()
+    }
+
     #[inline]
     pub fn contains(&self, b: u32) -> bool {
         self.words[(b >> 6) as usize] >> (b & 63) & 1 == 1

@@ -252,6 +252,7 @@ impl Engine {
             bufs: &mut bufs.buf,
             chans: &mut arbiters.chan,
             active: &mut bufs.active,
+            heads: Some(&mut bufs.heads).filter(|h| h.on()),
             inject: &mut msgs.inject,
             len: &msgs.len,
             next: &msgs.next,
@@ -354,6 +355,9 @@ impl Engine {
                 tb.msg = m;
                 tb.sent = 0;
                 tb.last = now as u32;
+                if bufs.heads.on() {
+                    bufs.heads.insert(t as u32);
+                }
                 self.msgs.inject[m as usize] = now;
                 self.arbiters.chan[link as usize].msgs += self.arbiters.counting;
             }

@@ -60,6 +60,7 @@ pub(super) unsafe fn inject_part(
         bufs,
         chans,
         active,
+        heads: None,
         inject,
         len: ctx.len,
         next: ctx.next,
@@ -108,6 +109,8 @@ pub(super) struct Injector<'a> {
     pub(super) bufs: &'a mut [Buf],
     pub(super) chans: &'a mut [Chan],
     pub(super) active: &'a mut ActiveSet,
+    /// The buffers with a header at the front, in a one-pass cycle.
+    pub(super) heads: Option<&'a mut ActiveSet>,
     pub(super) inject: &'a mut [u64],
     pub(super) len: &'a [u16],
     pub(super) next: &'a [u32],
@@ -147,6 +150,9 @@ impl Injector<'_> {
             tb.msg = m;
             tb.sent = 0;
             tb.last = self.now as u32;
+            if let Some(heads) = self.heads.as_deref_mut() {
+                heads.insert(t);
+            }
             self.inject[m as usize] = self.now;
             self.buf[s] = t;
             self.link[s] = link;

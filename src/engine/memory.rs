@@ -36,13 +36,16 @@ impl Engine {
             + self.pipe.heap_bytes()
             + self.ports.heap_bytes()
             + vec_bytes(&self.visit)
+            + vec_bytes(&self.pull)
             + vec_bytes(&self.delivered)
             + vec_bytes(&self.deliveries)
             + self.split.as_ref().map_or(0, |s| s.heap_bytes());
         vec![
             (
                 "buffers",
-                vec_bytes(&self.bufs.buf) + self.bufs.active.words_bytes(),
+                vec_bytes(&self.bufs.buf)
+                    + self.bufs.active.words_bytes()
+                    + self.bufs.heads.words_bytes(),
             ),
             (
                 "channels",

@@ -110,6 +110,12 @@ pub struct Engine {
     visit: Vec<u32>,
     /// The network's state is larger than a cache: visits prefetch the lines they will need.
     far: bool,
+    /// This cycle is one-pass (a large network with the papers' router): step 2 visits only
+    /// headers, and a body moves when the grants visit it, at once if its channel has no
+    /// other requester.
+    one_pass: bool,
+    /// The buffers that may move this cycle, listed before injection for the one-pass grants.
+    pull: Vec<u32>,
 
     // Probes: what the measurement reads (and each channel's counters in `arbiters`).
     occupancy: VcOccupancy,
@@ -184,6 +190,8 @@ impl Engine {
             delivered: Vec::new(),
             visit: Vec::new(),
             far: prefetch::far(&net),
+            one_pass: false,
+            pull: Vec::new(),
             cycle: 0,
             flits_in_net: 0,
             backlog: 0,
@@ -234,6 +242,8 @@ impl Engine {
         // Monomorphised so that k-ary n-cubes pay nothing for shared channels, early free or
         // the router and link timing beyond the papers' (TIMED).
         let timed = self.delay > 0 || self.pipe.on() || self.ports.on();
+        self.one_pass = self.far && !self.net.shared && !self.early.on() && !timed;
+        self.bufs.keep_heads(self.one_pass);
         match (self.net.shared, timed) {
             (false, false) => self.request::<false, false>(),
             (false, true) => self.request::<false, true>(),
@@ -276,10 +286,12 @@ impl Engine {
             ports,
             visit,
             far,
+            one_pass,
+            pull,
             ..
         } = self;
         let far = *far;
-        let (buf, active) = (&mut bufs.buf[..], &mut bufs.active);
+        let (buf, active, heads) = (&mut bufs.buf[..], &mut bufs.active, &mut bufs.heads);
         let (random_tie, delay) = (*random_tie, *delay);
         let held = &pipe.held[..];
         let per_port = TIMED && ports.on();
@@ -361,6 +373,25 @@ impl Engine {
             requested.insert(a);
             }};
         }
+        if *one_pass {
+            // Headers only, in id order (the bodies move with the grants); then the buffers
+            // that may move this cycle, listed before injection adds any.
+            visit.clear();
+            heads.collect(visit);
+            for i in 0..visit.len() {
+                prefetch::request_ahead::<SHARED>(i, visit, buf, chans, requested, msgs, net);
+                let b = visit[i];
+                let cur = &buf[b as usize];
+                if cur.msg == NONE || cur.sent != 0 {
+                    heads.remove(b);
+                } else if cur.state == ACTIVE {
+                    visit_one!(active, b);
+                }
+            }
+            pull.clear();
+            active.collect(pull);
+            return;
+        }
         if far {
             // In id order, each visit's lines asked for a few visits ahead.
             visit.clear();
@@ -403,11 +434,13 @@ impl Engine {
             ports,
             visit,
             far,
+            one_pass,
+            pull,
             ..
         } = self;
         let far = *far;
         let no_up = bufs.no_up();
-        let (buf, active) = (&mut bufs.buf[..], &mut bufs.active);
+        let (buf, active, heads) = (&mut bufs.buf[..], &mut bufs.active, &mut bufs.heads);
         let Arbiters {
             chan: chans,
             drv_rr,
@@ -501,6 +534,9 @@ impl Engine {
                         tb.sent = 0;
                         tb.up = b as u32;
                         tb.last = now;
+                        if heads.on() {
+                            heads.insert(t);
+                        }
                     }
                     if header {
                         let mi = m as usize;
@@ -537,6 +573,48 @@ impl Engine {
                     }
                 }
             }};
+        }
+        if *one_pass {
+            // The bodies, in id order: one whose channel has no other requester (no header
+            // asked for it, no other of its buffers has a feeder) moves at once; the others ask
+            // as in step 2, for the grants below. A decision reads the start of the cycle: a
+            // downstream buffer that has sent this cycle (stamp `last`) had one flit more.
+            for k in 0..pull.len() {
+                prefetch::pull_ahead(k, pull, buf, chans, active, net);
+                let b = pull[k] as usize;
+                let cur = buf[b];
+                if cur.sent == 0 {
+                    // A header: it asked in step 2.
+                    continue;
+                }
+                let c = cur.out_chan;
+                let t = cur.out_buf(bufchans, vcs);
+                if t == NONE {
+                    // Into an ejection channel, which many messages may share: it asks.
+                    requested.insert(ask_arbiter::<false>(net, chans, drv_rr, c, b, cur.slot));
+                    continue;
+                }
+                let tt = &buf[t as usize];
+                let t_sent = tt.last == now;
+                if tt.cnt + t_sent as u16 >= net.depth {
+                    // Wormhole blocking: asleep, unless the wake-up has passed this cycle.
+                    if !t_sent {
+                        active.remove(b as u32);
+                        buf[b].state = ASLEEP;
+                    }
+                    continue;
+                }
+                let first = (c * vcs) as usize;
+                let contended = chans[c as usize].best != parts::NO_REQUEST
+                    || (first..first + vcs as usize)
+                        .any(|v| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up);
+                if contended {
+                    requested.insert(ask_arbiter::<false>(net, chans, drv_rr, c, b, cur.slot));
+                    continue;
+                }
+                chans[c as usize].best = b as u64;
+                grant_one!(c);
+            }
         }
         if far {
             // In id order, each grant's lines asked for a few grants ahead: the arbiter, then

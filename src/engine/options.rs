@@ -66,9 +66,10 @@ impl Engine {
         self
     }
 
-    /// Prefetches the lines each visit of the cycle will need a few visits ahead (default: when
-    /// the network's buffer state is larger than a cache). A hint only: results are the same
-    /// either way, which the tests check by turning it on for small networks.
+    /// Prefetches the lines each visit of the cycle will need a few visits ahead, and with the
+    /// papers' router makes the cycle one-pass (default: when the network's buffer state is
+    /// larger than a cache). Results are the same either way, which the tests check by
+    /// turning it on for small networks.
     pub fn with_prefetch(mut self, on: bool) -> Engine {
         self.far = on;
         self

@@ -70,6 +70,10 @@ pub(super) struct Buffers {
     pub buf: Vec<Buf>,
     /// Buffers visited each cycle (those with no flit are dropped lazily).
     pub active: ActiveSet,
+    /// In a one-pass cycle, the buffers that may hold a header at their front (a member whose
+    /// header has left is dropped when visited); empty (no room) while the cycle is not
+    /// one-pass, and rebuilt from the records when it becomes so.
+    pub heads: ActiveSet,
 }
 
 impl Buffers {
@@ -94,6 +98,7 @@ impl Buffers {
         Buffers {
             buf,
             active: ActiveSet::new(nbuf + 1),
+            heads: ActiveSet::default(),
         }
     }
 
@@ -113,6 +118,21 @@ impl Buffers {
     #[inline]
     pub fn track(&mut self, t: u32) {
         track(&mut self.buf, &mut self.active, t);
+    }
+
+    /// Keeps `heads` for a one-pass cycle (`on`): built from the records when it has none,
+    /// dropped otherwise, so that it is never stale.
+    pub fn keep_heads(&mut self, on: bool) {
+        if on && !self.heads.on() {
+            self.heads = ActiveSet::new(self.buf.len());
+            for (b, r) in self.buf.iter().enumerate() {
+                if r.msg != NONE && r.sent == 0 && r.cnt > 0 {
+                    self.heads.insert(b as u32);
+                }
+            }
+        } else if !on && self.heads.on() {
+            self.heads = ActiveSet::default();
+        }
     }
 }
 

@@ -88,6 +88,30 @@ pub(super) fn request_ahead<const SHARED: bool>(
     }
 }
 
+/// Before the one-pass visit of the `i`-th buffer of `pull`: asks for the buffer `AHEAD`
+/// visits on, then (half as far on) its channel, its downstream and upstream buffers and its
+/// word of the active set.
+#[inline(always)]
+pub(super) fn pull_ahead(
+    i: usize,
+    pull: &[u32],
+    buf: &[Buf],
+    chans: &[Chan],
+    active: &ActiveSet,
+    net: &Network,
+) {
+    if let Some(&b) = pull.get(i + AHEAD) {
+        prefetch(buf, b);
+    }
+    if let Some(&b) = pull.get(i + AHEAD / 2) {
+        let next = &buf[b as usize];
+        prefetch(chans, next.out_chan);
+        prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
+        prefetch(buf, next.up);
+        active.prefetch(b);
+    }
+}
+
 /// Before the `i`-th grant of `visit` (arbiters): asks for the arbiter `AHEAD` grants on, then
 /// its winner's buffer, then the winner's downstream and upstream buffers, the active set's
 /// words the grant changes, and what a header or a tail updates beyond them: the occupancy
