@@ -181,7 +181,7 @@ impl Engine {
             adaptive_vcs: routing.adaptive_vcs(),
             occupancy: VcOccupancy::new(net.links as usize, net.vcs),
             traffic,
-            bufs: Buffers::new(&net),
+            bufs: Buffers::new(&net, prefetch::far(&net)),
             waits: WaitLists::new(routing.candidates_fixed(), net.buffers()),
             arbiters: Arbiters::new(&net),
             early: EarlyFree::default(),

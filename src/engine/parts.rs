@@ -77,8 +77,9 @@ pub(super) struct Buffers {
 }
 
 impl Buffers {
-    /// Empty buffers of `net`, each with its static driver slot.
-    pub fn new(net: &Network) -> Buffers {
+    /// Empty buffers of `net`, each with its static driver slot; with `heads` for a one-pass
+    /// cycle.
+    pub fn new(net: &Network, heads: bool) -> Buffers {
         let nbuf = net.buffers();
         let empty = Buf {
             msg: NONE,
@@ -98,7 +99,11 @@ impl Buffers {
         Buffers {
             buf,
             active: ActiveSet::new(nbuf + 1),
-            heads: ActiveSet::default(),
+            heads: if heads {
+                ActiveSet::new(nbuf + 1)
+            } else {
+                ActiveSet::default()
+            },
         }
     }
 
