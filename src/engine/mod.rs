@@ -110,10 +110,6 @@ pub struct Engine {
     visit: Vec<u32>,
     /// The network's state is larger than a cache: visits prefetch the lines they will need.
     far: bool,
-    /// This cycle is one-pass (a large network with the papers' router): step 2 visits only
-    /// headers, and a body moves when the grants visit it, at once if its channel has no
-    /// other requester.
-    one_pass: bool,
     /// The buffers that may move this cycle, listed before injection for the one-pass grants.
     pull: Vec<u32>,
 
@@ -190,7 +186,6 @@ impl Engine {
             delivered: Vec::new(),
             visit: Vec::new(),
             far: prefetch::far(&net),
-            one_pass: false,
             pull: Vec::new(),
             cycle: 0,
             flits_in_net: 0,
@@ -242,21 +237,26 @@ impl Engine {
         // Monomorphised so that k-ary n-cubes pay nothing for shared channels, early free or
         // the router and link timing beyond the papers' (TIMED).
         let timed = self.delay > 0 || self.pipe.on() || self.ports.on();
-        self.one_pass = self.far && !self.net.shared && !self.early.on() && !timed;
-        self.bufs.keep_heads(self.one_pass);
+        // One pass (ONE) on a large network with the papers' router: step 2 visits only the
+        // headers, and a body moves when the grants visit it, at once if its channel has no
+        // other requester.
+        let one = self.far && !self.net.shared && !self.early.on() && !timed;
+        self.bufs.keep_heads(one);
         match (self.net.shared, timed) {
-            (false, false) => self.request::<false, false>(),
-            (false, true) => self.request::<false, true>(),
-            (true, _) => self.request::<true, false>(),
+            (false, false) if one => self.request::<false, false, true>(),
+            (false, false) => self.request::<false, false, false>(),
+            (false, true) => self.request::<false, true, false>(),
+            (true, _) => self.request::<true, false, false>(),
         }
         let injected = self.inject();
         let granted = match (self.net.shared, self.early.on(), timed) {
-            (false, false, false) => self.traverse::<false, false, false>(),
-            (false, false, true) => self.traverse::<false, false, true>(),
-            (false, true, false) => self.traverse::<false, true, false>(),
-            (false, true, true) => self.traverse::<false, true, true>(),
-            (true, false, _) => self.traverse::<true, false, false>(),
-            (true, true, _) => self.traverse::<true, true, false>(),
+            (false, false, false) if one => self.traverse::<false, false, false, true>(),
+            (false, false, false) => self.traverse::<false, false, false, false>(),
+            (false, false, true) => self.traverse::<false, false, true, false>(),
+            (false, true, false) => self.traverse::<false, true, false, false>(),
+            (false, true, true) => self.traverse::<false, true, true, false>(),
+            (true, false, _) => self.traverse::<true, false, false, false>(),
+            (true, true, _) => self.traverse::<true, true, false, false>(),
         };
         self.link_events();
         self.moved = injected + granted;
@@ -267,7 +267,7 @@ impl Engine {
     /// keeps the requester that comes first in round-robin order after its last grant.
     /// (Inlined into `step`: a call costs a small network's nearly idle cycle a tenth.)
     #[inline(always)]
-    fn request<const SHARED: bool, const TIMED: bool>(&mut self) {
+    fn request<const SHARED: bool, const TIMED: bool, const ONE: bool>(&mut self) {
         let Engine {
             net,
             routing,
@@ -286,7 +286,6 @@ impl Engine {
             ports,
             visit,
             far,
-            one_pass,
             pull,
             ..
         } = self;
@@ -373,7 +372,7 @@ impl Engine {
             requested.insert(a);
             }};
         }
-        if *one_pass {
+        if ONE {
             // Headers only, in id order (the bodies move with the grants); then the buffers
             // that may move this cycle, listed before injection adds any.
             visit.clear();
@@ -418,7 +417,9 @@ impl Engine {
     }
 
     /// Step 4: every requested channel moves its granted flit one hop. Returns the flit count.
-    fn traverse<const SHARED: bool, const EARLY: bool, const TIMED: bool>(&mut self) -> u64 {
+    fn traverse<const SHARED: bool, const EARLY: bool, const TIMED: bool, const ONE: bool>(
+        &mut self,
+    ) -> u64 {
         let Engine {
             net,
             bufs,
@@ -434,7 +435,6 @@ impl Engine {
             ports,
             visit,
             far,
-            one_pass,
             pull,
             ..
         } = self;
@@ -534,7 +534,7 @@ impl Engine {
                         tb.sent = 0;
                         tb.up = b as u32;
                         tb.last = now;
-                        if heads.on() {
+                        if ONE {
                             heads.insert(t);
                         }
                     }
@@ -574,7 +574,7 @@ impl Engine {
                 }
             }};
         }
-        if *one_pass {
+        if ONE {
             // The bodies, in id order: one whose channel has no other requester (no header
             // asked for it, no other of its buffers has a feeder) moves at once; the others ask
             // as in step 2, for the grants below. A decision reads the start of the cycle: a

@@ -127,7 +127,16 @@ impl Buffers {
 
     /// Keeps `heads` for a one-pass cycle (`on`): built from the records when it has none,
     /// dropped otherwise, so that it is never stale.
+    #[inline(always)]
     pub fn keep_heads(&mut self, on: bool) {
+        if on != self.heads.on() {
+            self.switch_heads(on);
+        }
+    }
+
+    /// [`Buffers::keep_heads`] when the cycle changes kind (with prefetching turned on or off).
+    #[cold]
+    fn switch_heads(&mut self, on: bool) {
         if on && !self.heads.on() {
             self.heads = ActiveSet::new(self.buf.len());
             for (b, r) in self.buf.iter().enumerate() {
