@@ -589,31 +589,30 @@ impl Engine {
                 }
                 let c = cur.out_chan;
                 let t = cur.out_buf(bufchans, vcs);
-                if t == NONE {
-                    // Into an ejection channel, which many messages may share: it asks.
-                    requested.insert(ask_arbiter::<false>(net, chans, drv_rr, c, b, cur.slot));
-                    continue;
-                }
-                let tt = &buf[t as usize];
-                let t_sent = tt.last == now;
-                if tt.cnt + t_sent as u16 >= net.depth {
-                    // Wormhole blocking: asleep, unless the wake-up has passed this cycle.
-                    if !t_sent {
-                        active.remove(b as u32);
-                        buf[b].state = ASLEEP;
+                if t != NONE {
+                    let tt = &buf[t as usize];
+                    let t_sent = tt.last == now;
+                    if tt.cnt + t_sent as u16 >= net.depth {
+                        // Wormhole blocking: asleep, unless the wake-up has passed this cycle.
+                        if !t_sent {
+                            active.remove(b as u32);
+                            buf[b].state = ASLEEP;
+                        }
+                        continue;
                     }
-                    continue;
+                    let first = (c * vcs) as usize;
+                    let contended = chans[c as usize].best != parts::NO_REQUEST
+                        || (first..first + vcs as usize)
+                            .any(|v| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up);
+                    if !contended {
+                        chans[c as usize].best = b as u64;
+                        grant_one!(c);
+                        continue;
+                    }
                 }
-                let first = (c * vcs) as usize;
-                let contended = chans[c as usize].best != parts::NO_REQUEST
-                    || (first..first + vcs as usize)
-                        .any(|v| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up);
-                if contended {
-                    requested.insert(ask_arbiter::<false>(net, chans, drv_rr, c, b, cur.slot));
-                    continue;
-                }
-                chans[c as usize].best = b as u64;
-                grant_one!(c);
+                // A contended channel, or an ejection channel (which many messages may share):
+                // it asks as in step 2.
+                requested.insert(ask_arbiter::<SHARED>(net, chans, drv_rr, c, b, cur.slot));
             }
         }
         if far {

@@ -137,15 +137,15 @@ impl Buffers {
     /// [`Buffers::keep_heads`] when the cycle changes kind (with prefetching turned on or off).
     #[cold]
     fn switch_heads(&mut self, on: bool) {
-        if on && !self.heads.on() {
-            self.heads = ActiveSet::new(self.buf.len());
-            for (b, r) in self.buf.iter().enumerate() {
-                if r.msg != NONE && r.sent == 0 && r.cnt > 0 {
-                    self.heads.insert(b as u32);
-                }
+        self.heads = ActiveSet::default();
+        if !on {
+            return;
+        }
+        self.heads = ActiveSet::new(self.buf.len());
+        for (b, r) in self.buf.iter().enumerate() {
+            if r.msg != NONE && r.sent == 0 && r.cnt > 0 {
+                self.heads.insert(b as u32);
             }
-        } else if !on && self.heads.on() {
-            self.heads = ActiveSet::default();
         }
     }
 }
