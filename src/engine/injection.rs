@@ -38,6 +38,7 @@ pub(super) unsafe fn inject_part(
     bufs: &mut [Buf],
     chans: &mut [Chan],
     active: &mut ActiveSet,
+    heads: Option<&mut ActiveSet>,
     inject: &mut [u64],
 ) -> (u64, u64) {
     // SAFETY: the list is only read during the step; the other columns are written at this
@@ -60,7 +61,7 @@ pub(super) unsafe fn inject_part(
         bufs,
         chans,
         active,
-        heads: None,
+        heads,
         inject,
         len: ctx.len,
         next: ctx.next,

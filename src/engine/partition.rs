@@ -14,6 +14,13 @@
 //!   with the grants (a count raised, a state raised, a list woken), so the cycle ends in the
 //!   state the one-thread cycle reaches, whatever the order.
 //!
+//! On a network larger than a cache the partitions run the one-pass cycle of
+//! [`Engine::step`]: step 2 visits a partition's headers, and the bodies whose message leaves
+//! for another partition's router (their downstream buffer is read before its holder's grants
+//! change it); the grants then visit the partition's other bodies, each of which reads only
+//! its own partition's records (its channel leaves, and its downstream buffer enters, one of
+//! the partition's routers).
+//!
 //! Deliveries are handed on in arbiter order and the occupancy histograms summed, so results
 //! are byte-identical whatever the thread count. Generation and deliveries stay on the calling
 //! thread (and injection, when a source may use several injection buffers or channels: it then
@@ -27,7 +34,7 @@ use super::active::ActiveSet;
 use super::crew::{Crew, Shared};
 use super::injection::InjectCtx;
 use super::messages::Messages;
-use super::parts::{ASLEEP, Buf, Chan, WaitLists};
+use super::parts::{ACTIVE, ASLEEP, Buf, Chan, WaitLists};
 use super::{Engine, prefetch, selection};
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
@@ -45,6 +52,11 @@ pub const MAX_THREADS: usize = 64;
 struct Part {
     /// Its buffers that may move (the engine's set only receives injection's).
     active: ActiveSet,
+    /// One-pass cycle: its buffers with a header at the front, and those whose message
+    /// leaves for another partition's router (both ask in step 2); empty otherwise.
+    heads: ActiveSet,
+    /// One-pass cycle: its buffers that may move, listed before the grants (reused).
+    pull: Vec<u32>,
     /// Its arbiters with a request this cycle.
     requested: ActiveSet,
     /// The wait lists of its channels (their heads are in the channels' records).
@@ -107,8 +119,16 @@ impl Split {
             };
             partition_of(r, routers, n)
         };
+        // A network that runs one-pass has its header sets from the start (then empty).
+        let one = prefetch::far(net) && !net.shared;
         let part = Part {
             active: ActiveSet::new(net.buffers() + 1),
+            heads: if one {
+                ActiveSet::new(net.buffers() + 1)
+            } else {
+                ActiveSet::default()
+            },
+            pull: Vec::new(),
             requested: ActiveSet::new(net.arb_drivers.len()),
             waits: WaitLists::new(waits, net.buffers()),
             cand: Candidates::default(),
@@ -133,6 +153,39 @@ impl Split {
         })
     }
 
+    /// Keeps the partitions' header sets for a one-pass cycle (`on`): built from the records
+    /// when they have none, dropped when the cycle has two passes.
+    fn keep_heads(&mut self, on: bool, buf: &[Buf], vcs: u32, bufchans: u32) {
+        if on != self.parts[0].heads.on() {
+            self.switch_heads(on, buf, vcs, bufchans);
+        }
+    }
+
+    /// [`Split::keep_heads`] when the cycle changes kind.
+    #[cold]
+    fn switch_heads(&mut self, on: bool, buf: &[Buf], vcs: u32, bufchans: u32) {
+        for p in &mut self.parts {
+            p.heads = if on {
+                ActiveSet::new(buf.len())
+            } else {
+                ActiveSet::default()
+            };
+        }
+        if !on {
+            return;
+        }
+        // The sentinel record past the buffers is no buffer.
+        for (b, r) in buf[..buf.len() - 1].iter().enumerate() {
+            let me = self.holder[b / vcs as usize];
+            let t = r.out_buf(bufchans, vcs);
+            let header = r.sent == 0 && r.cnt > 0;
+            let leaves = r.sent > 0 && t != NONE && self.holder[(t / vcs) as usize] != me;
+            if r.msg != NONE && (header || leaves) {
+                self.parts[me as usize].heads.insert(b as u32);
+            }
+        }
+    }
+
     /// Threads (partitions).
     pub fn threads(&self) -> usize {
         self.crew.threads()
@@ -153,6 +206,8 @@ impl Split {
             .iter()
             .map(|p| {
                 p.active.words_bytes()
+                    + p.heads.words_bytes()
+                    + vec_bytes(&p.pull)
                     + p.requested.words_bytes()
                     + p.waits.heap_bytes()
                     + vec_bytes(&p.visit)
@@ -172,6 +227,8 @@ struct RequestCtx<'a> {
     selection: Selection,
     msgs: &'a Messages,
     drv_rr: &'a [u8],
+    /// The partition holding each buffered channel's buffers.
+    holder: &'a [u8],
     buf: Shared<Buf>,
     chans: Shared<Chan>,
     rngs: Shared<Pcg64>,
@@ -188,39 +245,48 @@ impl Engine {
     /// early free nor router and link timing being on).
     pub(super) fn step_split(&mut self, split: &mut Split) {
         self.generate();
+        // One pass (as in `Engine::step`) on a large network without shared channels.
+        let one = self.far && !self.net.shared;
+        let (vcs, bufchans) = (self.net.vcs, self.net.buffered_channels());
+        self.bufs.keep_heads(one);
+        split.keep_heads(one, &self.bufs.buf, vcs, bufchans);
         // Injection's buffers, tracked last cycle, go to their partitions.
-        let vcs = self.net.vcs;
-        self.bufs.active.drain(|b| {
-            split.parts[split.holder[(b / vcs) as usize] as usize]
-                .active
-                .insert(b)
-        });
-        if self.net.shared {
-            self.request_split::<true>(split);
-        } else {
-            self.request_split::<false>(split);
+        let (parts, holder) = (&mut split.parts, &split.holder);
+        self.bufs
+            .active
+            .drain(|b| parts[holder[(b / vcs) as usize] as usize].active.insert(b));
+        if one {
+            self.bufs
+                .heads
+                .drain(|b| parts[holder[(b / vcs) as usize] as usize].heads.insert(b));
+        }
+        match (self.net.shared, one) {
+            (false, true) => self.request_split::<false, true>(split),
+            (false, false) => self.request_split::<false, false>(split),
+            (true, _) => self.request_split::<true, false>(split),
         }
         // Injection: each partition its own sources, before its grants (one message at a time
         // per source, one injection channel per processor), else here.
         let own = self.sources.splittable(self.net.attach);
         let injected = if own { 0 } else { self.inject() };
-        let granted = if self.net.shared {
-            self.traverse_split::<true>(split, own)
-        } else {
-            self.traverse_split::<false>(split, own)
+        let granted = match (self.net.shared, one) {
+            (false, true) => self.traverse_split::<false, true>(split, own),
+            (false, false) => self.traverse_split::<false, false>(split, own),
+            (true, _) => self.traverse_split::<true, false>(split, own),
         };
         self.moved = injected + granted;
         self.next_cycle();
     }
 
     /// Step 2 on the partitions' threads.
-    fn request_split<const SHARED: bool>(&mut self, split: &mut Split) {
+    fn request_split<const SHARED: bool, const ONE: bool>(&mut self, split: &mut Split) {
         let ctx = RequestCtx {
             net: &self.net,
             routing: &self.routing,
             selection: self.selection,
             msgs: &self.msgs,
             drv_rr: &self.arbiters.drv_rr,
+            holder: &split.holder,
             buf: Shared::new(&mut self.bufs.buf),
             chans: Shared::new(&mut self.arbiters.chan),
             rngs: Shared::new(&mut self.rngs),
@@ -229,15 +295,19 @@ impl Engine {
             far: self.far,
         };
         // SAFETY: a partition requests only from its own buffers, to its own arbiters.
-        each_part(&split.crew, &mut split.parts, |_, p| unsafe {
-            request_part::<SHARED>(p, &ctx)
+        each_part(&split.crew, &mut split.parts, |i, p| unsafe {
+            request_part::<SHARED, ONE>(i as u8, p, &ctx)
         });
     }
 
     /// Step 4 on the partitions' threads (with step 3 when `inject`: each partition injects its
     /// own sources first): the grants, then their effects. Returns the flits moved (injected
     /// ones included).
-    fn traverse_split<const SHARED: bool>(&mut self, split: &mut Split, inject: bool) -> u64 {
+    fn traverse_split<const SHARED: bool, const ONE: bool>(
+        &mut self,
+        split: &mut Split,
+        inject: bool,
+    ) -> u64 {
         let after = self.cycle + 1;
         let n = split.parts.len();
         let (busy, since, hist) = self.occupancy.accounts();
@@ -286,7 +356,7 @@ impl Engine {
         let parts = &mut split.parts;
         // SAFETY: a partition grants its own arbiters and moves its own buffers' flits.
         each_part(&split.crew, parts, |i, p| unsafe {
-            grant_part::<SHARED>(i, p, &ctx, after)
+            grant_part::<SHARED, ONE>(i, p, &ctx, after)
         });
         // SAFETY: a partition applies the effects on what it holds.
         each_part(&split.crew, parts, |j, p| unsafe {
@@ -341,12 +411,19 @@ fn each_part(crew: &Crew, parts: &mut [Part], f: impl Fn(usize, &mut Part) + Syn
     crew.run(&|i| f(i, unsafe { &mut shared.get()[i] }));
 }
 
-/// Partition `p`'s requests: each of its buffers with a flit at its front asks for one of
-/// its router's output channels (the body of [`Engine::request`] without router timing).
+/// Partition `me`'s requests (`p`): each of its buffers with a flit at its front asks for one
+/// of its router's output channels (the body of [`Engine::request`] without router timing).
+/// In a one-pass cycle (ONE) only its headers ask, and the bodies whose message leaves for
+/// another partition's router (their downstream buffer's count is read before its holder's
+/// grants change it); the others are listed for the grants.
 ///
 /// # Safety
 /// Other threads run other partitions' requests of the same cycle, and nothing else.
-unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
+unsafe fn request_part<const SHARED: bool, const ONE: bool>(
+    me: u8,
+    p: &mut Part,
+    ctx: &RequestCtx,
+) {
     // SAFETY: own buffers' routing fields and state, own channels' arbiters and wait lists,
     // own routers' streams are written; other buffers' messages and counts are only read.
     let (buf, chans, rngs) = unsafe { (ctx.buf.get(), ctx.chans.get(), ctx.rngs.get()) };
@@ -356,58 +433,88 @@ unsafe fn request_part<const SHARED: bool>(p: &mut Part, ctx: &RequestCtx) {
         selection,
         msgs,
         drv_rr,
+        holder,
         random_tie,
         now,
         far,
         ..
     } = *ctx;
     let (depth, vcs, bufchans) = (net.depth, net.vcs, net.buffered_channels());
+    // One visit: buffer `$b32`'s request, if it has one.
+    macro_rules! visit_one {
+        ($b32:expr) => {
+            'visit: {
+                let b32: u32 = $b32;
+                let b = b32 as usize;
+                let cur = buf[b];
+                let ch = if cur.sent > 0 {
+                    let t = cur.out_buf(bufchans, vcs);
+                    if t != NONE && buf[t as usize].cnt >= depth {
+                        // Wormhole blocking: asleep until the downstream buffer sends a flit.
+                        p.active.remove(b32);
+                        buf[b].state = ASLEEP;
+                        break 'visit;
+                    }
+                    cur.out_chan
+                } else {
+                    let mi = cur.msg as usize;
+                    let dst = msgs.dst[mi];
+                    let tie = if random_tie { msgs.tie[mi] } else { 0 };
+                    let at = net.buf_router(b32);
+                    let waited = now.wrapping_sub(cur.last).wrapping_sub(1) as u64;
+                    routing.route(net, at, dst, b32, waited, tie, &mut p.cand);
+                    let rng = if rngs.len() > 1 {
+                        &mut rngs[at as usize]
+                    } else {
+                        &mut p.spare
+                    };
+                    match selection::select(net, buf, &[], &p.cand, selection, rng) {
+                        Some((ch, t)) => {
+                            buf[b].route_to(ch, t, vcs);
+                            ch
+                        }
+                        None => {
+                            if p.waits.enabled {
+                                p.waits.park(b32, p.cand.as_slice()[0].chan, chans);
+                                p.active.remove(b32);
+                                buf[b].state = ASLEEP;
+                            }
+                            break 'visit;
+                        }
+                    }
+                };
+                let a =
+                    super::arbitration::ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, cur.slot);
+                p.requested.insert(a);
+            }
+        };
+    }
     p.visit.clear();
+    if ONE {
+        // Headers and bodies leaving the partition, in id order; then the buffers that may
+        // move this cycle, for the grants.
+        p.heads.collect(&mut p.visit);
+        for i in 0..p.visit.len() {
+            prefetch::request_ahead::<SHARED>(i, &p.visit, buf, chans, &p.requested, msgs, net);
+            let b = p.visit[i];
+            let cur = &buf[b as usize];
+            let t = cur.out_buf(bufchans, vcs);
+            let stays = t == NONE || holder[(t / vcs) as usize] == me;
+            if cur.msg == NONE || (cur.sent != 0 && stays) {
+                p.heads.remove(b);
+            } else if cur.state == ACTIVE {
+                visit_one!(b);
+            }
+        }
+        p.pull.clear();
+        p.active.collect(&mut p.pull);
+        return;
+    }
     p.active.collect(&mut p.visit);
     for i in 0..p.visit.len() {
         if far {
             prefetch::request_ahead::<SHARED>(i, &p.visit, buf, chans, &p.requested, msgs, net);
         }
-        let b32 = p.visit[i];
-        let b = b32 as usize;
-        let cur = buf[b];
-        let ch = if cur.sent > 0 {
-            let t = cur.out_buf(bufchans, vcs);
-            if t != NONE && buf[t as usize].cnt >= depth {
-                // Wormhole blocking: asleep until the downstream buffer sends a flit.
-                p.active.remove(b32);
-                buf[b].state = ASLEEP;
-                continue;
-            }
-            cur.out_chan
-        } else {
-            let mi = cur.msg as usize;
-            let dst = msgs.dst[mi];
-            let tie = if random_tie { msgs.tie[mi] } else { 0 };
-            let at = net.buf_router(b32);
-            let waited = now.wrapping_sub(cur.last).wrapping_sub(1) as u64;
-            routing.route(net, at, dst, b32, waited, tie, &mut p.cand);
-            let rng = if rngs.len() > 1 {
-                &mut rngs[at as usize]
-            } else {
-                &mut p.spare
-            };
-            match selection::select(net, buf, &[], &p.cand, selection, rng) {
-                Some((ch, t)) => {
-                    buf[b].route_to(ch, t, vcs);
-                    ch
-                }
-                None => {
-                    if p.waits.enabled {
-                        p.waits.park(b32, p.cand.as_slice()[0].chan, chans);
-                        p.active.remove(b32);
-                        buf[b].state = ASLEEP;
-                    }
-                    continue;
-                }
-            }
-        };
-        let a = super::arbitration::ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, cur.slot);
-        p.requested.insert(a);
+        visit_one!(p.visit[i]);
     }
 }

@@ -164,7 +164,8 @@ fn prefetching_visits_change_nothing() {
     });
 }
 
-/// The cycle split across 2 and 3 threads (with and without prefetching) delivers the same
+/// The cycle split across 2 and 3 threads (with and without prefetching, and so the one-pass
+/// cycle's partitions) delivers the same
 /// messages in the same cycles, with the same channel counters and occupancy, as one thread:
 /// at light load and far past saturation, on every kind of network (the options that keep one
 /// thread included: they must not change either).
@@ -173,7 +174,7 @@ fn threads_change_nothing() {
     each_case(|s, flit_rate, ctx| {
         let one = run_on(s, flit_rate, 2000, false, 1, 0);
         assert!(one.0.0.len() > 100, "{ctx}: too few deliveries to compare");
-        for (threads, prefetch) in [(2, false), (3, false), (2, true)] {
+        for (threads, prefetch) in [(2, false), (3, false), (2, true), (3, true)] {
             let split = run_on(s, flit_rate, 2000, prefetch, threads, 0);
             assert_same(
                 &one,
@@ -244,9 +245,10 @@ fn numbering_links_along_rings_changes_nothing() {
 }
 
 /// The one-pass cycle on a larger network with long worms (M = 16, several buffers each),
-/// where a channel's two virtual channels are often both held: against the two-pass cycle,
-/// the same deliveries, channel counters and occupancy, with shallow and deep buffers, at a
-/// light load and far past saturation.
+/// where a channel's two virtual channels are often both held, on one thread and split across
+/// 2 and 3 (where many worms cross from one partition to the next): against the two-pass
+/// cycle on one thread, the same deliveries, channel counters and occupancy, with shallow and
+/// deep buffers, at a light load and far past saturation.
 #[test]
 fn one_pass_on_a_larger_torus_changes_nothing() {
     for depth in [2, 8] {
@@ -259,9 +261,11 @@ fn one_pass_on_a_larger_torus_changes_nothing() {
             let s = Scenario::from_toml(&text, "scale.toml").unwrap();
             let ctx = format!("8-ary 3-cube, depth {depth}, at {flit_rate}");
             let two = run_on(&s, flit_rate, 3000, false, 1, 0);
-            let one = run_on(&s, flit_rate, 3000, true, 1, 0);
             assert!(two.0.0.len() > 1000, "{ctx}: too few deliveries to compare");
-            assert_same(&two, &one, &ctx);
+            for threads in [1, 2, 3] {
+                let one = run_on(&s, flit_rate, 3000, true, threads, 0);
+                assert_same(&two, &one, &format!("{ctx}, {threads} threads"));
+            }
         }
     }
 }

@@ -4,11 +4,11 @@
 //! that holds it, which applies it once every partition has granted.
 
 use super::Part;
-use crate::engine::arbitration::grant_arbiter;
+use crate::engine::arbitration::{ask_arbiter, grant_arbiter};
 use crate::engine::crew::Shared;
 use crate::engine::endpoints::SharedSources;
 use crate::engine::injection::{InjectCtx, inject_part};
-use crate::engine::parts::{ACTIVE, Buf, Chan, IDLE, track, wake};
+use crate::engine::parts::{ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, track, wake};
 use crate::engine::{prefetch, vc_on};
 use crate::network::{NONE, Network};
 use crate::stats::occupancy;
@@ -74,7 +74,7 @@ unsafe impl Sync for TraverseCtx<'_> {}
 ///
 /// # Safety
 /// Other threads run other partitions' grants of the same cycle, and nothing else.
-pub(super) unsafe fn grant_part<const SHARED: bool>(
+pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
     i: usize,
     p: &mut Part,
     ctx: &TraverseCtx,
@@ -109,6 +109,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
                 buf,
                 chans,
                 &mut p.active,
+                Some(&mut p.heads).filter(|h| h.on()),
                 ctx.injected_at.get(),
             )
         };
@@ -132,6 +133,111 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
             }
         };
     }
+    // One grant: arbiter `$a`'s winner moves its flit.
+    macro_rules! grant {
+        ($a:expr) => {{
+            let a: u32 = $a;
+            p.moved += 1;
+            let b = grant_arbiter::<SHARED>(net, chans, drv_rr, buf, a);
+            let src = &mut buf[b];
+            let c = src.out_chan as usize;
+            let m = src.msg;
+            let header = src.sent == 0;
+            let t = src.out_buf(bufchans, vcs);
+            let len = ctx.lens[m as usize];
+            let up = src.up;
+            let feed = ctx.feeder[(b as u32 / vcs) as usize] as usize;
+            src.cnt -= 1;
+            src.sent += 1;
+            let tail = src.sent == len;
+            if tail {
+                src.msg = NONE;
+            }
+            src.last = now;
+            let empty = src.cnt == 0;
+            src.state = if empty { IDLE } else { ACTIVE };
+            p.active.remove_if(b as u32, empty);
+            let out = &mut chans[c];
+            out.flits += ctx.counting;
+            out.msgs += header as u32 & ctx.counting;
+            if up != no_up {
+                // The upstream buffer of this message may send again: there is space here now.
+                post!(feed, Effect::Wake(up));
+            }
+            if tail {
+                let freed = b as u32 / vcs;
+                post!(feed, Effect::Freed(freed));
+            }
+            if t != NONE {
+                if header {
+                    let mi = m as usize;
+                    hops[mi] += 1;
+                    escape[mi] += (vc_on(t, c, vcs) >= ctx.adaptive_vcs) as u16;
+                    occupancy::change(busy, since, &mut p.hist, c, true, after);
+                }
+                post!(
+                    ctx.holder[c] as usize,
+                    Effect::Flit {
+                        t,
+                        from: b as u32,
+                        m,
+                        header,
+                        tail,
+                    }
+                );
+            } else {
+                p.ejected += 1;
+                if tail {
+                    p.delivered.push((a, m));
+                }
+            }
+        }};
+    }
+    if ONE {
+        // The bodies staying in the partition, in id order, as `Engine::traverse` moves them
+        // in a one-pass cycle: one whose channel has no other requester moves at once, the
+        // others ask. Every line read is the partition's own: the channel leaves its router,
+        // and the downstream buffer and its rivals enter one of its routers.
+        for k in 0..p.pull.len() {
+            prefetch::pull_ahead(k, &p.pull, buf, chans, &p.active, net);
+            let b = p.pull[k] as usize;
+            let cur = buf[b];
+            if cur.sent == 0 {
+                // A header: it asked in step 2.
+                continue;
+            }
+            let c = cur.out_chan;
+            let t = cur.out_buf(bufchans, vcs);
+            if t != NONE {
+                if ctx.holder[c as usize] as usize != i {
+                    // Its message leaves the partition: it asked in step 2.
+                    continue;
+                }
+                let tt = &buf[t as usize];
+                let t_sent = tt.last == now;
+                if tt.cnt + t_sent as u16 >= net.depth {
+                    // Wormhole blocking: asleep, unless the wake-up has passed this cycle.
+                    if !t_sent {
+                        p.active.remove(b as u32);
+                        buf[b].state = ASLEEP;
+                    }
+                    continue;
+                }
+                let first = (c * vcs) as usize;
+                let contended = chans[c as usize].best != NO_REQUEST
+                    || (first..first + vcs as usize)
+                        .any(|v| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up);
+                if !contended {
+                    chans[c as usize].best = b as u64;
+                    grant!(c);
+                    continue;
+                }
+            }
+            // A contended channel, or an ejection channel: it asks as in step 2.
+            let a = ask_arbiter::<SHARED>(net, chans, drv_rr, c, b, cur.slot);
+            p.requested.insert(a);
+        }
+    }
     p.visit.clear();
     p.requested.drain_into(&mut p.visit);
     for k in 0..p.visit.len() {
@@ -147,61 +253,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool>(
                 net,
             );
         }
-        let a = p.visit[k];
-        p.moved += 1;
-        let b = grant_arbiter::<SHARED>(net, chans, drv_rr, buf, a);
-        let src = &mut buf[b];
-        let c = src.out_chan as usize;
-        let m = src.msg;
-        let header = src.sent == 0;
-        let t = src.out_buf(bufchans, vcs);
-        let len = ctx.lens[m as usize];
-        let up = src.up;
-        let feed = ctx.feeder[(b as u32 / vcs) as usize] as usize;
-        src.cnt -= 1;
-        src.sent += 1;
-        let tail = src.sent == len;
-        if tail {
-            src.msg = NONE;
-        }
-        src.last = now;
-        let empty = src.cnt == 0;
-        src.state = if empty { IDLE } else { ACTIVE };
-        p.active.remove_if(b as u32, empty);
-        let out = &mut chans[c];
-        out.flits += ctx.counting;
-        out.msgs += header as u32 & ctx.counting;
-        if up != no_up {
-            // The upstream buffer of this message may send again: there is space here now.
-            post!(feed, Effect::Wake(up));
-        }
-        if tail {
-            let freed = b as u32 / vcs;
-            post!(feed, Effect::Freed(freed));
-        }
-        if t != NONE {
-            if header {
-                let mi = m as usize;
-                hops[mi] += 1;
-                escape[mi] += (vc_on(t, c, vcs) >= ctx.adaptive_vcs) as u16;
-                occupancy::change(busy, since, &mut p.hist, c, true, after);
-            }
-            post!(
-                ctx.holder[c] as usize,
-                Effect::Flit {
-                    t,
-                    from: b as u32,
-                    m,
-                    header,
-                    tail,
-                }
-            );
-        } else {
-            p.ejected += 1;
-            if tail {
-                p.delivered.push((a, m));
-            }
-        }
+        grant!(p.visit[k]);
     }
 }
 
@@ -264,6 +316,9 @@ fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
                 tb.sent = 0;
                 tb.up = from;
                 tb.last = ctx.now;
+                if p.heads.on() {
+                    p.heads.insert(t);
+                }
             }
             tb.cnt += 1;
             if tail {
