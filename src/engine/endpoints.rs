@@ -8,13 +8,12 @@
 //! injection channel, one per cycle, round-robin over the source's injection buffers.
 
 use super::Engine;
+use super::calendar::Calendar;
 use super::crew::Shared;
 use super::injection::{Injector, Sent};
 use crate::network::NONE;
 use crate::scenario::Process;
 use crate::traffic::{Arrivals, Source};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,8 +47,8 @@ pub(super) struct Sources {
     seed: u64,
     /// One random stream per processor.
     gens: Vec<Source>,
-    /// The next arrival of each source, earliest first.
-    arrivals: BinaryHeap<Reverse<(u64, u32)>>,
+    /// The next arrival of each source, by cycle.
+    arrivals: Calendar,
     /// Oldest message queued, or NONE.
     pub head: Vec<u32>,
     /// Newest message queued.
@@ -86,7 +85,7 @@ impl Sources {
     pub fn heap_bytes(&self) -> u64 {
         use super::memory::vec_bytes;
         vec_bytes(&self.gens)
-            + (self.arrivals.capacity() * std::mem::size_of::<Reverse<(u64, u32)>>()) as u64
+            + self.arrivals.heap_bytes()
             + vec_bytes(&self.head)
             + vec_bytes(&self.tail)
             + vec_bytes(&self.buf)
@@ -108,7 +107,7 @@ impl Sources {
             rate,
             seed,
             gens: Vec::new(),
-            arrivals: BinaryHeap::new(),
+            arrivals: Calendar::default(),
             head: vec![NONE; nodes],
             tail: vec![NONE; nodes],
             buf: vec![NONE; nodes],
@@ -149,13 +148,13 @@ impl Sources {
         self.kind = process;
         self.process = Arrivals::new(process, self.rate);
         self.gens.clear();
-        self.arrivals.clear();
+        self.arrivals = Calendar::default();
         if let Some(a) = &self.process {
             self.gens.reserve(nodes);
-            self.arrivals.reserve(nodes);
+            self.arrivals = Calendar::new(nodes, 1.0 / self.rate);
             for node in 0..nodes as u32 {
                 let s = Source::new(self.seed, node, a);
-                self.arrivals.push(Reverse((s.next_cycle(), node)));
+                self.arrivals.insert(node, s.next_cycle());
                 self.gens.push(s);
             }
         }
@@ -208,21 +207,26 @@ impl Engine {
         if self.drain_only {
             return;
         }
-        while let Some(&Reverse((c, s))) = self.sources.arrivals.peek() {
-            if c > self.cycle {
-                break;
-            }
-            self.sources.arrivals.pop();
-            let src = &mut self.sources.gens[s as usize];
-            let rng = src.arrive(&process);
-            let sent = self.traffic.message(self.net.traffic_topo(), s, rng);
-            let next = src.next_cycle();
-            self.sources.arrivals.push(Reverse((next, s)));
-            if let Some((dst, len)) = sent {
-                let m = self.msgs.alloc(s, dst, len, self.cycle, self.tie_bits());
-                self.enqueue(s, m);
+        let now = self.cycle;
+        let due = self.sources.arrivals.take_due(&self.sources.gens, now);
+        for &s in &due {
+            // A source's arrivals due this cycle come before the next source's.
+            loop {
+                let src = &mut self.sources.gens[s as usize];
+                let rng = src.arrive(&process);
+                let sent = self.traffic.message(self.net.traffic_topo(), s, rng);
+                let next = src.next_cycle();
+                if let Some((dst, len)) = sent {
+                    let m = self.msgs.alloc(s, dst, len, now, self.tie_bits());
+                    self.enqueue(s, m);
+                }
+                if next > now {
+                    self.sources.arrivals.insert(s, next);
+                    break;
+                }
             }
         }
+        self.sources.arrivals.done(due);
     }
 
     /// Step 3: each source sends the next flit of its oldest message into a free injection

@@ -18,6 +18,7 @@
 
 mod active;
 mod arbitration;
+mod calendar;
 mod crew;
 mod crossbar;
 mod diagnostics;
