@@ -21,7 +21,7 @@
 //! its own partition's records (its channel leaves, and its downstream buffer enters, one of
 //! the partition's routers).
 //!
-//! Deliveries are handed on in arbiter order and the occupancy histograms summed, so results
+//! Deliveries are handed on in arbiter order and the occupancy accounts summed, so results
 //! are byte-identical whatever the thread count. Generation and deliveries stay on the calling
 //! thread (and injection, when a source may use several injection buffers or channels: it then
 //! tracks buffers in the engine's own active set, which the next cycle hands to the
@@ -69,7 +69,7 @@ struct Part {
     visit: Vec<u32>,
     /// Messages ejected whole this cycle, with the ejection channel's arbiter.
     delivered: Vec<(u32, u32)>,
-    /// Link-cycles with v busy virtual channels, added this cycle.
+    /// Its changes to the occupancy accounts this cycle (`occupancy::change`).
     hist: Vec<u64>,
     /// Flits moved this cycle.
     moved: u64,
@@ -135,7 +135,7 @@ impl Split {
             spare: rng.clone(),
             visit: Vec::new(),
             delivered: Vec::new(),
-            hist: vec![0; net.vcs as usize + 1],
+            hist: crate::stats::VcOccupancy::zero_accounts(net.vcs),
             moved: 0,
             ejected: 0,
             injected: 0,
@@ -310,7 +310,7 @@ impl Engine {
     ) -> u64 {
         let after = self.cycle + 1;
         let n = split.parts.len();
-        let (busy, since, hist) = self.occupancy.accounts();
+        let busy = self.occupancy.busy_mut();
         let Messages {
             hops,
             escape,
@@ -345,7 +345,6 @@ impl Engine {
             hops: Shared::new(hops),
             escape: Shared::new(escape),
             busy: Shared::new(busy),
-            since: Shared::new(since),
             boxes: Shared::new(&mut split.boxes),
             parts: n,
             adaptive_vcs: self.adaptive_vcs,
@@ -371,9 +370,7 @@ impl Engine {
             moved += injected;
             self.flits_in_net += injected;
             self.backlog -= std::mem::take(&mut p.finished);
-            for (h, x) in hist.iter_mut().zip(p.hist.iter_mut()) {
-                *h += std::mem::take(x);
-            }
+            self.occupancy.add(&mut p.hist);
         }
         if inject {
             self.sources.unlist_emptied();

@@ -125,7 +125,7 @@ pub(super) fn traverse_ahead(
     buf: &[Buf],
     chans: &[Chan],
     active: &ActiveSet,
-    (busy, since): (&[u8], &[u32]),
+    busy: &[u8],
     lens: &[u16],
     net: &Network,
 ) {
@@ -145,12 +145,10 @@ pub(super) fn traverse_ahead(
             active.prefetch(t);
             if next.sent == 0 {
                 prefetch(busy, next.out_chan);
-                prefetch(since, next.out_chan);
             } else if lens.get(next.msg as usize) == Some(&next.sent.wrapping_add(1)) {
                 let freed = net.buf_channel(b);
                 prefetch(chans, freed);
                 prefetch(busy, freed);
-                prefetch(since, freed);
             }
         }
     }

@@ -7,8 +7,8 @@ use super::parts::Arbiters;
 use crate::network::Network;
 use crate::stats::Counters;
 
-/// Cycles between refreshes of the 32-bit per-channel counters and VC-occupancy stamps: a
-/// channel carries at most one flit a cycle, so none of them overflows in between.
+/// Cycles between refreshes of the 32-bit per-channel counters: a channel carries at most
+/// one flit a cycle, so none of them overflows in between.
 pub const REFRESH: u64 = 1 << 30;
 
 impl Engine {
@@ -22,13 +22,12 @@ impl Engine {
         }
     }
 
-    /// Moves the channels' 32-bit counters into their 64-bit totals and brings the VC
-    /// occupancy accounts up to date, so that neither overflows; changes no result. `step`
-    /// does it every `REFRESH` cycles; public so that tests can do it at any cycle.
+    /// Moves the channels' 32-bit counters into their 64-bit totals, so that they do not
+    /// overflow; changes no result. `step` does it every `REFRESH` cycles; public so that
+    /// tests can do it at any cycle.
     #[cold]
     pub fn refresh(&mut self) {
         self.arbiters.refresh(self.net.channels());
-        self.occupancy.flush(self.cycle);
     }
 
     /// Flits that crossed each channel since the start (or since a measurement window opened,

@@ -3,80 +3,100 @@
 //! time-weighted counts updated only when a virtual channel is taken or freed.
 
 /// Time-weighted counts of busy virtual channels per link.
+///
+/// Each link keeps only its busy count. A link's stay at level v from cycle t1 to t2 adds
+/// t2 − t1 to the link-cycles at v: −t1 when it enters, +t2 when it leaves. Beside those sums
+/// the accounts keep how many links are at each level, so that the link-cycles up to `now`
+/// are `sum + links · now` (all in wrapping 64-bit arithmetic, exact), and a change writes one
+/// byte of per-link state.
 #[derive(Clone)]
 pub struct VcOccupancy {
     busy: Vec<u8>,
-    /// The cycle (mod 2^32) of each link's last change; exact while every link is brought up
-    /// to date (`flush`) at least every 2^32 cycles, which the engine does every `REFRESH`.
-    since: Vec<u32>,
-    /// `hist[v]`: link-cycles spent with v busy virtual channels since the last reset.
-    hist: Vec<u64>,
+    /// For each v = 0..V: at `2v` the sum above, at `2v + 1` the links at level v.
+    acc: Vec<u64>,
 }
 
-/// Link `c` of the accounts `busy` and `since` gains (`up`) or loses a busy virtual channel at
-/// time `now`; the time since its last change is added to `hist`.
+/// Link `c` of the per-link counts `busy` gains (`up`) or loses a busy virtual channel at time
+/// `now`, in the accounts `acc` (a split cycle's partition passes its own, whose changes
+/// [`VcOccupancy::add`] sums).
 #[inline(always)]
-pub fn change(busy: &mut [u8], since: &mut [u32], hist: &mut [u64], c: usize, up: bool, now: u64) {
+pub fn change(busy: &mut [u8], acc: &mut [u64], c: usize, up: bool, now: u64) {
     let b = busy[c];
-    hist[b as usize] += (now as u32).wrapping_sub(since[c]) as u64;
-    since[c] = now as u32;
-    busy[c] = if up { b + 1 } else { b - 1 };
+    let to = if up { b + 1 } else { b - 1 };
+    busy[c] = to;
+    let (from, to) = (2 * b as usize, 2 * to as usize);
+    acc[from] = acc[from].wrapping_add(now);
+    acc[from + 1] = acc[from + 1].wrapping_sub(1);
+    acc[to] = acc[to].wrapping_sub(now);
+    acc[to + 1] = acc[to + 1].wrapping_add(1);
 }
 
 impl VcOccupancy {
-    /// No busy virtual channel on `links` links of `vcs` virtual channels each.
+    /// No busy virtual channel on `links` links of `vcs` virtual channels each, from cycle 0.
     pub fn new(links: usize, vcs: u32) -> VcOccupancy {
+        let mut acc = vec![0; 2 * (vcs as usize + 1)];
+        acc[1] = links as u64;
         VcOccupancy {
             busy: crate::huge_pages::filled(links, 0),
-            since: crate::huge_pages::filled(links, 0),
-            hist: vec![0; vcs as usize + 1],
+            acc,
         }
     }
 
-    /// Bytes of the per-link accounts.
+    /// Accounts with no change, for a split cycle's partition.
+    pub fn zero_accounts(vcs: u32) -> Vec<u64> {
+        vec![0; 2 * (vcs as usize + 1)]
+    }
+
+    /// Bytes of the per-link counts and the accounts.
     pub fn heap_bytes(&self) -> u64 {
-        (self.busy.capacity() + self.since.capacity() * 4 + self.hist.capacity() * 8) as u64
+        (self.busy.capacity() + self.acc.capacity() * 8) as u64
     }
 
     /// Link `c` gains (`up`) or loses a busy virtual channel at time `now`.
     #[inline]
     pub fn change(&mut self, c: usize, up: bool, now: u64) {
-        change(&mut self.busy, &mut self.since, &mut self.hist, c, up, now);
+        change(&mut self.busy, &mut self.acc, c, up, now);
     }
 
-    /// The per-link accounts (busy virtual channels, since when) and the histogram, for a
-    /// cycle split across threads: each link's account is changed by one thread, into its
-    /// own histogram, and the histograms summed.
-    pub fn accounts(&mut self) -> (&mut [u8], &mut [u32], &mut [u64]) {
-        (&mut self.busy, &mut self.since, &mut self.hist)
+    /// The per-link counts, for a cycle split across threads: each link's count is changed by
+    /// one thread, into its own accounts, which [`VcOccupancy::add`] sums.
+    pub fn busy_mut(&mut self) -> &mut [u8] {
+        &mut self.busy
     }
 
-    /// Every link's busy count and stamp, read-only (what a prefetch asks for).
-    pub fn links(&self) -> (&[u8], &[u32]) {
-        (&self.busy, &self.since)
-    }
-
-    /// Brings every link's account up to `now` (which changes no distribution: the time is
-    /// counted now instead of at the link's next change).
-    pub fn flush(&mut self, now: u64) {
-        for c in 0..self.busy.len() {
-            self.hist[self.busy[c] as usize] += (now as u32).wrapping_sub(self.since[c]) as u64;
-            self.since[c] = now as u32;
+    /// Adds a partition's accounts `part` (changes made with [`change`]) and zeroes them.
+    pub fn add(&mut self, part: &mut [u64]) {
+        for (a, x) in self.acc.iter_mut().zip(part.iter_mut()) {
+            *a = a.wrapping_add(std::mem::take(x));
         }
+    }
+
+    /// Every link's busy count, read-only (what a prefetch asks for).
+    pub fn links(&self) -> &[u8] {
+        &self.busy
+    }
+
+    /// Link-cycles spent with v busy virtual channels, v = 0..V, since the last reset, up to
+    /// `now`.
+    pub fn link_cycles(&self, now: u64) -> Vec<u64> {
+        self.acc
+            .chunks(2)
+            .map(|a| a[0].wrapping_add(a[1].wrapping_mul(now)))
+            .collect()
     }
 
     /// Starts a new measurement at `now`.
     pub fn reset(&mut self, now: u64) {
-        self.flush(now);
-        self.hist.fill(0);
+        for a in self.acc.chunks_mut(2) {
+            a[0] = a[1].wrapping_mul(now).wrapping_neg();
+        }
     }
 
     /// P_v for v = 0..V over the time since the last reset, up to `now`.
     pub fn distribution(&mut self, now: u64) -> Vec<f64> {
-        self.flush(now);
-        let total: u64 = self.hist.iter().sum();
-        self.hist
-            .iter()
+        let hist = self.link_cycles(now);
+        let total: u64 = hist.iter().sum();
+        hist.iter()
             .map(|&h| {
                 if total == 0 {
                     f64::NAN
@@ -103,17 +123,22 @@ pub fn multiplexing_degree(p: &[f64]) -> Option<f64> {
 mod tests {
     use super::*;
 
-    /// The 32-bit stamps count across their wrap-around: a link busy from just before 2^32 to
-    /// just after is counted for the cycles in between.
+    /// Counts stay exact past 2^32 cycles, and a change before a reset counts only from the
+    /// reset: a link busy from just before 2^32 to just after is counted for the cycles in
+    /// between.
     #[test]
-    fn stamps_count_across_the_wrap() {
+    fn counts_across_2_to_the_32() {
         let mut o = VcOccupancy::new(1, 2);
         let start = (1u64 << 32) - 5;
+        o.change(0, true, 7);
+        o.change(0, false, 9);
         o.reset(start);
         o.change(0, true, start + 2);
         o.change(0, false, start + 10);
-        o.flush(start + 12);
-        assert_eq!(o.hist, vec![4, 8, 0]);
+        assert_eq!(o.link_cycles(start + 12), vec![4, 8, 0]);
+        o.change(0, true, start + 12);
+        o.change(0, true, start + 13);
+        assert_eq!(o.link_cycles(start + 20), vec![4, 9, 7]);
     }
 
     #[test]

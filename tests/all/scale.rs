@@ -185,9 +185,9 @@ fn threads_change_nothing() {
     });
 }
 
-/// Moving the 32-bit channel counters into their 64-bit totals and bringing the occupancy
-/// stamps up to date (the engine's refresh every 2^30 cycles, here every 97 or 250) changes no
-/// delivery, no counter and no occupancy, on one thread and on two.
+/// Moving the 32-bit channel counters into their 64-bit totals (the engine's refresh every
+/// 2^30 cycles, here every 97 or 250) changes no delivery, no counter and no occupancy, on one
+/// thread and on two.
 #[test]
 fn refreshes_change_nothing() {
     each_case(|s, flit_rate, ctx| {

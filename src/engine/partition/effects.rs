@@ -55,7 +55,6 @@ pub(super) struct TraverseCtx<'a> {
     pub(super) hops: Shared<u16>,
     pub(super) escape: Shared<u16>,
     pub(super) busy: Shared<u8>,
-    pub(super) since: Shared<u32>,
     pub(super) boxes: Shared<Outbox>,
     pub(super) parts: usize,
     pub(super) adaptive_vcs: u32,
@@ -82,7 +81,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
 ) {
     // SAFETY: own arbiters, own buffers (the winners), own channels' counters and occupancy,
     // the moving header's message and this partition's row of boxes are written.
-    let (buf, chans, drv_rr, hops, escape, busy, since) = unsafe {
+    let (buf, chans, drv_rr, hops, escape, busy) = unsafe {
         (
             ctx.buf.get(),
             ctx.chans.get(),
@@ -90,7 +89,6 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             ctx.hops.get(),
             ctx.escape.get(),
             ctx.busy.get(),
-            ctx.since.get(),
         )
     };
     let n = ctx.parts;
@@ -121,13 +119,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
     macro_rules! post {
         ($to:expr, $e:expr) => {
             if $to == i {
-                apply(
-                    $e,
-                    p,
-                    (&mut *buf, &mut *chans, &mut *busy, &mut *since),
-                    ctx,
-                    after,
-                )
+                apply($e, p, (&mut *buf, &mut *chans, &mut *busy), ctx, after)
             } else {
                 boxes[$to].0.push($e)
             }
@@ -173,7 +165,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                     let mi = m as usize;
                     hops[mi] += 1;
                     escape[mi] += (vc_on(t, c, vcs) >= ctx.adaptive_vcs) as u16;
-                    occupancy::change(busy, since, &mut p.hist, c, true, after);
+                    occupancy::change(busy, &mut p.hist, c, true, after);
                 }
                 post!(
                     ctx.holder[c] as usize,
@@ -242,16 +234,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
     p.requested.drain_into(&mut p.visit);
     for k in 0..p.visit.len() {
         if ctx.far {
-            prefetch::traverse_ahead(
-                k,
-                &p.visit,
-                buf,
-                chans,
-                &p.active,
-                (busy, since),
-                ctx.lens,
-                net,
-            );
+            prefetch::traverse_ahead(k, &p.visit, buf, chans, &p.active, busy, ctx.lens, net);
         }
         grant!(p.visit[k]);
     }
@@ -265,12 +248,11 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
 pub(super) unsafe fn apply_part(j: usize, p: &mut Part, ctx: &TraverseCtx, after: u64) {
     // SAFETY: only buffers and channels this partition holds or owns are written, and column j
     // of the boxes is this partition's alone during the effects.
-    let (buf, chans, busy, since, boxes) = unsafe {
+    let (buf, chans, busy, boxes) = unsafe {
         (
             ctx.buf.get(),
             ctx.chans.get(),
             ctx.busy.get(),
-            ctx.since.get(),
             ctx.boxes.get(),
         )
     };
@@ -286,21 +268,21 @@ pub(super) unsafe fn apply_part(j: usize, p: &mut Part, ctx: &TraverseCtx, after
                     Effect::Freed(c) => prefetch::prefetch(chans, c),
                 }
             }
-            let held = (&mut *buf, &mut *chans, &mut *busy, &mut *since);
+            let held = (&mut *buf, &mut *chans, &mut *busy);
             apply(inbox[k], p, held, ctx, after);
         }
         inbox.clear();
     }
 }
 
-/// The slices an effect writes: buffers, channels, links' occupancy accounts.
-type Held<'a> = (&'a mut [Buf], &'a mut [Chan], &'a mut [u8], &'a mut [u32]);
+/// The slices an effect writes: buffers, channels, links' busy counts.
+type Held<'a> = (&'a mut [Buf], &'a mut [Chan], &'a mut [u8]);
 
 /// Applies effect `e` to what partition `p` holds (in `held`): a flit arriving, a buffer woken,
 /// a channel freed (the grant's code of the one-thread cycle, in `Engine::traverse`).
 #[inline(always)]
 fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
-    let (buf, chans, busy, since) = held;
+    let (buf, chans, busy) = held;
     let no_up = (buf.len() - 1) as u32;
     match e {
         Effect::Flit {
@@ -329,7 +311,7 @@ fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
         Effect::Wake(b) => wake(buf, &mut p.active, b),
         Effect::Freed(c) => {
             if c < ctx.net.links {
-                occupancy::change(busy, since, &mut p.hist, c as usize, false, after);
+                occupancy::change(busy, &mut p.hist, c as usize, false, after);
             }
             // A buffer of this channel is free: wake the headers waiting for one.
             p.waits.wake_all(c as usize, buf, &mut p.active, chans);
