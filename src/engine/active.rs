@@ -8,6 +8,8 @@
 pub struct ActiveSet {
     words: Vec<u64>,
     summary: Vec<u64>,
+    /// The words with members, listed by `collect` (reused).
+    listed: Vec<u32>,
 }
 
 impl ActiveSet {
@@ -16,6 +18,7 @@ impl ActiveSet {
         ActiveSet {
             words: vec![0; words],
             summary: vec![0; words.div_ceil(64)],
+            listed: Vec::new(),
         }
     }
 
@@ -87,24 +90,34 @@ impl ActiveSet {
     }
 
     /// Appends every member to `out`, in increasing order (clearing the summary bits of
-    /// emptied words).
+    /// emptied words). The words with members are listed first, from the summary, and then
+    /// read, each asked for a few words ahead: a large set's words are far apart in memory.
     #[inline]
     pub fn collect(&mut self, out: &mut Vec<u32>) {
-        for s in 0..self.summary.len() {
-            let mut sw = self.summary[s];
+        let mut listed = std::mem::take(&mut self.listed);
+        listed.clear();
+        for (s, &sw) in self.summary.iter().enumerate() {
+            let mut sw = sw;
             while sw != 0 {
-                let w = s * 64 + sw.trailing_zeros() as usize;
+                listed.push((s * 64) as u32 + sw.trailing_zeros());
                 sw &= sw - 1;
-                let mut bits = self.words[w];
-                if bits == 0 {
-                    self.summary[s] &= !(1 << (w & 63));
-                }
-                while bits != 0 {
-                    out.push((w * 64) as u32 + bits.trailing_zeros());
-                    bits &= bits - 1;
-                }
             }
         }
+        for (i, &w) in listed.iter().enumerate() {
+            if let Some(&ahead) = listed.get(i + super::prefetch::AHEAD) {
+                super::prefetch::prefetch(&self.words, ahead);
+            }
+            let w = w as usize;
+            let mut bits = self.words[w];
+            if bits == 0 {
+                self.summary[w >> 6] &= !(1 << (w & 63));
+            }
+            while bits != 0 {
+                out.push((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+        self.listed = listed;
     }
 
     /// Appends every member to `out`, in increasing order, and empties the set.
@@ -132,7 +145,7 @@ impl ActiveSet {
 
     /// Bytes of the two levels of words.
     pub fn words_bytes(&self) -> u64 {
-        ((self.words.capacity() + self.summary.capacity()) * 8) as u64
+        ((self.words.capacity() + self.summary.capacity()) * 8 + self.listed.capacity() * 4) as u64
     }
 
     #[cfg(test)]

@@ -40,6 +40,9 @@ pub struct Network {
     pub attach: u32,
     /// `proc_at[p * attach + j]`: router of processor p's j-th injection channel.
     pub proc_at: Vec<u32>,
+    /// Processor p sits at router p alone (`attach` 1 and `proc_at` the identity), so that
+    /// routing finds a destination's router without reading `proc_at`.
+    proc_is_router: bool,
     /// Injection buffers a source may use: V, or 1 in m-way (paper 004 Fig. 7).
     pub inj_vcs: u32,
     /// Channels: links, injection and ejection channels.
@@ -128,6 +131,8 @@ impl Network {
             drivers.extend(proc_at.iter().map(|&r| slots(r)));
             (of, drivers)
         };
+        let proc_is_router =
+            attach == 1 && proc_at.iter().enumerate().all(|(p, &r)| r == p as u32);
         Network {
             topology,
             vcs,
@@ -135,6 +140,7 @@ impl Network {
             links,
             nodes,
             attach,
+            proc_is_router,
             proc_at,
             inj_vcs,
             nchan,
@@ -243,6 +249,9 @@ impl Network {
     /// router, or inside an m-way router the nearer of its two channels (ties: the first).
     #[inline]
     pub fn target(&self, at: u32, dst: u32) -> u32 {
+        if self.proc_is_router {
+            return dst;
+        }
         let i = (dst * self.attach) as usize;
         let a = self.proc_at[i];
         if self.attach == 1 {
