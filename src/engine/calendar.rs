@@ -1,33 +1,68 @@
-//! The sources' pending arrivals as a calendar queue (R. Brown, CACM 31(10), 1988): one bucket
-//! per cycle of a year of `2^k` cycles, each holding the sources whose next arrival falls in a
-//! cycle of that residue. Each source has one pending arrival, so a cycle's step 1 reads one
-//! bucket, sequentially, where a binary heap of a million sources walked twenty levels of
+//! The sources' pending arrivals, earliest first in (cycle, source) order. Each source has one
+//! pending arrival. A few sources keep them in a binary heap, which stays in cache and costs a
+//! cycle one comparison when nothing is due. Many sources keep them in a calendar queue
+//! (R. Brown, CACM 31(10), 1988): one bucket per cycle of a year of `2^k` cycles, each holding
+//! the sources whose next arrival falls in a cycle of that residue, so that a cycle's step 1
+//! reads one bucket, sequentially, where the heap of a million sources walked twenty levels of
 //! scattered lines per arrival. The year spans several mean inter-arrival times, so a bucket
 //! rarely holds a source due in a later year.
 
 use crate::traffic::Source;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
-/// The pending arrival of every source, bucketed by cycle.
-#[derive(Clone, Default)]
+/// Sources from which the pending arrivals are kept in a calendar queue rather than a heap
+/// (a heap of 2^16 entries is 1 MiB, about what stays in a core's cache).
+const CALENDAR_SOURCES: usize = 1 << 16;
+
+/// The pending arrival of every source.
+#[derive(Clone)]
 pub(super) struct Calendar {
-    /// Bucket `c % year` lists the sources due in a cycle c of that residue.
-    buckets: Vec<Vec<u32>>,
-    /// Cycles in a year, less one (a power of two, less one).
-    mask: u64,
+    store: Store,
     /// The sources due this cycle (reused).
     due: Vec<u32>,
 }
 
+/// Where the pending arrivals are kept.
+#[derive(Clone)]
+enum Store {
+    /// (cycle, source), earliest first.
+    Heap(BinaryHeap<Reverse<(u64, u32)>>),
+    /// Bucket `c % year` lists the sources due in a cycle c of that residue; `mask` is the
+    /// year less one (a power of two less one).
+    Buckets { buckets: Vec<Vec<u32>>, mask: u64 },
+}
+
+impl Default for Calendar {
+    fn default() -> Calendar {
+        Calendar {
+            store: Store::Heap(BinaryHeap::new()),
+            due: Vec::new(),
+        }
+    }
+}
+
 impl Calendar {
-    /// An empty calendar for `sources` sources, each arriving every `gap` cycles on average:
-    /// a year of about eight mean gaps, at least 64 and at most the sources' count of cycles
-    /// (so that its buckets never outweigh the sources).
+    /// An empty store for `sources` sources, each arriving every `gap` cycles on average: a
+    /// heap for fewer than `CALENDAR_SOURCES`, else a calendar queue.
     pub fn new(sources: usize, gap: f64) -> Calendar {
+        if sources < CALENDAR_SOURCES {
+            return Calendar::default();
+        }
+        Calendar::buckets(sources, gap)
+    }
+
+    /// A calendar queue for `sources` sources, each arriving every `gap` cycles on average: a
+    /// year of about eight mean gaps, at least 64 and at most the sources' count of cycles (so
+    /// that its buckets never outweigh the sources).
+    fn buckets(sources: usize, gap: f64) -> Calendar {
         let year = (8.0 * gap).min(sources as f64).max(64.0) as u64;
         let year = year.next_power_of_two();
         Calendar {
-            buckets: vec![Vec::new(); year as usize],
-            mask: year - 1,
+            store: Store::Buckets {
+                buckets: vec![Vec::new(); year as usize],
+                mask: year - 1,
+            },
             due: Vec::new(),
         }
     }
@@ -35,23 +70,49 @@ impl Calendar {
     /// Files source `s`, whose next arrival is in cycle `c`.
     #[inline]
     pub fn insert(&mut self, s: u32, c: u64) {
-        self.buckets[(c & self.mask) as usize].push(s);
+        match &mut self.store {
+            Store::Heap(heap) => heap.push(Reverse((c, s))),
+            Store::Buckets { buckets, mask } => buckets[(c & *mask) as usize].push(s),
+        }
     }
 
-    /// Takes off the calendar the sources of `gens` due in cycle `now` (none is due earlier),
-    /// in increasing order, as a heap ordered by (cycle, source) pops them; those of a later
-    /// year stay. Hand the list back with [`Calendar::done`].
+    /// True when a source may be due in cycle `now` (a heap's earliest is; a calendar's bucket
+    /// of `now` is not empty): a cycle with none costs a comparison.
+    #[inline]
+    pub fn any_due(&self, now: u64) -> bool {
+        match &self.store {
+            Store::Heap(heap) => heap.peek().is_some_and(|&Reverse((c, _))| c <= now),
+            Store::Buckets { buckets, mask } => !buckets[(now & *mask) as usize].is_empty(),
+        }
+    }
+
+    /// Takes off the store the sources of `gens` due in cycle `now` (none is due earlier), in
+    /// increasing order, as the heap pops them; a calendar's sources of a later year stay.
+    /// Hand the list back with [`Calendar::done`].
     #[inline]
     pub fn take_due(&mut self, gens: &[Source], now: u64) -> Vec<u32> {
         let mut due = std::mem::take(&mut self.due);
-        self.buckets[(now & self.mask) as usize].retain(|&s| {
-            let now_due = gens[s as usize].next_cycle() <= now;
-            if now_due {
-                due.push(s);
+        match &mut self.store {
+            Store::Heap(heap) => {
+                while let Some(&Reverse((c, s))) = heap.peek() {
+                    if c > now {
+                        break;
+                    }
+                    heap.pop();
+                    due.push(s);
+                }
             }
-            !now_due
-        });
-        due.sort_unstable();
+            Store::Buckets { buckets, mask } => {
+                buckets[(now & *mask) as usize].retain(|&s| {
+                    let now_due = gens[s as usize].next_cycle() <= now;
+                    if now_due {
+                        due.push(s);
+                    }
+                    !now_due
+                });
+                due.sort_unstable();
+            }
+        }
         due
     }
 
@@ -62,12 +123,18 @@ impl Calendar {
         self.due = due;
     }
 
-    /// Bytes of the buckets.
+    /// Bytes of the store.
     pub fn heap_bytes(&self) -> u64 {
         use super::memory::vec_bytes;
-        vec_bytes(&self.buckets)
-            + self.buckets.iter().map(|b| vec_bytes(b)).sum::<u64>()
-            + vec_bytes(&self.due)
+        let store = match &self.store {
+            Store::Heap(heap) => {
+                (heap.capacity() * std::mem::size_of::<Reverse<(u64, u32)>>()) as u64
+            }
+            Store::Buckets { buckets, .. } => {
+                vec_bytes(buckets) + buckets.iter().map(vec_bytes).sum::<u64>()
+            }
+        };
+        store + vec_bytes(&self.due)
     }
 }
 
@@ -76,21 +143,22 @@ mod tests {
     use super::*;
     use crate::scenario::Process;
     use crate::traffic::Arrivals;
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
+
+    /// Arrivals as (cycle, source), in the order they were handed out.
+    type Order = Vec<(u64, u32)>;
 
     /// Every arrival of `n` sources at `rate` over `cycles` cycles, as (cycle, source) in the
-    /// order the calendar hands them out, and in the order of a heap by (cycle, source).
-    fn both(
-        process: Process,
-        n: u32,
-        rate: f64,
-        cycles: u64,
-    ) -> (Vec<(u64, u32)>, Vec<(u64, u32)>) {
+    /// order a calendar queue (`buckets`) or `new`'s store hands them out, and in the order of
+    /// a plain heap by (cycle, source).
+    fn both(process: Process, n: u32, rate: f64, cycles: u64, buckets: bool) -> (Order, Order) {
         let a = Arrivals::new(process, rate).unwrap();
         let mut gens: Vec<Source> = (0..n).map(|s| Source::new(9, s, &a)).collect();
         let mut heap_gens = gens.clone();
-        let mut cal = Calendar::new(n as usize, 1.0 / rate);
+        let mut cal = if buckets {
+            Calendar::buckets(n as usize, 1.0 / rate)
+        } else {
+            Calendar::new(n as usize, 1.0 / rate)
+        };
         let mut heap = BinaryHeap::new();
         for (s, g) in gens.iter().enumerate() {
             cal.insert(s as u32, g.next_cycle());
@@ -125,9 +193,10 @@ mod tests {
         (by_cal, by_heap)
     }
 
-    /// The calendar hands out arrivals in the heap's order: at a high rate, where a source
-    /// often arrives several times in one cycle, and at a low rate on few sources, where the
-    /// year is shorter than most gaps and buckets hold sources due in later years.
+    /// The calendar queue, and the store `new` picks for few sources, hand out arrivals in a
+    /// heap's order: at a high rate, where a source often arrives several times in one cycle,
+    /// and at a low rate on few sources, where the year is shorter than most gaps and buckets
+    /// hold sources due in later years.
     #[test]
     fn arrivals_come_in_the_order_of_a_heap_by_cycle_and_source() {
         for (process, n, rate) in [
@@ -136,26 +205,35 @@ mod tests {
             (Process::Bernoulli, 30, 0.3),
             (Process::Bernoulli, 50, 0.002),
         ] {
-            let (by_cal, by_heap) = both(process, n, rate, 6000);
-            assert!(
-                by_heap.len() > 400,
-                "{process:?} at {rate}: too few arrivals"
-            );
-            assert_eq!(by_cal, by_heap, "{process:?} at {rate}");
+            for buckets in [true, false] {
+                let (by_cal, by_heap) = both(process, n, rate, 6000, buckets);
+                let ctx = format!("{process:?} at {rate}, calendar queue {buckets}");
+                assert!(by_heap.len() > 400, "{ctx}: too few arrivals");
+                assert_eq!(by_cal, by_heap, "{ctx}");
+            }
         }
-        let repeats = both(Process::Poisson, 40, 1.7, 200).1;
+        let repeats = both(Process::Poisson, 40, 1.7, 200, true).1;
         assert!(
             repeats.windows(2).any(|w| w[0] == w[1]),
             "no source arrived twice in a cycle"
         );
     }
 
-    /// A year spans eight mean gaps, within 64 cycles and the sources' count.
+    /// The year of the calendar queue of `sources` sources with mean gap `gap`.
+    fn year(sources: usize, gap: f64) -> Option<u64> {
+        match Calendar::new(sources, gap).store {
+            Store::Buckets { mask, .. } => Some(mask + 1),
+            Store::Heap(_) => None,
+        }
+    }
+
+    /// Many sources get a calendar queue whose year spans eight mean gaps, within 64 cycles
+    /// and the sources' count; few get a heap.
     #[test]
     fn a_year_spans_eight_mean_gaps_within_bounds() {
-        assert_eq!(Calendar::new(1 << 20, 8000.0).mask + 1, 65536);
-        assert_eq!(Calendar::new(256, 80.0).mask + 1, 256);
-        assert_eq!(Calendar::new(1 << 20, 1.0).mask + 1, 64);
-        assert_eq!(Calendar::new(16, 1e9).mask + 1, 64);
+        assert_eq!(year(1 << 20, 8000.0), Some(65536));
+        assert_eq!(year(1 << 16, 1e9), Some(65536));
+        assert_eq!(year(1 << 20, 1.0), Some(64));
+        assert_eq!(year((1 << 16) - 1, 8000.0), None);
     }
 }

@@ -208,6 +208,9 @@ impl Engine {
             return;
         }
         let now = self.cycle;
+        if !self.sources.arrivals.any_due(now) {
+            return;
+        }
         let due = self.sources.arrivals.take_due(&self.sources.gens, now);
         for &s in &due {
             // A source's arrivals due this cycle come before the next source's.

@@ -131,8 +131,7 @@ impl Network {
             drivers.extend(proc_at.iter().map(|&r| slots(r)));
             (of, drivers)
         };
-        let proc_is_router =
-            attach == 1 && proc_at.iter().enumerate().all(|(p, &r)| r == p as u32);
+        let proc_is_router = attach == 1 && proc_at.iter().enumerate().all(|(p, &r)| r == p as u32);
         Network {
             topology,
             vcs,
