@@ -581,7 +581,16 @@ impl Engine {
             // as in step 2, for the grants below. A decision reads the start of the cycle: a
             // downstream buffer that has sent this cycle (stamp `last`) had one flit more.
             for k in 0..pull.len() {
-                prefetch::pull_ahead(k, pull, buf, chans, active, net);
+                prefetch::pull_ahead(
+                    k,
+                    pull,
+                    buf,
+                    chans,
+                    active,
+                    occupancy.links(),
+                    &msgs.len,
+                    net,
+                );
                 let b = pull[k] as usize;
                 let cur = buf[b];
                 if cur.sent == 0 {

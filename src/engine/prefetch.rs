@@ -90,14 +90,18 @@ pub(super) fn request_ahead<const SHARED: bool>(
 
 /// Before the one-pass visit of the `i`-th buffer of `pull`: asks for the buffer `AHEAD`
 /// visits on, then (half as far on) its channel, its downstream and upstream buffers and its
-/// word of the active set.
+/// word of the active set, and for a tail the channel it frees (its wait list) and that
+/// link's occupancy count.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn pull_ahead(
     i: usize,
     pull: &[u32],
     buf: &[Buf],
     chans: &[Chan],
     active: &ActiveSet,
+    busy: &[u8],
+    lens: &[u16],
     net: &Network,
 ) {
     if let Some(&b) = pull.get(i + AHEAD) {
@@ -109,6 +113,11 @@ pub(super) fn pull_ahead(
         prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
         prefetch(buf, next.up);
         active.prefetch(b);
+        if lens.get(next.msg as usize) == Some(&next.sent.wrapping_add(1)) {
+            let freed = net.buf_channel(b);
+            prefetch(chans, freed);
+            prefetch(busy, freed);
+        }
     }
 }
 

@@ -191,7 +191,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
         // others ask. Every line read is the partition's own: the channel leaves its router,
         // and the downstream buffer and its rivals enter one of its routers.
         for k in 0..p.pull.len() {
-            prefetch::pull_ahead(k, &p.pull, buf, chans, &p.active, net);
+            prefetch::pull_ahead(k, &p.pull, buf, chans, &p.active, busy, ctx.lens, net);
             let b = p.pull[k] as usize;
             let cur = buf[b];
             if cur.sent == 0 {
