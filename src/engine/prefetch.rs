@@ -113,11 +113,18 @@ pub(super) fn pull_ahead(
         prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
         prefetch(buf, next.up);
         active.prefetch(b);
-        if lens.get(next.msg as usize) == Some(&next.sent.wrapping_add(1)) {
-            let freed = net.buf_channel(b);
-            prefetch(chans, freed);
-            prefetch(busy, freed);
-        }
+        freed_ahead(b, next, chans, busy, lens, net);
+    }
+}
+
+/// If the flit at the front of buffer `b` (record `next`) is its message's tail: asks for the
+/// channel its move frees (its wait list) and that link's occupancy count.
+#[inline(always)]
+fn freed_ahead(b: u32, next: &Buf, chans: &[Chan], busy: &[u8], lens: &[u16], net: &Network) {
+    if lens.get(next.msg as usize) == Some(&next.sent.wrapping_add(1)) {
+        let freed = net.buf_channel(b);
+        prefetch(chans, freed);
+        prefetch(busy, freed);
     }
 }
 
@@ -154,10 +161,8 @@ pub(super) fn traverse_ahead(
             active.prefetch(t);
             if next.sent == 0 {
                 prefetch(busy, next.out_chan);
-            } else if lens.get(next.msg as usize) == Some(&next.sent.wrapping_add(1)) {
-                let freed = net.buf_channel(b);
-                prefetch(chans, freed);
-                prefetch(busy, freed);
+            } else {
+                freed_ahead(b, next, chans, busy, lens, net);
             }
         }
     }
