@@ -4,7 +4,9 @@
 //! parks, so that a cycle's meeting points cost about a microsecond while the crew is busy and
 //! an idle crew costs no core.
 
+use std::any::Any;
 use std::cell::UnsafeCell;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{JoinHandle, Thread};
@@ -21,6 +23,8 @@ struct Deck {
     done: AtomicUsize,
     /// The crew is being dropped.
     stop: AtomicBool,
+    /// The first panic of a helper's share of the current job, for the caller to go on with.
+    panic: Mutex<Option<Box<dyn Any + Send>>>,
     /// The current job, its lifetime erased (valid while `epoch`'s job runs).
     job: UnsafeCell<Option<Job<'static>>>,
     /// Each helper's handle, to unpark it; and the caller's, for the helpers to unpark.
@@ -66,6 +70,7 @@ impl Crew {
             epoch: AtomicU64::new(0),
             done: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
+            panic: Mutex::new(None),
             job: UnsafeCell::new(None),
             helpers: Mutex::new(Vec::new()),
             caller: Mutex::new(None),
@@ -96,6 +101,8 @@ impl Crew {
     }
 
     /// Runs `job(i)` on thread i for every i, the caller running `job(0)`; returns when all have.
+    /// A share that panics makes `run` panic with it once every share has ended (so that no
+    /// thread is left running a job whose data the unwinding frees).
     pub fn run(&self, job: &(dyn Fn(usize) + Sync)) {
         let d = &*self.deck;
         *d.caller.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current());
@@ -109,9 +116,16 @@ impl Crew {
         for h in d.helpers.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             h.unpark();
         }
-        job(0);
+        let mine = catch_unwind(AssertUnwindSafe(|| job(0)));
         let helpers = self.threads - 1;
         wait_until(|| d.done.load(Ordering::Acquire) == helpers);
+        let theirs = d.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Err(payload) = mine {
+            resume_unwind(payload);
+        }
+        if let Some(payload) = theirs {
+            resume_unwind(payload);
+        }
     }
 }
 
@@ -125,8 +139,13 @@ fn helper(d: &Deck, i: usize) {
         }
         seen = d.epoch.load(Ordering::Acquire);
         // SAFETY: the job was stored before the epoch's release and stays until all are done.
-        if let Some(job) = unsafe { *d.job.get() } {
-            job(i);
+        if let Some(job) = unsafe { *d.job.get() }
+            && let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(i)))
+        {
+            d.panic
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(payload);
         }
         d.done.fetch_add(1, Ordering::Release);
         if let Some(c) = &*d.caller.lock().unwrap_or_else(|e| e.into_inner()) {
@@ -169,5 +188,34 @@ impl<T> Shared<T> {
     pub(super) unsafe fn get(&self) -> &mut [T] {
         // SAFETY: the pointer and length come from a live slice that outlives the step.
         unsafe { std::slice::from_raw_parts_mut(self.0, self.1) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Crew;
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn a_share_that_panics_panics_the_run_and_the_crew_goes_on() {
+        let crew = Crew::new(3).expect("threads start");
+        for who in [2, 0] {
+            let run = catch_unwind(AssertUnwindSafe(|| {
+                crew.run(&|i| {
+                    if i == who {
+                        panic!("share {i}");
+                    }
+                })
+            }));
+            let payload = run.expect_err("the share's panic reaches the caller");
+            let text = payload.downcast_ref::<String>().expect("a message");
+            assert_eq!(text, &format!("share {who}"));
+        }
+        let shares = AtomicUsize::new(0);
+        crew.run(&|i| {
+            shares.fetch_add(1 << (8 * i), Ordering::Relaxed);
+        });
+        assert_eq!(shares.into_inner(), 0x01_01_01);
     }
 }
