@@ -28,7 +28,9 @@
 //! partitions).
 
 mod effects;
+mod sides;
 use effects::{Outbox, TraverseCtx, apply_part, grant_part};
+use sides::Sides;
 
 use super::active::ActiveSet;
 use super::crew::{Crew, Shared};
@@ -84,12 +86,9 @@ struct Part {
 #[derive(Clone)]
 pub(super) struct Split {
     crew: Arc<Crew>,
-    /// The partition holding each buffered channel's buffers (the router it enters): a header
-    /// notes its downstream buffer's as it routes.
-    holder: Vec<u8>,
-    /// The partition owning each buffered channel (the router it leaves), which holds the
-    /// upstream buffers of the channel's buffers and its wait list.
-    feeder: Vec<u8>,
+    /// The partitions holding each buffered channel's buffers (the router it enters) and
+    /// owning it (the router it leaves: its upstream buffers, arbiter and wait list).
+    sides: Sides,
     parts: Vec<Part>,
     /// Effects from partition i to partition j at `i * parts + j`.
     boxes: Vec<Outbox>,
@@ -143,8 +142,10 @@ impl Split {
         };
         Some(Split {
             crew: Arc::new(crew),
-            holder: (0..chans as u32).map(|c| of(c, true)).collect(),
-            feeder: (0..chans as u32).map(|c| of(c, false)).collect(),
+            sides: Sides::new(
+                (0..chans as u32).map(|c| of(c, true)).collect(),
+                (0..chans as u32).map(|c| of(c, false)).collect(),
+            ),
             parts: vec![part; n],
             boxes: vec![Outbox(Vec::new()); n * n],
             source_part: (0..net.nodes as usize)
@@ -176,10 +177,10 @@ impl Split {
         }
         // The sentinel record past the buffers is no buffer.
         for (b, r) in buf[..buf.len() - 1].iter().enumerate() {
-            let me = self.holder[b / vcs as usize];
+            let me = self.sides.holder(b as u32 / vcs);
             let t = r.out_buf(bufchans, vcs);
             let header = r.sent == 0 && r.cnt > 0;
-            let leaves = r.sent > 0 && t != NONE && self.holder[(t / vcs) as usize] != me;
+            let leaves = r.sent > 0 && t != NONE && self.sides.holder(t / vcs) != me;
             if r.msg != NONE && (header || leaves) {
                 self.parts[me as usize].heads.insert(b as u32);
             }
@@ -193,7 +194,7 @@ impl Split {
 
     /// True when buffer `b` is in its partition's active set.
     pub fn contains(&self, b: u32, vcs: u32) -> bool {
-        self.parts[self.holder[(b / vcs) as usize] as usize]
+        self.parts[self.sides.holder(b / vcs) as usize]
             .active
             .contains(b)
     }
@@ -216,7 +217,7 @@ impl Split {
             })
             .sum();
         let boxes: u64 = self.boxes.iter().map(|b| vec_bytes(&b.0)).sum();
-        parts + boxes + vec_bytes(&self.holder) + vec_bytes(&self.feeder) + vec_bytes(&self.parts)
+        parts + boxes + self.sides.heap_bytes() + vec_bytes(&self.parts)
     }
 }
 
@@ -227,8 +228,8 @@ struct RequestCtx<'a> {
     selection: Selection,
     msgs: &'a Messages,
     drv_rr: &'a [u8],
-    /// The partition holding each buffered channel's buffers.
-    holder: &'a [u8],
+    /// The partitions on each buffered channel's sides.
+    sides: &'a Sides,
     buf: Shared<Buf>,
     chans: Shared<Chan>,
     rngs: Shared<Pcg64>,
@@ -251,14 +252,14 @@ impl Engine {
         self.bufs.keep_heads(one);
         split.keep_heads(one, &self.bufs.buf, vcs, bufchans);
         // Injection's buffers, tracked last cycle, go to their partitions.
-        let (parts, holder) = (&mut split.parts, &split.holder);
+        let (parts, sides) = (&mut split.parts, &split.sides);
         self.bufs
             .active
-            .drain(|b| parts[holder[(b / vcs) as usize] as usize].active.insert(b));
+            .drain(|b| parts[sides.holder(b / vcs) as usize].active.insert(b));
         if one {
             self.bufs
                 .heads
-                .drain(|b| parts[holder[(b / vcs) as usize] as usize].heads.insert(b));
+                .drain(|b| parts[sides.holder(b / vcs) as usize].heads.insert(b));
         }
         match (self.net.shared, one) {
             (false, true) => self.request_split::<false, true>(split),
@@ -286,7 +287,7 @@ impl Engine {
             selection: self.selection,
             msgs: &self.msgs,
             drv_rr: &self.arbiters.drv_rr,
-            holder: &split.holder,
+            sides: &split.sides,
             buf: Shared::new(&mut self.bufs.buf),
             chans: Shared::new(&mut self.arbiters.chan),
             rngs: Shared::new(&mut self.rngs),
@@ -336,8 +337,7 @@ impl Engine {
             inject: inject.then_some((&sources, &injection)),
             injected_at: Shared::new(injected_at),
             net: &self.net,
-            holder: &split.holder,
-            feeder: &split.feeder,
+            sides: &split.sides,
             lens: len,
             buf: Shared::new(&mut self.bufs.buf),
             chans: Shared::new(&mut self.arbiters.chan),
@@ -430,7 +430,7 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
         selection,
         msgs,
         drv_rr,
-        holder,
+        sides,
         random_tie,
         now,
         far,
@@ -496,7 +496,7 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
             let b = p.visit[i];
             let cur = &buf[b as usize];
             let t = cur.out_buf(bufchans, vcs);
-            let stays = t == NONE || holder[(t / vcs) as usize] == me;
+            let stays = t == NONE || sides.holder_from(t / vcs, me) == me;
             if cur.msg == NONE || (cur.sent != 0 && stays) {
                 p.heads.remove(b);
             } else if cur.state == ACTIVE {

@@ -4,6 +4,7 @@
 //! that holds it, which applies it once every partition has granted.
 
 use super::Part;
+use super::sides::Sides;
 use crate::engine::arbitration::{ask_arbiter, grant_arbiter};
 use crate::engine::crew::Shared;
 use crate::engine::endpoints::SharedSources;
@@ -41,9 +42,8 @@ pub(super) struct Outbox(pub(super) Vec<Effect>);
 /// What a grant and an effect read and write beyond the partition.
 pub(super) struct TraverseCtx<'a> {
     pub(super) net: &'a Network,
-    /// The partition holding each buffered channel's buffers, and the one owning it.
-    pub(super) holder: &'a [u8],
-    pub(super) feeder: &'a [u8],
+    /// The partitions holding each buffered channel's buffers and owning it.
+    pub(super) sides: &'a Sides,
     /// The messages' lengths in flits.
     pub(super) lens: &'a [u16],
     /// Step 3 in the partitions: the sources' queues and what injection reads.
@@ -138,7 +138,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let t = src.out_buf(bufchans, vcs);
             let len = ctx.lens[m as usize];
             let up = src.up;
-            let feed = ctx.feeder[(b as u32 / vcs) as usize] as usize;
+            let feed = ctx.sides.feeder_into(b as u32 / vcs, i as u8) as usize;
             src.cnt -= 1;
             src.sent += 1;
             let tail = src.sent == len;
@@ -168,7 +168,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                     occupancy::change(busy, &mut p.hist, c, true, after);
                 }
                 post!(
-                    ctx.holder[c] as usize,
+                    ctx.sides.holder_from(c as u32, i as u8) as usize,
                     Effect::Flit {
                         t,
                         from: b as u32,
@@ -201,7 +201,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let c = cur.out_chan;
             let t = cur.out_buf(bufchans, vcs);
             if t != NONE {
-                if ctx.holder[c as usize] as usize != i {
+                if ctx.sides.holder_from(c, i as u8) as usize != i {
                     // Its message leaves the partition: it asked in step 2.
                     continue;
                 }
