@@ -87,6 +87,9 @@ impl Engine {
         } else {
             None
         };
+        if let Some(split) = &self.split {
+            split.mark(&mut self.bufs.buf, self.net.vcs);
+        }
         self
     }
 

@@ -187,6 +187,11 @@ impl Split {
         }
     }
 
+    /// Marks in each buffer's record whether its channel joins two partitions.
+    pub fn mark(&self, buf: &mut [Buf], vcs: u32) {
+        self.sides.mark(buf, vcs);
+    }
+
     /// Threads (partitions).
     pub fn threads(&self) -> usize {
         self.crew.threads()
@@ -495,9 +500,11 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
             prefetch::request_ahead::<SHARED>(i, &p.visit, buf, chans, &p.requested, msgs, net);
             let b = p.visit[i];
             let cur = &buf[b as usize];
-            let t = cur.out_buf(bufchans, vcs);
-            let stays = t == NONE || sides.holder_from(t / vcs, me) == me;
-            if cur.msg == NONE || (cur.sent != 0 && stays) {
+            let stays = || {
+                let t = cur.out_buf(bufchans, vcs);
+                t == NONE || sides.holder_from(t / vcs, &buf[t as usize], me) == me
+            };
+            if cur.msg == NONE || (cur.sent != 0 && stays()) {
                 p.heads.remove(b);
             } else if cur.state == ACTIVE {
                 visit_one!(b);

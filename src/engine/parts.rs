@@ -36,11 +36,17 @@ pub(super) struct Buf {
     pub sent: u16,
     /// Driver slot at the router (static).
     pub slot: u16,
-    /// The virtual channel of `out_chan` the message holds (its downstream buffer).
-    pub vc: u8,
+    /// The virtual channel of `out_chan` the message holds (its downstream buffer), in the low
+    /// bits (fewer than 32 virtual channels); bit 7 ([`CROSSES`]), in a split cycle: this
+    /// buffer's channel joins two partitions.
+    vc: u8,
     /// IDLE, ACTIVE or ASLEEP.
     pub state: u8,
 }
+
+/// The bit of [`Buf`]'s virtual-channel byte that marks a buffer whose channel joins two
+/// partitions of a split cycle.
+const CROSSES: u8 = 0x80;
 
 impl Buf {
     /// The downstream buffer of the message, `vc` of `out_chan`, or NONE when `out_chan` is an
@@ -48,7 +54,7 @@ impl Buf {
     #[inline(always)]
     pub fn out_buf(&self, bufchans: u32, vcs: u32) -> u32 {
         if self.out_chan < bufchans {
-            self.out_chan * vcs + self.vc as u32
+            self.out_chan * vcs + (self.vc & !CROSSES) as u32
         } else {
             NONE
         }
@@ -59,7 +65,21 @@ impl Buf {
     pub fn route_to(&mut self, ch: u32, t: u32, vcs: u32) {
         debug_assert!(t == NONE || t / vcs == ch);
         self.out_chan = ch;
-        self.vc = if t == NONE { 0 } else { (t - ch * vcs) as u8 };
+        let vc = if t == NONE { 0 } else { (t - ch * vcs) as u8 };
+        debug_assert!(vc < CROSSES);
+        self.vc = self.vc & CROSSES | vc;
+    }
+
+    /// In a split cycle: this buffer's channel joins two partitions (its feeder owns the
+    /// channel, another holds this buffer).
+    #[inline(always)]
+    pub fn crosses(&self) -> bool {
+        self.vc & CROSSES != 0
+    }
+
+    /// Notes whether this buffer's channel joins two partitions.
+    pub fn mark_crossing(&mut self, on: bool) {
+        self.vc = self.vc & !CROSSES | if on { CROSSES } else { 0 };
     }
 }
 
@@ -380,5 +400,31 @@ mod tests {
     fn buffer_and_channel_records_stay_small() {
         assert_eq!(std::mem::size_of::<Buf>(), 24);
         assert_eq!(std::mem::size_of::<Chan>(), 24);
+    }
+
+    #[test]
+    fn a_crossing_mark_survives_routing_and_changes_no_downstream_buffer() {
+        let mut b = Buf {
+            msg: 0,
+            out_chan: NONE,
+            up: 0,
+            last: 0,
+            cnt: 0,
+            sent: 0,
+            slot: 0,
+            vc: 0,
+            state: IDLE,
+        };
+        b.mark_crossing(true);
+        b.route_to(7, 7 * 32 + 31, 32);
+        assert!(b.crosses());
+        assert_eq!(b.out_buf(100, 32), 7 * 32 + 31);
+        b.route_to(200, NONE, 32);
+        assert_eq!(b.out_buf(100, 32), NONE);
+        b.route_to(3, 3 * 32, 32);
+        assert_eq!(b.out_buf(100, 32), 3 * 32);
+        b.mark_crossing(false);
+        assert!(!b.crosses());
+        assert_eq!(b.out_buf(100, 32), 3 * 32);
     }
 }

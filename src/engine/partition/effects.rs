@@ -138,7 +138,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let t = src.out_buf(bufchans, vcs);
             let len = ctx.lens[m as usize];
             let up = src.up;
-            let feed = ctx.sides.feeder_into(b as u32 / vcs, i as u8) as usize;
+            let feed = ctx.sides.feeder_into(b as u32 / vcs, src, i as u8) as usize;
             src.cnt -= 1;
             src.sent += 1;
             let tail = src.sent == len;
@@ -168,7 +168,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                     occupancy::change(busy, &mut p.hist, c, true, after);
                 }
                 post!(
-                    ctx.sides.holder_from(c as u32, i as u8) as usize,
+                    ctx.sides.holder_from(c as u32, &buf[t as usize], i as u8) as usize,
                     Effect::Flit {
                         t,
                         from: b as u32,
@@ -201,11 +201,11 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let c = cur.out_chan;
             let t = cur.out_buf(bufchans, vcs);
             if t != NONE {
-                if ctx.sides.holder_from(c, i as u8) as usize != i {
+                let tt = &buf[t as usize];
+                if ctx.sides.holder_from(c, tt, i as u8) as usize != i {
                     // Its message leaves the partition: it asked in step 2.
                     continue;
                 }
-                let tt = &buf[t as usize];
                 let t_sent = tt.last == now;
                 if tt.cnt + t_sent as u16 >= net.depth {
                     // Wormhole blocking: asleep, unless the wake-up has passed this cycle.
