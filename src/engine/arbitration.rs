@@ -32,8 +32,9 @@ pub(super) fn ask_arbiter<const SHARED: bool>(
     a
 }
 
-/// Arbiter `a` grants its best request: clears it, notes the winner's slot (and, on a shared
-/// channel, its turn within its driver) for round-robin, and returns the winning buffer.
+/// Arbiter `a` grants its best request: clears it, notes the winner's slot (its record's slot
+/// under `slot_bits`: a split cycle's mark masked off) and, on a shared channel, its turn
+/// within its driver, for round-robin; returns the winning buffer.
 #[inline(always)]
 pub(super) fn grant_arbiter<const SHARED: bool>(
     net: &Network,
@@ -41,11 +42,12 @@ pub(super) fn grant_arbiter<const SHARED: bool>(
     drv_rr: &mut [u8],
     buf: &[Buf],
     a: u32,
+    slot_bits: u16,
 ) -> usize {
     let arb = &mut chans[a as usize];
     let b = arb.best as u32 as usize;
     arb.best = NO_REQUEST;
-    arb.rr = buf[b].slot;
+    arb.rr = buf[b].slot & slot_bits;
     if SHARED {
         drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
     }

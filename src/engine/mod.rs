@@ -467,7 +467,7 @@ impl Engine {
             ($a:expr) => {{
                 let a: u32 = $a;
                 moved += 1;
-                let b = grant_arbiter::<SHARED>(net, chans, drv_rr, buf, a);
+                let b = grant_arbiter::<SHARED>(net, chans, drv_rr, buf, a, u16::MAX);
                 let src = &mut buf[b];
                 if per_port {
                     ports.granted(b as u32 / vcs, b as u32 % vcs);

@@ -36,7 +36,7 @@ use super::active::ActiveSet;
 use super::crew::{Crew, Shared};
 use super::injection::InjectCtx;
 use super::messages::Messages;
-use super::parts::{ACTIVE, ASLEEP, Buf, Chan, WaitLists};
+use super::parts::{ACTIVE, ASLEEP, Buf, Chan, SLOT_BITS, WaitLists};
 use super::{Engine, prefetch, selection};
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
@@ -103,9 +103,14 @@ fn partition_of(r: u32, routers: usize, n: usize) -> u8 {
 
 impl Split {
     /// `threads` partitions of `net`'s routers, and as many threads; None when the pool
-    /// cannot start.
+    /// cannot start or a router has 2^15 driver slots or more (the point then runs on one
+    /// thread, to the same results).
     pub fn new(net: &Network, threads: usize, rng: &Pcg64, waits: bool) -> Option<Split> {
         let n = threads.clamp(1, MAX_THREADS);
+        if net.arb_drivers.iter().any(|&d| d > SLOT_BITS) {
+            // A router of 2^15 driver slots or more: no bit is left to mark crossings with.
+            return None;
+        }
         let crew = Crew::new(n)?;
         let routers = net.routers();
         let chans = net.buffers() / net.vcs as usize;
@@ -485,8 +490,8 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
                         }
                     }
                 };
-                let a =
-                    super::arbitration::ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, cur.slot);
+                let slot = cur.slot & SLOT_BITS;
+                let a = super::arbitration::ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, slot);
                 p.requested.insert(a);
             }
         };

@@ -9,7 +9,7 @@ use crate::engine::arbitration::{ask_arbiter, grant_arbiter};
 use crate::engine::crew::Shared;
 use crate::engine::endpoints::SharedSources;
 use crate::engine::injection::{InjectCtx, inject_part};
-use crate::engine::parts::{ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, track, wake};
+use crate::engine::parts::{ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, SLOT_BITS, track, wake};
 use crate::engine::{prefetch, vc_on};
 use crate::network::{NONE, Network};
 use crate::stats::occupancy;
@@ -130,7 +130,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
         ($a:expr) => {{
             let a: u32 = $a;
             p.moved += 1;
-            let b = grant_arbiter::<SHARED>(net, chans, drv_rr, buf, a);
+            let b = grant_arbiter::<SHARED>(net, chans, drv_rr, buf, a, SLOT_BITS);
             let src = &mut buf[b];
             let c = src.out_chan as usize;
             let m = src.msg;
@@ -226,7 +226,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                 }
             }
             // A contended channel, or an ejection channel: it asks as in step 2.
-            let a = ask_arbiter::<SHARED>(net, chans, drv_rr, c, b, cur.slot);
+            let a = ask_arbiter::<SHARED>(net, chans, drv_rr, c, b, cur.slot & SLOT_BITS);
             p.requested.insert(a);
         }
     }
