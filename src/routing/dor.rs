@@ -53,9 +53,9 @@ impl Dor {
         tie: u32,
         out: &mut Candidates,
     ) {
-        let link =
-            Self::next_link(net, at, dst, tie).expect("routing is not called at the destination");
         if !self.dateline {
+            let link = Self::next_link(net, at, dst, tie)
+                .expect("routing is not called at the destination");
             out.push(Candidate {
                 chan: link,
                 vc_lo: 0,
@@ -64,25 +64,33 @@ impl Dor {
             });
             return;
         }
-        let l = net.link(link);
+        // Dateline classes: a torus, whose coordinates give the link's dimension, direction
+        // and wrap-around without its record.
+        let hop = net
+            .cube()
+            .dimension_order_hop(at, dst, tie)
+            .expect("routing is not called at the destination");
+        let link = hop.link;
+        debug_assert!({
+            let l = net.link(link);
+            (l.dim, l.dir, l.wrap) == (hop.dim, hop.dir, hop.wrap)
+        });
         let in_chan = net.buf_channel(in_buf);
         let same_ring = in_chan < net.links && {
             let i = net.link(in_chan);
-            i.dim == l.dim && i.dir == l.dir
+            i.dim == hop.dim && i.dir == hop.dir
         };
         let high = if same_ring {
             // Within a dimension the class only rises, on the wrap-around link.
-            l.wrap || net.buf_vc(in_buf) as u8 >= self.split
+            hop.wrap || net.buf_vc(in_buf) as u8 >= self.split
         } else if self.on_entry {
             // On entry: upper for the whole dimension if the route there crosses the wrap.
-            let t = net.cube();
-            let (a, b) = (t.coord(at, l.dim as usize), t.coord(dst, l.dim as usize));
-            match l.dir {
-                Dir::Plus => b < a,
-                Dir::Minus => b > a,
+            match hop.dir {
+                Dir::Plus => hop.to < hop.from,
+                Dir::Minus => hop.to > hop.from,
             }
         } else {
-            l.wrap
+            hop.wrap
         };
         let (vc_lo, vc_hi) = if high {
             (self.split, self.vcs)

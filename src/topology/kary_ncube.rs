@@ -28,6 +28,24 @@ pub struct KAryNCube {
     pub out_link: Vec<u32>,
 }
 
+/// One hop of dimension-order routing: the link, as its record would give it, and the two
+/// routers' coordinates in its dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DorHop {
+    /// The link taken.
+    pub link: u32,
+    /// Its dimension.
+    pub dim: u8,
+    /// Its direction.
+    pub dir: Dir,
+    /// It is its ring's wrap-around link.
+    pub wrap: bool,
+    /// The current router's coordinate in `dim`.
+    pub from: u32,
+    /// The destination's coordinate in `dim`.
+    pub to: u32,
+}
+
 impl KAryNCube {
     /// Builds the network. `kind` decides wrap-around; `bidirectional` only matters for a torus
     /// (meshes and hypercubes always have links both ways).
@@ -254,18 +272,40 @@ impl KAryNCube {
     /// or Minus when bit d of `tie` is set.
     #[inline(always)]
     pub fn dimension_order_link(&self, at: u32, dst: u32, tie: u32) -> Option<u32> {
+        self.dimension_order_hop(at, dst, tie).map(|h| h.link)
+    }
+
+    /// [`KAryNCube::dimension_order_link`] with what a routing asks of that link, found from
+    /// the two routers' coordinates rather than from the link's record (one cache line less a
+    /// header's hop on a network larger than a cache).
+    #[inline]
+    pub fn dimension_order_hop(&self, at: u32, dst: u32, tie: u32) -> Option<DorHop> {
         for d in 0..self.n() {
             let (a, b) = (self.coord(at, d), self.coord(dst, d));
             if a != b {
+                let k = self.radix[d];
                 let (mut dir, dist) = self.dim_route(d, a, b);
                 if tie.wrapping_shr(d as u32) & 1 == 1
-                    && 2 * dist == self.radix[d]
+                    && 2 * dist == k
                     && self.wraps()
                     && self.bidirectional
                 {
                     dir = Dir::Minus;
                 }
-                return Some(self.out_link(at, d, dir));
+                // A ring's wrap-around link leaves its last router Plus and its first Minus.
+                let wrap = self.wraps()
+                    && match dir {
+                        Dir::Plus => a == k - 1,
+                        Dir::Minus => a == 0,
+                    };
+                return Some(DorHop {
+                    link: self.out_link(at, d, dir),
+                    dim: d as u8,
+                    dir,
+                    wrap,
+                    from: a,
+                    to: b,
+                });
             }
         }
         None
@@ -296,6 +336,42 @@ impl KAryNCube {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every hop of every pair, on tori (both ways round, k = 2 to 5, either numbering), meshes
+    /// and a hypercube: the hop found from coordinates is its link's record.
+    #[test]
+    fn a_dimension_order_hop_is_its_links_record() {
+        let mut nets = Vec::new();
+        for rings in [false, true] {
+            for k in 2..=5 {
+                for bi in [false, true] {
+                    nets.push(KAryNCube::build(Kind::Torus, vec![k, 3], bi, rings));
+                }
+                nets.push(KAryNCube::build(Kind::Mesh, vec![3, k], true, rings));
+            }
+            nets.push(KAryNCube::build(Kind::Hypercube, vec![2; 3], true, rings));
+        }
+        let mut wraps = 0;
+        for t in &nets {
+            for at in 0..t.nodes as u32 {
+                for dst in 0..t.nodes as u32 {
+                    for tie in [0, u32::MAX] {
+                        let Some(h) = t.dimension_order_hop(at, dst, tie) else {
+                            assert_eq!(at, dst);
+                            continue;
+                        };
+                        let l = &t.links[h.link as usize];
+                        assert_eq!((l.src, l.dim, l.dir, l.wrap), (at, h.dim, h.dir, h.wrap));
+                        let d = h.dim as usize;
+                        assert_eq!((h.from, h.to), (t.coord(at, d), t.coord(dst, d)));
+                        assert_eq!(t.dimension_order_link(at, dst, tie), Some(h.link));
+                        wraps += h.wrap as u32;
+                    }
+                }
+            }
+        }
+        assert!(wraps > 0, "some hops take a wrap-around link");
+    }
 
     #[test]
     fn link_counts() {

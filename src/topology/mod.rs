@@ -14,7 +14,7 @@ mod mway;
 mod properties;
 
 pub use hyperx::HyperX;
-pub use kary_ncube::KAryNCube;
+pub use kary_ncube::{DorHop, KAryNCube};
 pub use mway::{MWay, Placement};
 pub use properties::Properties;
 
