@@ -31,6 +31,7 @@ mod partition;
 mod parts;
 mod prefetch;
 mod probes;
+mod route_ahead;
 mod run;
 mod selection;
 mod timing;
@@ -89,6 +90,8 @@ pub struct Engine {
     pub net: Network,
     routing: Routing,
     cand: Candidates,
+    /// A one-pass cycle's headers routed a few visits ahead.
+    ahead: route_ahead::RouteAhead,
     selection: Selection,
     /// One random stream per router for selection; only router 0's when the routing never
     /// chooses among candidates (dimension order), so a large network does not keep a stream
@@ -162,6 +165,7 @@ impl Engine {
     pub fn new(net: Network, routing: Routing, traffic: Traffic, rate: f64, seed: u64) -> Engine {
         Engine {
             cand: Candidates::default(),
+            ahead: route_ahead::RouteAhead::default(),
             selection: Selection::Random,
             rngs: (0..if routing.candidates_fixed() {
                 1
@@ -273,6 +277,7 @@ impl Engine {
             net,
             routing,
             cand,
+            ahead,
             selection,
             rngs,
             bufs,
@@ -308,10 +313,10 @@ impl Engine {
         let bufchans = net.buffered_channels();
         let now = *cycle as u32;
         let msgs = &*msgs;
-        // One visit: buffer `$b32`'s request, if it has one (a macro, so that both loops below
-        // have it inline).
+        // One visit: buffer `$b32`'s request, if it has one, a header routed ahead (`$routed`)
+        // or now (a macro, so that both loops below have it inline).
         macro_rules! visit_one {
-            ($active:ident, $b32:expr) => {'visit: {
+            ($active:ident, $b32:expr, $routed:expr) => {'visit: {
             let b32: u32 = $b32;
             let b = b32 as usize;
             let cur = buf[b];
@@ -336,13 +341,19 @@ impl Engine {
                     // The router delay: routing and allocation take D cycles more.
                     break 'visit;
                 }
-                let mi = cur.msg as usize;
-                let dst = msgs.dst[mi];
-                let tie = if random_tie { msgs.tie[mi] } else { 0 };
                 let at = net.buf_router(b32);
-                // The header arrived (stamp `last`) and was first routed the next cycle.
-                let waited = now.wrapping_sub(cur.last).wrapping_sub(1 + delay) as u64;
-                routing.route(net, at, dst, b32, waited, tie, cand);
+                let cand: &Candidates = match $routed {
+                    Some(routed) => routed,
+                    None => {
+                        let mi = cur.msg as usize;
+                        let dst = msgs.dst[mi];
+                        let tie = if random_tie { msgs.tie[mi] } else { 0 };
+                        // The header arrived (stamp `last`) and was first routed the next cycle.
+                        let waited = now.wrapping_sub(cur.last).wrapping_sub(1 + delay) as u64;
+                        routing.route(net, at, dst, b32, waited, tie, cand);
+                        cand
+                    }
+                };
                 let rng = if rngs.len() > 1 {
                     &mut rngs[at as usize]
                 } else {
@@ -378,14 +389,25 @@ impl Engine {
             // that may move this cycle, listed before injection adds any.
             visit.clear();
             heads.collect(visit);
+            let ctx = route_ahead::RouteCtx {
+                net,
+                routing,
+                msgs,
+                random_tie,
+                now,
+            };
+            for j in 0..route_ahead::LEAD {
+                ahead.route(j, visit, buf, chans, requested, &ctx);
+            }
             for i in 0..visit.len() {
                 prefetch::request_ahead::<SHARED>(i, visit, buf, chans, requested, msgs, net);
+                ahead.route(i + route_ahead::LEAD, visit, buf, chans, requested, &ctx);
                 let b = visit[i];
                 let cur = &buf[b as usize];
                 if cur.msg == NONE || cur.sent != 0 {
                     heads.remove(b);
                 } else if cur.state == ACTIVE {
-                    visit_one!(active, b);
+                    visit_one!(active, b, Some(ahead.of(i)));
                 }
             }
             pull.clear();
@@ -398,10 +420,10 @@ impl Engine {
             active.collect(visit);
             for i in 0..visit.len() {
                 prefetch::request_ahead::<SHARED>(i, visit, buf, chans, requested, msgs, net);
-                visit_one!(active, visit[i]);
+                visit_one!(active, visit[i], None);
             }
         } else {
-            active.for_each(|active, b32| visit_one!(active, b32));
+            active.for_each(|active, b32| visit_one!(active, b32, None));
         }
         if !per_port {
             return;

@@ -37,6 +37,7 @@ use super::crew::{Crew, Shared};
 use super::injection::InjectCtx;
 use super::messages::Messages;
 use super::parts::{ACTIVE, ASLEEP, Buf, Chan, SLOT_BITS, WaitLists};
+use super::route_ahead::{LEAD, RouteAhead, RouteCtx};
 use super::{Engine, prefetch, selection};
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
@@ -65,6 +66,8 @@ struct Part {
     waits: WaitLists,
     /// The routing's candidates (reused).
     cand: Candidates,
+    /// One-pass cycle: its headers routed a few visits ahead.
+    ahead: RouteAhead,
     /// The stream a routing with fixed candidates is handed, and never draws from.
     spare: Pcg64,
     /// The buffers or arbiters a step visits, in id order (reused).
@@ -136,6 +139,7 @@ impl Split {
             requested: ActiveSet::new(net.arb_drivers.len()),
             waits: WaitLists::new(waits, net.buffers()),
             cand: Candidates::default(),
+            ahead: RouteAhead::default(),
             spare: rng.clone(),
             visit: Vec::new(),
             delivered: Vec::new(),
@@ -447,9 +451,10 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
         ..
     } = *ctx;
     let (depth, vcs, bufchans) = (net.depth, net.vcs, net.buffered_channels());
-    // One visit: buffer `$b32`'s request, if it has one.
+    // One visit: buffer `$b32`'s request, if it has one, a header routed ahead (`$routed`) or
+    // now.
     macro_rules! visit_one {
-        ($b32:expr) => {
+        ($b32:expr, $routed:expr) => {
             'visit: {
                 let b32: u32 = $b32;
                 let b = b32 as usize;
@@ -464,25 +469,31 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
                     }
                     cur.out_chan
                 } else {
-                    let mi = cur.msg as usize;
-                    let dst = msgs.dst[mi];
-                    let tie = if random_tie { msgs.tie[mi] } else { 0 };
                     let at = net.buf_router(b32);
-                    let waited = now.wrapping_sub(cur.last).wrapping_sub(1) as u64;
-                    routing.route(net, at, dst, b32, waited, tie, &mut p.cand);
+                    let cand: &Candidates = match $routed {
+                        Some(routed) => routed,
+                        None => {
+                            let mi = cur.msg as usize;
+                            let dst = msgs.dst[mi];
+                            let tie = if random_tie { msgs.tie[mi] } else { 0 };
+                            let waited = now.wrapping_sub(cur.last).wrapping_sub(1) as u64;
+                            routing.route(net, at, dst, b32, waited, tie, &mut p.cand);
+                            &p.cand
+                        }
+                    };
                     let rng = if rngs.len() > 1 {
                         &mut rngs[at as usize]
                     } else {
                         &mut p.spare
                     };
-                    match selection::select(net, buf, &[], &p.cand, selection, rng) {
+                    match selection::select(net, buf, &[], cand, selection, rng) {
                         Some((ch, t)) => {
                             buf[b].route_to(ch, t, vcs);
                             ch
                         }
                         None => {
                             if p.waits.enabled {
-                                p.waits.park(b32, p.cand.as_slice()[0].chan, chans);
+                                p.waits.park(b32, cand.as_slice()[0].chan, chans);
                                 p.active.remove(b32);
                                 buf[b].state = ASLEEP;
                             }
@@ -501,8 +512,20 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
         // Headers and bodies leaving the partition, in id order; then the buffers that may
         // move this cycle, for the grants.
         p.heads.collect(&mut p.visit);
+        let route = RouteCtx {
+            net,
+            routing,
+            msgs,
+            random_tie,
+            now,
+        };
+        for j in 0..LEAD {
+            p.ahead.route(j, &p.visit, buf, chans, &p.requested, &route);
+        }
         for i in 0..p.visit.len() {
             prefetch::request_ahead::<SHARED>(i, &p.visit, buf, chans, &p.requested, msgs, net);
+            p.ahead
+                .route(i + LEAD, &p.visit, buf, chans, &p.requested, &route);
             let b = p.visit[i];
             let cur = &buf[b as usize];
             let stays = || {
@@ -512,7 +535,7 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
             if cur.msg == NONE || (cur.sent != 0 && stays()) {
                 p.heads.remove(b);
             } else if cur.state == ACTIVE {
-                visit_one!(b);
+                visit_one!(b, Some(p.ahead.of(i)));
             }
         }
         p.pull.clear();
@@ -524,6 +547,6 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
         if far {
             prefetch::request_ahead::<SHARED>(i, &p.visit, buf, chans, &p.requested, msgs, net);
         }
-        visit_one!(p.visit[i]);
+        visit_one!(p.visit[i], None);
     }
 }

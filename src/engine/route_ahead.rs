@@ -1,0 +1,78 @@
+//! Headers routed a few visits ahead of their requests in a one-pass cycle, so that the lines
+//! their selection and arbitration then touch (each candidate channel's buffers, its record
+//! and its word of the requested set) are asked for while the visits before them run. Routing
+//! reads nothing a request writes (a request writes its own buffer's route and state, and
+//! arbiters), so a route computed ahead is the route the visit would compute.
+
+use super::active::ActiveSet;
+use super::messages::Messages;
+use super::parts::{ACTIVE, Buf, Chan};
+use super::prefetch::prefetch;
+use crate::network::{NONE, Network};
+use crate::routing::{Candidates, Routing};
+
+/// How many visits ahead a header is routed.
+pub(super) const LEAD: usize = 2;
+
+/// The candidates most asked for ahead per header (an adaptive routing's first ones).
+const ASKED: usize = 4;
+
+/// The routes of the next `LEAD + 1` visits, each in the slot of its visit's index.
+#[derive(Clone, Default)]
+pub(super) struct RouteAhead {
+    ring: [Candidates; LEAD + 1],
+}
+
+/// What routing a header reads beyond its buffer.
+pub(super) struct RouteCtx<'a> {
+    pub net: &'a Network,
+    pub routing: &'a Routing,
+    pub msgs: &'a Messages,
+    pub random_tie: bool,
+    pub now: u32,
+}
+
+impl RouteAhead {
+    /// The route of visit `i` (computed by [`RouteAhead::route`]).
+    #[inline(always)]
+    pub fn of(&self, i: usize) -> &Candidates {
+        &self.ring[i % (LEAD + 1)]
+    }
+
+    /// Routes the header of visit `j` of `visit` if its visit will ask (a header at the front
+    /// of an active buffer), as the visit does, and asks for its candidates' lines.
+    #[inline(always)]
+    pub fn route(
+        &mut self,
+        j: usize,
+        visit: &[u32],
+        buf: &[Buf],
+        chans: &[Chan],
+        requested: &ActiveSet,
+        ctx: &RouteCtx,
+    ) {
+        let Some(&b) = visit.get(j) else {
+            return;
+        };
+        let r = &buf[b as usize];
+        if r.msg == NONE || r.sent != 0 || r.state != ACTIVE {
+            return;
+        }
+        let net = ctx.net;
+        let mi = r.msg as usize;
+        let tie = if ctx.random_tie { ctx.msgs.tie[mi] } else { 0 };
+        let at = net.buf_router(b);
+        // The header arrived (stamp `last`) and was first routed the next cycle.
+        let waited = ctx.now.wrapping_sub(r.last).wrapping_sub(1) as u64;
+        let out = &mut self.ring[j % (LEAD + 1)];
+        ctx.routing
+            .route(net, at, ctx.msgs.dst[mi], b, waited, tie, out);
+        for c in out.as_slice().iter().take(ASKED) {
+            if c.chan < net.buffered_channels() {
+                prefetch(buf, c.chan * net.vcs + c.vc_lo as u32);
+            }
+            prefetch(chans, c.chan);
+            requested.prefetch(c.chan);
+        }
+    }
+}
