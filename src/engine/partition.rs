@@ -451,6 +451,13 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
         ..
     } = *ctx;
     let (depth, vcs, bufchans) = (net.depth, net.vcs, net.buffered_channels());
+    let route = RouteCtx {
+        net,
+        routing,
+        msgs,
+        random_tie,
+        now,
+    };
     // One visit: buffer `$b32`'s request, if it has one, a header routed ahead (`$routed`) or
     // now.
     macro_rules! visit_one {
@@ -473,11 +480,7 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
                     let cand: &Candidates = match $routed {
                         Some(routed) => routed,
                         None => {
-                            let mi = cur.msg as usize;
-                            let dst = msgs.dst[mi];
-                            let tie = if random_tie { msgs.tie[mi] } else { 0 };
-                            let waited = now.wrapping_sub(cur.last).wrapping_sub(1) as u64;
-                            routing.route(net, at, dst, b32, waited, tie, &mut p.cand);
+                            route.route_header(b32, &cur, at, 0, &mut p.cand);
                             &p.cand
                         }
                     };
@@ -512,13 +515,6 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
         // Headers and bodies leaving the partition, in id order; then the buffers that may
         // move this cycle, for the grants.
         p.heads.collect(&mut p.visit);
-        let route = RouteCtx {
-            net,
-            routing,
-            msgs,
-            random_tie,
-            now,
-        };
         for j in 0..LEAD {
             p.ahead.route(j, &p.visit, buf, chans, &p.requested, &route);
         }

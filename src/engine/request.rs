@@ -51,6 +51,13 @@ impl Engine {
         let bufchans = net.buffered_channels();
         let now = *cycle as u32;
         let msgs = &*msgs;
+        let route = route_ahead::RouteCtx {
+            net,
+            routing,
+            msgs,
+            random_tie,
+            now,
+        };
         // One visit: buffer `$b32`'s request, if it has one, a header routed ahead (`$routed`)
         // or now (a macro, so that both loops below have it inline).
         macro_rules! visit_one {
@@ -83,12 +90,7 @@ impl Engine {
                 let cand: &Candidates = match $routed {
                     Some(routed) => routed,
                     None => {
-                        let mi = cur.msg as usize;
-                        let dst = msgs.dst[mi];
-                        let tie = if random_tie { msgs.tie[mi] } else { 0 };
-                        // The header arrived (stamp `last`) and was first routed the next cycle.
-                        let waited = now.wrapping_sub(cur.last).wrapping_sub(1 + delay) as u64;
-                        routing.route(net, at, dst, b32, waited, tie, cand);
+                        route.route_header(b32, &cur, at, delay, cand);
                         cand
                     }
                 };
@@ -127,19 +129,12 @@ impl Engine {
             // that may move this cycle, listed before injection adds any.
             visit.clear();
             heads.collect(visit);
-            let ctx = route_ahead::RouteCtx {
-                net,
-                routing,
-                msgs,
-                random_tie,
-                now,
-            };
             for j in 0..route_ahead::LEAD {
-                ahead.route(j, visit, buf, chans, requested, &ctx);
+                ahead.route(j, visit, buf, chans, requested, &route);
             }
             for i in 0..visit.len() {
                 prefetch::request_ahead::<SHARED>(i, visit, buf, chans, requested, msgs, net);
-                ahead.route(i + route_ahead::LEAD, visit, buf, chans, requested, &ctx);
+                ahead.route(i + route_ahead::LEAD, visit, buf, chans, requested, &route);
                 let b = visit[i];
                 let cur = &buf[b as usize];
                 if cur.msg == NONE || cur.sent != 0 {

@@ -32,6 +32,24 @@ pub(super) struct RouteCtx<'a> {
     pub now: u32,
 }
 
+impl RouteCtx<'_> {
+    /// Routes the header at the front of buffer `b` (record `r`, at router `at`), whose router
+    /// takes `delay` cycles more than one to route (the router delay; 0 in a one-pass cycle).
+    #[inline(always)]
+    pub fn route_header(&self, b: u32, r: &Buf, at: u32, delay: u32, out: &mut Candidates) {
+        let mi = r.msg as usize;
+        let tie = if self.random_tie {
+            self.msgs.tie[mi]
+        } else {
+            0
+        };
+        // The header arrived (stamp `last`) and was first routed the next cycle.
+        let waited = self.now.wrapping_sub(r.last).wrapping_sub(1 + delay) as u64;
+        let dst = self.msgs.dst[mi];
+        self.routing.route(self.net, at, dst, b, waited, tie, out);
+    }
+}
+
 impl RouteAhead {
     /// The route of visit `i` (computed by [`RouteAhead::route`]).
     #[inline(always)]
@@ -59,14 +77,8 @@ impl RouteAhead {
             return;
         }
         let net = ctx.net;
-        let mi = r.msg as usize;
-        let tie = if ctx.random_tie { ctx.msgs.tie[mi] } else { 0 };
-        let at = net.buf_router(b);
-        // The header arrived (stamp `last`) and was first routed the next cycle.
-        let waited = ctx.now.wrapping_sub(r.last).wrapping_sub(1) as u64;
         let out = &mut self.ring[j % (LEAD + 1)];
-        ctx.routing
-            .route(net, at, ctx.msgs.dst[mi], b, waited, tie, out);
+        ctx.route_header(b, r, net.buf_router(b), 0, out);
         for c in out.as_slice().iter().take(ASKED) {
             if c.chan < net.buffered_channels() {
                 prefetch(buf, c.chan * net.vcs + c.vc_lo as u32);
