@@ -82,14 +82,18 @@ impl Engine {
         assert_eq!(self.cycle, 0, "threads are set before the first cycle");
         let timed = self.delay > 0 || self.pipe.on() || self.ports.on();
         self.split = if threads > 1 && !timed && !self.early.on() {
-            super::partition::Split::new(&self.net, threads, &self.rngs[0], self.waits.enabled)
-                .map(Box::new)
+            let waits = self.waits.enabled;
+            super::partition::Split::new(
+                &self.net,
+                threads,
+                &self.rngs[0],
+                waits,
+                &mut self.bufs.buf,
+            )
+            .map(Box::new)
         } else {
             None
         };
-        if let Some(split) = &self.split {
-            split.mark(&mut self.bufs.buf, self.net.vcs);
-        }
         self
     }
 

@@ -105,10 +105,16 @@ fn partition_of(r: u32, routers: usize, n: usize) -> u8 {
 }
 
 impl Split {
-    /// `threads` partitions of `net`'s routers, and as many threads; None when the pool
-    /// cannot start or a router has 2^15 driver slots or more (the point then runs on one
-    /// thread, to the same results).
-    pub fn new(net: &Network, threads: usize, rng: &Pcg64, waits: bool) -> Option<Split> {
+    /// `threads` partitions of `net`'s routers, and as many threads, with the buffers `buf`
+    /// whose channel joins two partitions marked; None when the pool cannot start or a router
+    /// has 2^15 driver slots or more (the point then runs on one thread, to the same results).
+    pub fn new(
+        net: &Network,
+        threads: usize,
+        rng: &Pcg64,
+        waits: bool,
+        buf: &mut [Buf],
+    ) -> Option<Split> {
         let n = threads.clamp(1, MAX_THREADS);
         if net.arb_drivers.iter().any(|&d| d > SLOT_BITS) {
             // A router of 2^15 driver slots or more: no bit is left to mark crossings with.
@@ -149,12 +155,14 @@ impl Split {
             injected: 0,
             finished: 0,
         };
+        let sides = Sides::new(
+            (0..chans as u32).map(|c| of(c, true)).collect(),
+            (0..chans as u32).map(|c| of(c, false)).collect(),
+        );
+        sides.mark(buf, net.vcs);
         Some(Split {
             crew: Arc::new(crew),
-            sides: Sides::new(
-                (0..chans as u32).map(|c| of(c, true)).collect(),
-                (0..chans as u32).map(|c| of(c, false)).collect(),
-            ),
+            sides,
             parts: vec![part; n],
             boxes: vec![Outbox(Vec::new()); n * n],
             source_part: (0..net.nodes as usize)
@@ -194,11 +202,6 @@ impl Split {
                 self.parts[me as usize].heads.insert(b as u32);
             }
         }
-    }
-
-    /// Marks in each buffer's record whether its channel joins two partitions.
-    pub fn mark(&self, buf: &mut [Buf], vcs: u32) {
-        self.sides.mark(buf, vcs);
     }
 
     /// Threads (partitions).

@@ -107,7 +107,7 @@ impl Engine {
     }
 
     /// P_v, v = 0..V, since `reset_occupancy`.
-    pub fn vc_occupancy(&mut self) -> Vec<f64> {
+    pub fn vc_occupancy(&self) -> Vec<f64> {
         self.occupancy.distribution(self.cycle)
     }
 }

@@ -93,7 +93,7 @@ impl VcOccupancy {
     }
 
     /// P_v for v = 0..V over the time since the last reset, up to `now`.
-    pub fn distribution(&mut self, now: u64) -> Vec<f64> {
+    pub fn distribution(&self, now: u64) -> Vec<f64> {
         let hist = self.link_cycles(now);
         let total: u64 = hist.iter().sum();
         hist.iter()

@@ -24,15 +24,16 @@ impl Sides {
         Sides { holder, feeder }
     }
 
-    /// Marks in each buffer's record (the `vcs` buffers of each channel, then a sentinel)
-    /// whether its channel joins two partitions.
+    /// Marks in each buffer's record (the `vcs` buffers of each channel; the sentinel record
+    /// past them stays unmarked) whether its channel joins two partitions.
     pub fn mark(&self, buf: &mut [Buf], vcs: u32) {
-        let (channels, sentinel) = buf.split_at_mut(buf.len() - 1);
-        for (b, r) in channels.iter_mut().enumerate() {
+        for (b, r) in buf[..self.holder.len() * vcs as usize]
+            .iter_mut()
+            .enumerate()
+        {
             let c = b / vcs as usize;
             r.mark_crossing(self.holder[c] != self.feeder[c]);
         }
-        sentinel[0].mark_crossing(false);
     }
 
     /// The partition holding channel `c`'s buffers.
