@@ -395,7 +395,7 @@ impl Engine {
         self.flits_in_net -= ejected;
         self.ejected_flits += ejected;
         // Deliveries in arbiter order, as one thread makes them.
-        let mut next = vec![0usize; n];
+        let mut next = [0usize; MAX_THREADS];
         loop {
             let mut best: Option<(u32, usize)> = None;
             for (i, p) in parts.iter().enumerate() {
