@@ -107,7 +107,7 @@ fn partition_of(r: u32, routers: usize, n: usize) -> u8 {
 impl Split {
     /// `threads` partitions of `net`'s routers, and as many threads, with the buffers `buf`
     /// whose channel joins two partitions marked; None when the pool cannot start or a router
-    /// has 2^15 driver slots or more (the point then runs on one thread, to the same results).
+    /// has 2^10 driver slots or more (the point then runs on one thread, to the same results).
     pub fn new(
         net: &Network,
         threads: usize,
@@ -117,7 +117,7 @@ impl Split {
     ) -> Option<Split> {
         let n = threads.clamp(1, MAX_THREADS);
         if net.arb_drivers.iter().any(|&d| d > SLOT_BITS) {
-            // A router of 2^15 driver slots or more: no bit is left to mark crossings with.
+            // A router of 2^10 driver slots or more: no bits are left to mark the sides with.
             return None;
         }
         let crew = Crew::new(n)?;

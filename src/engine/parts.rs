@@ -34,8 +34,8 @@ pub(super) struct Buf {
     pub cnt: u16,
     /// Flits of the message that have left this buffer.
     pub sent: u16,
-    /// Driver slot at the router (static, below 2^15); in a split cycle, bit 15 ([`CROSSES`])
-    /// marks a buffer whose channel joins two partitions ([`SLOT_BITS`] masks it off).
+    /// Driver slot at the router (static); in a split cycle, the bits above [`SLOT_BITS`] hold
+    /// the two partitions its channel joins, xored (zero when one partition holds both sides).
     pub slot: u16,
     /// The virtual channel of `out_chan` the message holds (its downstream buffer).
     pub vc: u8,
@@ -43,12 +43,14 @@ pub(super) struct Buf {
     pub state: u8,
 }
 
-/// The bit of [`Buf::slot`] that marks, in a split cycle, a buffer whose channel joins two
-/// partitions: only a split engine sets it, so the one-thread cycle reads slots as they are.
-const CROSSES: u16 = 1 << 15;
+/// Where, in [`Buf::slot`], a split cycle keeps the xor of the partitions on the two sides of
+/// the buffer's channel (6 bits: up to 64 partitions): only a split engine sets those bits, so
+/// the one-thread cycle reads slots as they are.
+const SIDES_SHIFT: u32 = 10;
 
-/// The bits of [`Buf::slot`] that are the driver slot.
-pub(super) const SLOT_BITS: u16 = CROSSES - 1;
+/// The bits of [`Buf::slot`] that are the driver slot (a split engine needs every router's
+/// slots below 2^10).
+pub(super) const SLOT_BITS: u16 = (1 << SIDES_SHIFT) - 1;
 
 impl Buf {
     /// The downstream buffer of the message, `vc` of `out_chan`, or NONE when `out_chan` is an
@@ -70,16 +72,18 @@ impl Buf {
         self.vc = if t == NONE { 0 } else { (t - ch * vcs) as u8 };
     }
 
-    /// In a split cycle: this buffer's channel joins two partitions (another partition owns
-    /// the channel than holds this buffer).
+    /// In a split cycle: the partitions holding and owning this buffer's channel, xored (zero
+    /// when they are one), so that either side finds the other from its own.
     #[inline(always)]
-    pub fn crosses(&self) -> bool {
-        self.slot & CROSSES != 0
+    pub fn sides_xor(&self) -> u8 {
+        (self.slot >> SIDES_SHIFT) as u8
     }
 
-    /// Notes whether this buffer's channel joins two partitions (a split engine only).
-    pub fn mark_crossing(&mut self, on: bool) {
-        self.slot = self.slot & SLOT_BITS | if on { CROSSES } else { 0 };
+    /// Notes the xor of the partitions on the two sides of this buffer's channel (a split
+    /// engine only; below 64).
+    pub fn mark_sides(&mut self, xor: u8) {
+        debug_assert!(xor < 1 << (16 - SIDES_SHIFT));
+        self.slot = self.slot & SLOT_BITS | (xor as u16) << SIDES_SHIFT;
     }
 }
 
@@ -403,7 +407,7 @@ mod tests {
     }
 
     #[test]
-    fn a_crossing_mark_keeps_the_driver_slot() {
+    fn a_sides_mark_keeps_the_driver_slot() {
         let mut b = Buf {
             msg: 0,
             out_chan: NONE,
@@ -415,12 +419,13 @@ mod tests {
             vc: 0,
             state: IDLE,
         };
-        b.mark_crossing(true);
-        assert!(b.crosses());
+        b.mark_sides(63);
+        assert_eq!(b.sides_xor(), 63);
         assert_eq!(b.slot & SLOT_BITS, SLOT_BITS);
-        b.slot = CROSSES | 5;
-        b.mark_crossing(false);
-        assert!(!b.crosses());
+        b.slot = 5;
+        b.mark_sides(3);
+        assert_eq!((b.sides_xor(), b.slot & SLOT_BITS), (3, 5));
+        b.mark_sides(0);
         assert_eq!(b.slot, 5);
     }
 }

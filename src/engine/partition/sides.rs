@@ -1,10 +1,10 @@
 //! The partitions on the two sides of each buffered channel: the one holding its buffers (the
 //! router it enters) and the one owning it (the router it leaves, which holds the upstream
 //! buffers and the channel's arbiter and wait list). Most channels have one partition on both
-//! sides; each buffer's record says whether its channel does not ([`Buf::crosses`]), so that
-//! a grant or a request reads the side of a channel from a record it reads anyway, and the
-//! arrays (a byte per channel each, 20 MB on a 1 M-node torus, most of a last-level cache)
-//! only for the few channels that cross.
+//! sides; each buffer's record holds the two sides xored ([`Buf::sides_xor`]), so that a grant
+//! or a request finds the other side of a channel from a record it reads anyway, and never
+//! reads the arrays (a byte per channel each, 20 MB on a 1 M-node torus, most of a last-level
+//! cache: a crossing channel's lookup there missed every cache).
 
 use crate::engine::memory::vec_bytes;
 use crate::engine::parts::Buf;
@@ -25,14 +25,14 @@ impl Sides {
     }
 
     /// Marks in each buffer's record (the `vcs` buffers of each channel; the sentinel record
-    /// past them stays unmarked) whether its channel joins two partitions.
+    /// past them stays unmarked) the two partitions its channel joins, xored.
     pub fn mark(&self, buf: &mut [Buf], vcs: u32) {
         for (b, r) in buf[..self.holder.len() * vcs as usize]
             .iter_mut()
             .enumerate()
         {
             let c = b / vcs as usize;
-            r.mark_crossing(self.holder[c] != self.feeder[c]);
+            r.mark_sides(self.holder[c] ^ self.feeder[c]);
         }
     }
 
@@ -47,11 +47,8 @@ impl Sides {
     #[inline(always)]
     pub fn holder_from(&self, c: u32, t: &Buf, me: u8) -> u8 {
         debug_assert_eq!(self.feeder[c as usize], me);
-        if t.crosses() {
-            self.holder[c as usize]
-        } else {
-            me
-        }
+        debug_assert_eq!(self.holder[c as usize], me ^ t.sides_xor());
+        me ^ t.sides_xor()
     }
 
     /// The partition owning channel `c`, whose buffers partition `me` holds, `b` being the
@@ -59,11 +56,8 @@ impl Sides {
     #[inline(always)]
     pub fn feeder_into(&self, c: u32, b: &Buf, me: u8) -> u8 {
         debug_assert_eq!(self.holder[c as usize], me);
-        if b.crosses() {
-            self.feeder[c as usize]
-        } else {
-            me
-        }
+        debug_assert_eq!(self.feeder[c as usize], me ^ b.sides_xor());
+        me ^ b.sides_xor()
     }
 
     /// Heap bytes.
