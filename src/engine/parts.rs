@@ -175,22 +175,37 @@ impl Buffers {
 }
 
 /// Wakes buffer `b` of `buf` if it is asleep (the cycle's loops hold `buf` as a slice, so that
-/// its pointer stays in a register).
+/// its pointer stays in a register). A grant wakes the upstream buffer of every flit it moves,
+/// which is seldom asleep: the branch is taken rarely, and the buffer's record and the active
+/// set's words are only read, not written back.
 #[inline(always)]
 pub(super) fn wake(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
     let s = &mut buf[b as usize].state;
-    let asleep = *s == ASLEEP;
-    *s = if asleep { ACTIVE } else { *s };
-    active.insert_if(b, asleep);
+    if *s == ASLEEP {
+        *s = ACTIVE;
+        active.insert(b);
+    }
 }
 
-/// Tracks buffer `t` of `buf`, which just received a flit, if it was untracked.
+/// Tracks buffer `t` of `buf`, which just received a flit, if it was untracked; without a
+/// branch (whether a buffer receiving a flit was empty varies from flit to flit).
 #[inline(always)]
 pub(super) fn track(buf: &mut [Buf], active: &mut ActiveSet, t: u32) {
     let s = &mut buf[t as usize].state;
     let idle = *s == IDLE;
     *s |= idle as u8 * ACTIVE;
     active.insert_if(t, idle);
+}
+
+/// [`track`] on a network larger than the caches (`far`), where writing an active set's word
+/// back costs more than a mispredicted branch: a tracked buffer's word is only read.
+#[inline(always)]
+pub(super) fn track_far(buf: &mut [Buf], active: &mut ActiveSet, t: u32) {
+    let s = &mut buf[t as usize].state;
+    if *s == IDLE {
+        *s = ACTIVE;
+        active.insert(t);
+    }
 }
 
 /// One channel: the round-robin state of the arbiter with this id (a channel, or a shared m-way

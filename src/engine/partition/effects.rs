@@ -9,7 +9,9 @@ use crate::engine::arbitration::{ask_arbiter, grant_arbiter};
 use crate::engine::crew::Shared;
 use crate::engine::endpoints::SharedSources;
 use crate::engine::injection::{InjectCtx, inject_part};
-use crate::engine::parts::{ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, SLOT_BITS, track, wake};
+use crate::engine::parts::{
+    ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, SLOT_BITS, track, track_far, wake,
+};
 use crate::engine::{prefetch, vc_on};
 use crate::network::{NONE, Network};
 use crate::stats::occupancy;
@@ -306,7 +308,11 @@ fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
             if tail {
                 tb.up = no_up;
             }
-            track(buf, &mut p.active, t);
+            if ctx.far {
+                track_far(buf, &mut p.active, t);
+            } else {
+                track(buf, &mut p.active, t);
+            }
         }
         Effect::Wake(b) => wake(buf, &mut p.active, b),
         Effect::Freed(c) => {
