@@ -161,7 +161,7 @@ impl Injector<'_> {
         }
         self.chans[link as usize].flits += self.counting;
         self.bufs[tu].cnt += 1;
-        track(self.bufs, self.active, t);
+        track(self.bufs, self.active, t, false);
         self.sent[s] += 1;
         if self.sent[s] < len {
             return Sent::Flit;

@@ -54,9 +54,7 @@ use arbitration::{ask_arbiter, grant_arbiter};
 use crossbar::InputPorts;
 use endpoints::Sources;
 use messages::Messages;
-use parts::{
-    ACTIVE, ASLEEP, Arbiters, Buffers, EarlyFree, IDLE, WaitLists, track, track_far, wake,
-};
+use parts::{ACTIVE, ASLEEP, Arbiters, Buffers, EarlyFree, IDLE, WaitLists, track, wake};
 use rand_pcg::Pcg64;
 use timing::{Event, LinkPipe};
 
@@ -418,10 +416,8 @@ impl Engine {
                         // Early free: this buffer can take a new header now; wake those waiting.
                         waits.wake_all(c, buf, active, chans);
                     }
-                    if !arrive_later && far {
-                        track_far(buf, active, t);
-                    } else if !arrive_later {
-                        track(buf, active, t);
+                    if !arrive_later {
+                        track(buf, active, t, far);
                     }
                 } else {
                     ejected += 1;

@@ -146,7 +146,7 @@ impl Buffers {
     /// Tracks buffer `t`, which just received a flit, if it was untracked.
     #[inline]
     pub fn track(&mut self, t: u32) {
-        track(&mut self.buf, &mut self.active, t);
+        track(&mut self.buf, &mut self.active, t, false);
     }
 
     /// Keeps `heads` for a one-pass cycle (`on`): built from the records when it has none,
@@ -187,22 +187,19 @@ pub(super) fn wake(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
     }
 }
 
-/// Tracks buffer `t` of `buf`, which just received a flit, if it was untracked; without a
-/// branch (whether a buffer receiving a flit was empty varies from flit to flit).
+/// Tracks buffer `t` of `buf`, which just received a flit, if it was untracked. On a network
+/// in cache (`far` false) without a branch, since whether a buffer receiving a flit was empty
+/// varies from flit to flit; on one larger than the caches with one, since writing an active
+/// set's word back there costs more than a mispredicted branch (a tracked buffer's word is
+/// then only read).
 #[inline(always)]
-pub(super) fn track(buf: &mut [Buf], active: &mut ActiveSet, t: u32) {
+pub(super) fn track(buf: &mut [Buf], active: &mut ActiveSet, t: u32, far: bool) {
     let s = &mut buf[t as usize].state;
     let idle = *s == IDLE;
-    *s |= idle as u8 * ACTIVE;
-    active.insert_if(t, idle);
-}
-
-/// [`track`] on a network larger than the caches (`far`), where writing an active set's word
-/// back costs more than a mispredicted branch: a tracked buffer's word is only read.
-#[inline(always)]
-pub(super) fn track_far(buf: &mut [Buf], active: &mut ActiveSet, t: u32) {
-    let s = &mut buf[t as usize].state;
-    if *s == IDLE {
+    if !far {
+        *s |= idle as u8 * ACTIVE;
+        active.insert_if(t, idle);
+    } else if idle {
         *s = ACTIVE;
         active.insert(t);
     }

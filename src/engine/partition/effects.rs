@@ -9,9 +9,7 @@ use crate::engine::arbitration::{ask_arbiter, grant_arbiter};
 use crate::engine::crew::Shared;
 use crate::engine::endpoints::SharedSources;
 use crate::engine::injection::{InjectCtx, inject_part};
-use crate::engine::parts::{
-    ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, SLOT_BITS, track, track_far, wake,
-};
+use crate::engine::parts::{ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, SLOT_BITS, track, wake};
 use crate::engine::{prefetch, vc_on};
 use crate::network::{NONE, Network};
 use crate::stats::occupancy;
@@ -308,11 +306,7 @@ fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
             if tail {
                 tb.up = no_up;
             }
-            if ctx.far {
-                track_far(buf, &mut p.active, t);
-            } else {
-                track(buf, &mut p.active, t);
-            }
+            track(buf, &mut p.active, t, ctx.far);
         }
         Effect::Wake(b) => wake(buf, &mut p.active, b),
         Effect::Freed(c) => {
