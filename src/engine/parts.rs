@@ -195,13 +195,15 @@ pub(super) fn wake(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
 #[inline(always)]
 pub(super) fn track(buf: &mut [Buf], active: &mut ActiveSet, t: u32, far: bool) {
     let s = &mut buf[t as usize].state;
-    let idle = *s == IDLE;
-    if !far {
+    if far {
+        if *s == IDLE {
+            *s = ACTIVE;
+            active.insert(t);
+        }
+    } else {
+        let idle = *s == IDLE;
         *s |= idle as u8 * ACTIVE;
         active.insert_if(t, idle);
-    } else if idle {
-        *s = ACTIVE;
-        active.insert(t);
     }
 }
 
