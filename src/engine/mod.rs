@@ -349,6 +349,10 @@ impl Engine {
                     }
                 }
                 src.last = now;
+                if ONE && header {
+                    // Its header has left: no longer a header's buffer for step 2 to visit.
+                    heads.remove(b as u32);
+                }
                 // A sender is active; it leaves the active set when it empties.
                 let empty = src.cnt == 0;
                 src.state = if empty { IDLE } else { ACTIVE };

@@ -160,6 +160,16 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                 let freed = b as u32 / vcs;
                 post!(feed, Effect::Freed(freed));
             }
+            // The partition that holds the downstream buffer (this one for an ejection).
+            let to = if t != NONE {
+                ctx.sides.holder_from(c as u32, &buf[t as usize], i as u8) as usize
+            } else {
+                i
+            };
+            if ONE && header && to == i {
+                // Its header has left and its body stays: step 2 need not visit it.
+                p.heads.remove(b as u32);
+            }
             if t != NONE {
                 if header {
                     let mi = m as usize;
@@ -168,7 +178,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                     occupancy::change(busy, &mut p.hist, c, true, after);
                 }
                 post!(
-                    ctx.sides.holder_from(c as u32, &buf[t as usize], i as u8) as usize,
+                    to,
                     Effect::Flit {
                         t,
                         from: b as u32,
