@@ -248,6 +248,7 @@ impl Engine {
             drain_only,
             flits_in_net,
             backlog,
+            far,
             ..
         } = self;
         let dst = &msgs.dst;
@@ -272,6 +273,9 @@ impl Engine {
         let mut injected = 0;
         let mut i = 0;
         while i < q.active.len() {
+            if *far {
+                one.ahead(i, &q.active);
+            }
             let s = q.active[i] as usize;
             if *drain_only && one.sent[s] == 0 {
                 i += 1;

@@ -5,6 +5,7 @@
 use super::active::ActiveSet;
 use super::endpoints::SharedSources;
 use super::parts::{Buf, Chan, track};
+use super::prefetch::{AHEAD, prefetch};
 use crate::network::NONE;
 
 /// What one partition's injection reads and writes beyond its sources.
@@ -20,6 +21,8 @@ pub(super) struct InjectCtx<'a> {
     pub now: u64,
     pub drain_only: bool,
     pub counting: u32,
+    /// The network does not fit in cache: prefetching pays.
+    pub far: bool,
 }
 
 /// Step 3 for partition `me` of a split cycle: `Engine::inject` on the listed sources whose
@@ -72,7 +75,10 @@ pub(super) unsafe fn inject_part(
         counting: ctx.counting,
     };
     let (mut injected, mut finished) = (0, 0);
-    for &s in list.iter() {
+    for (i, &s) in list.iter().enumerate() {
+        if ctx.far {
+            one.ahead(i, list);
+        }
         let su = s as usize;
         if ctx.part[su] != me || (ctx.drain_only && one.sent[su] == 0) {
             continue;
@@ -124,6 +130,28 @@ pub(super) struct Injector<'a> {
 }
 
 impl Injector<'_> {
+    /// On a network larger than the caches: asks for what the step of source `list[i + AHEAD]`
+    /// reads (its queue's columns), and for what that of `list[i + AHEAD / 2]` writes (its
+    /// message's injection buffer and channel, the buffer's word of the active set). A hint
+    /// only: sources are far apart in memory, and each step would wait on their misses.
+    #[inline(always)]
+    pub(super) fn ahead(&self, i: usize, list: &[u32]) {
+        if let Some(&s) = list.get(i + AHEAD) {
+            prefetch(self.head, s);
+            prefetch(self.buf, s);
+            prefetch(self.link, s);
+            prefetch(self.sent, s);
+        }
+        if let Some(&s) = list.get(i + AHEAD / 2) {
+            let t = self.buf[s as usize];
+            if t != NONE {
+                prefetch(self.bufs, t);
+                prefetch(self.chans, self.link[s as usize]);
+                self.active.prefetch(t);
+            }
+        }
+    }
+
     /// Source `s` sends the next flit of its oldest message into its injection buffer, or
     /// into the lowest free one of channel `channel(message)` when the message starts, if
     /// that buffer has space.

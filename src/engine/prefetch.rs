@@ -20,6 +20,14 @@ pub(super) fn far(net: &Network) -> bool {
 /// How many visits ahead the first line of a visit is asked for.
 pub(super) const AHEAD: usize = 16;
 
+/// How many visits ahead the one-pass visit of a body asks for its buffer, and then (its line
+/// now near) for what the visit reads beyond it. Farther than [`AHEAD`]: a body's visit is
+/// short, so its misses need more visits to overlap (at 1 M nodes, 1.02-1.10 times the speed
+/// of `AHEAD` and `AHEAD / 2` in one process).
+const PULL_AHEAD: usize = 32;
+/// See [`PULL_AHEAD`].
+const PULL_NEAR: usize = 12;
+
 /// Asks for the cache line of `slice[i]`, if `i` is in range.
 #[inline(always)]
 pub(super) fn prefetch<T>(slice: &[T], i: u32) {
@@ -88,10 +96,10 @@ pub(super) fn request_ahead<const SHARED: bool>(
     }
 }
 
-/// Before the one-pass visit of the `i`-th buffer of `pull`: asks for the buffer `AHEAD`
-/// visits on, then (half as far on) its channel, its downstream and upstream buffers and its
-/// word of the active set, and for a tail the channel it frees (its wait list) and that
-/// link's occupancy count.
+/// Before the one-pass visit of the `i`-th buffer of `pull`: asks for the buffer
+/// [`PULL_AHEAD`] visits on, then ([`PULL_NEAR`] on) its channel, its downstream and upstream
+/// buffers and its word of the active set, and for a tail the channel it frees (its wait
+/// list) and that link's occupancy count.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn pull_ahead(
@@ -104,10 +112,10 @@ pub(super) fn pull_ahead(
     lens: &[u16],
     net: &Network,
 ) {
-    if let Some(&b) = pull.get(i + AHEAD) {
+    if let Some(&b) = pull.get(i + PULL_AHEAD) {
         prefetch(buf, b);
     }
-    if let Some(&b) = pull.get(i + AHEAD / 2) {
+    if let Some(&b) = pull.get(i + PULL_NEAR) {
         let next = &buf[b as usize];
         prefetch(chans, next.out_chan);
         prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
