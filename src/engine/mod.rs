@@ -493,6 +493,7 @@ impl Engine {
                     buf,
                     chans,
                     active,
+                    heads,
                     occupancy.links(),
                     &msgs.len,
                     net,

@@ -139,8 +139,8 @@ fn freed_ahead(b: u32, next: &Buf, chans: &[Chan], busy: &[u8], lens: &[u16], ne
 /// Before the `i`-th grant of `visit` (arbiters): asks for the arbiter `AHEAD` grants on, then
 /// its winner's buffer, then the winner's downstream and upstream buffers, the active set's
 /// words the grant changes, and what a header or a tail updates beyond them: the occupancy
-/// account of the link a header enters or a tail leaves, the wait list of the channel a tail
-/// frees.
+/// account of the link a header enters or a tail leaves, the heads set's word of the buffer a
+/// header leaves (in a one-pass cycle), the wait list of the channel a tail frees.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn traverse_ahead(
@@ -149,6 +149,7 @@ pub(super) fn traverse_ahead(
     buf: &[Buf],
     chans: &[Chan],
     active: &ActiveSet,
+    heads: &ActiveSet,
     busy: &[u8],
     lens: &[u16],
     net: &Network,
@@ -169,6 +170,10 @@ pub(super) fn traverse_ahead(
             active.prefetch(t);
             if next.sent == 0 {
                 prefetch(busy, next.out_chan);
+                if heads.on() {
+                    // A one-pass cycle's heads set, which the header leaves.
+                    heads.prefetch(b);
+                }
             } else {
                 freed_ahead(b, next, chans, busy, lens, net);
             }
