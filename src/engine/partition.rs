@@ -349,7 +349,6 @@ impl Engine {
             now: self.cycle,
             drain_only: self.drain_only,
             counting: self.arbiters.counting,
-            far: self.far,
         };
         let ctx = TraverseCtx {
             inject: inject.then_some((&sources, &injection)),
