@@ -59,10 +59,14 @@ pub(super) struct Sources {
     link: Vec<u32>,
     /// Flits of the oldest message injected so far.
     pub sent: Vec<u16>,
-    /// On the `active` list.
+    /// On the `active` list (or their partition's list).
     listed: Vec<bool>,
     /// Processors with a message queued (or, under concurrency, being injected).
     active: Vec<u32>,
+    /// In a split cycle whose partitions inject their own sources (`Sources::partition`): the
+    /// partition of each source, and each partition's list in place of `active`; else empty.
+    part: Vec<u8>,
+    lists: Vec<Vec<u32>>,
     /// Messages of one source that may hold injection buffers at once (1: `buf`, `link` and
     /// `sent` describe the one being injected, and `head` stays at it until its tail is sent;
     /// more: the `fly_*` arrays do, and `head` is the oldest message not yet started).
@@ -93,6 +97,8 @@ impl Sources {
             + vec_bytes(&self.sent)
             + vec_bytes(&self.listed)
             + vec_bytes(&self.active)
+            + vec_bytes(&self.part)
+            + self.lists.iter().map(vec_bytes).sum::<u64>()
             + vec_bytes(&self.fly_msg)
             + vec_bytes(&self.fly_sent)
             + vec_bytes(&self.fly_count)
@@ -115,6 +121,8 @@ impl Sources {
             sent: vec![0; nodes],
             listed: vec![false; nodes],
             active: Vec::new(),
+            part: Vec::new(),
+            lists: Vec::new(),
             concurrency: 1,
             width: 0,
             fly_msg: Vec::new(),
@@ -131,6 +139,11 @@ impl Sources {
         let nodes = self.head.len();
         self.concurrency = c;
         if c > 1 {
+            // Not `splittable`: one list, for the serial injection.
+            for list in std::mem::take(&mut self.lists) {
+                self.active.extend(list);
+            }
+            self.part = Vec::new();
             let w = width as usize;
             self.width = w;
             self.fly_msg = vec![NONE; nodes * w];
@@ -195,7 +208,11 @@ impl Engine {
         q.tail[su] = m;
         if !q.listed[su] {
             q.listed[su] = true;
-            q.active.push(s);
+            if q.lists.is_empty() {
+                q.active.push(s);
+            } else {
+                q.lists[q.part[su] as usize].push(s);
+            }
         }
     }
 
@@ -463,7 +480,8 @@ impl Engine {
 /// at a time per source, one injection channel per processor): each touches only its own
 /// sources' entries.
 pub(super) struct SharedSources {
-    pub(super) active: Shared<u32>,
+    /// Each partition's list of its sources with a message queued.
+    pub(super) lists: Shared<Vec<u32>>,
     pub(super) head: Shared<u32>,
     pub(super) buf: Shared<u32>,
     pub(super) link: Shared<u32>,
@@ -481,7 +499,7 @@ impl Sources {
     /// The queues, shared for one step.
     pub(super) fn shared(&mut self) -> SharedSources {
         SharedSources {
-            active: Shared::new(&mut self.active),
+            lists: Shared::new(&mut self.lists),
             head: Shared::new(&mut self.head),
             buf: Shared::new(&mut self.buf),
             link: Shared::new(&mut self.link),
@@ -490,9 +508,13 @@ impl Sources {
         }
     }
 
-    /// Drops from the list of sources with queued messages those a split injection emptied.
-    pub(super) fn unlist_emptied(&mut self) {
-        let listed = &self.listed;
-        self.active.retain(|&s| listed[s as usize]);
+    /// Lists the sources by partition (`part`, each source's, among `n`), for a split cycle
+    /// whose partitions inject their own sources (`splittable`).
+    pub(super) fn partition(&mut self, part: Vec<u8>, n: usize) {
+        self.lists = vec![Vec::new(); n];
+        for s in self.active.drain(..) {
+            self.lists[part[s as usize] as usize].push(s);
+        }
+        self.part = part;
     }
 }

@@ -10,8 +10,6 @@ use crate::network::NONE;
 
 /// What one partition's injection reads and writes beyond its sources.
 pub(super) struct InjectCtx<'a> {
-    /// The partition of each source.
-    pub part: &'a [u8],
     pub vcs: u32,
     pub inj_vcs: u32,
     pub links: u32,
@@ -21,12 +19,14 @@ pub(super) struct InjectCtx<'a> {
     pub now: u64,
     pub drain_only: bool,
     pub counting: u32,
+    /// The network does not fit in cache: prefetching pays.
+    pub far: bool,
 }
 
-/// Step 3 for partition `me` of a split cycle: `Engine::inject` on the listed sources whose
-/// processor its routers hold (their injection buffers and channels are its own), in list
-/// order. Returns the flits injected and the messages whose tail was injected; emptied sources
-/// are unlisted (`listed` false) and leave the list after the step.
+/// Step 3 for partition `me` of a split cycle: `Engine::inject` on its own list of sources
+/// (those whose processor its routers hold: their injection buffers and channels are its own),
+/// in list order. Returns the flits injected and the messages whose tail was injected; emptied
+/// sources leave the list (and are unlisted, `listed` false).
 ///
 /// # Safety
 /// Other threads inject other partitions' sources only, and touch neither this partition's
@@ -42,11 +42,10 @@ pub(super) unsafe fn inject_part(
     heads: Option<&mut ActiveSet>,
     inject: &mut [u64],
 ) -> (u64, u64) {
-    // SAFETY: the list is only read during the step; the other columns are written at this
-    // partition's sources only.
-    let (list, head, buf, link, sent, listed) = unsafe {
+    // SAFETY: list `me` is this partition's alone; the columns are written at its sources only.
+    let (lists, head, buf, link, sent, listed) = unsafe {
         (
-            q.active.get(),
+            q.lists.get(),
             q.head.get(),
             q.buf.get(),
             q.link.get(),
@@ -72,10 +71,17 @@ pub(super) unsafe fn inject_part(
         now: ctx.now,
         counting: ctx.counting,
     };
+    let list = &mut lists[me as usize];
     let (mut injected, mut finished) = (0, 0);
-    for &s in list.iter() {
+    let mut i = 0;
+    while i < list.len() {
+        if ctx.far {
+            one.ahead(i, list);
+        }
+        let s = list[i];
         let su = s as usize;
-        if ctx.part[su] != me || (ctx.drain_only && one.sent[su] == 0) {
+        if ctx.drain_only && one.sent[su] == 0 {
+            i += 1;
             continue;
         }
         let sent = one.source(su, |_| ctx.links + s);
@@ -83,7 +89,10 @@ pub(super) unsafe fn inject_part(
         finished += (sent == Sent::Tail || sent == Sent::Last) as u64;
         if sent == Sent::Last {
             listed[su] = false;
+            list.swap_remove(i);
+            continue;
         }
+        i += 1;
     }
     (injected, finished)
 }
@@ -128,9 +137,7 @@ impl Injector<'_> {
     /// On a network larger than the caches: asks for what the step of source `list[i + AHEAD]`
     /// reads (its queue's columns), and for what that of `list[i + AHEAD / 2]` writes (its
     /// message's injection buffer and channel, the buffer's word of the active set). A hint
-    /// only: sources are far apart in memory, and each step would wait on their misses. (A
-    /// split cycle's partitions do not ask: each walks every listed source, and asking for all
-    /// of them cost it 1-3%.)
+    /// only: sources are far apart in memory, and each step would wait on their misses.
     #[inline(always)]
     pub(super) fn ahead(&self, i: usize, list: &[u32]) {
         if let Some(&s) = list.get(i + AHEAD) {

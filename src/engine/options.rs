@@ -94,6 +94,13 @@ impl Engine {
         } else {
             None
         };
+        if let Some(split) = &self.split
+            && self.sources.splittable(self.net.attach)
+        {
+            let n = split.threads();
+            let part = super::partition::source_partitions(&self.net, n);
+            self.sources.partition(part, n);
+        }
         self
     }
 

@@ -95,13 +95,19 @@ pub(super) struct Split {
     parts: Vec<Part>,
     /// Effects from partition i to partition j at `i * parts + j`.
     boxes: Vec<Outbox>,
-    /// The partition holding each processor's router (its injection channel and buffers).
-    source_part: Vec<u8>,
 }
 
 /// The partition of router `r` of `routers`, among `n`: contiguous ranges of ids.
 fn partition_of(r: u32, routers: usize, n: usize) -> u8 {
     (((r as u64 + 1) * n as u64 - 1) / routers as u64) as u8
+}
+
+/// The partition, among `n`, holding each processor's router (its injection channel and
+/// buffers), for partitions that inject their own sources.
+pub(super) fn source_partitions(net: &Network, n: usize) -> Vec<u8> {
+    (0..net.nodes as usize)
+        .map(|p| partition_of(net.proc_at[p * net.attach as usize], net.routers(), n))
+        .collect()
 }
 
 impl Split {
@@ -165,9 +171,6 @@ impl Split {
             sides,
             parts: vec![part; n],
             boxes: vec![Outbox(Vec::new()); n * n],
-            source_part: (0..net.nodes as usize)
-                .map(|p| partition_of(net.proc_at[p * net.attach as usize], routers, n))
-                .collect(),
         })
     }
 
@@ -339,7 +342,6 @@ impl Engine {
         } = &mut self.msgs;
         let sources = self.sources.shared();
         let injection = InjectCtx {
-            part: &split.source_part,
             vcs: self.net.vcs,
             inj_vcs: self.net.inj_vcs,
             links: self.net.links,
@@ -349,6 +351,7 @@ impl Engine {
             now: self.cycle,
             drain_only: self.drain_only,
             counting: self.arbiters.counting,
+            far: self.far,
         };
         let ctx = TraverseCtx {
             inject: inject.then_some((&sources, &injection)),
@@ -388,9 +391,6 @@ impl Engine {
             self.flits_in_net += injected;
             self.backlog -= std::mem::take(&mut p.finished);
             self.occupancy.add(&mut p.hist);
-        }
-        if inject {
-            self.sources.unlist_emptied();
         }
         self.flits_in_net -= ejected;
         self.ejected_flits += ejected;
