@@ -94,9 +94,10 @@ pub(super) struct Buffers {
     pub buf: Vec<Buf>,
     /// Buffers visited each cycle (those with no flit are dropped lazily).
     pub active: ActiveSet,
-    /// In a one-pass cycle, the buffers that may hold a header at their front (a member whose
-    /// header has left is dropped when visited); empty (no room) while the cycle is not
-    /// one-pass, and rebuilt from the records when it becomes so.
+    /// In a one-pass cycle, the buffers that may hold a header at their front (the grant that
+    /// moves a header on drops its buffer; a visit drops any member found without one); empty
+    /// (no room) while the cycle is not one-pass, and rebuilt from the records when it becomes
+    /// so.
     pub heads: ActiveSet,
 }
 
