@@ -1,7 +1,9 @@
 //! One point on one thread and on several, measured side by side: both engines of the same
 //! 1-thread and split point are built and warmed, then run in alternating blocks of cycles, so
 //! that the machine's drift (a shared virtual machine's memory system) falls on both alike.
-//! Prints each block pair's speed ratio and their median, and both engines' flit-hops/s.
+//! Prints each block pair's speed ratio and their median, and both engines' flit-hops/s; then
+//! where the split cycle's time went ([`flitsim::engine::SplitProfile`]): the calling thread
+//! alone, each step's slowest thread and mean thread, and the threads' work over one thread's.
 //!
 //! Run: `cargo run --release --example split_probe -- RADICES WARMUP BLOCKS CYCLES THREADS`,
 //! e.g. `-- 32,32,32,32 500 20 20 2` for the 32-ary 4-cube at 0.002 flits/node/cycle (the
@@ -18,7 +20,7 @@
 //! is the rings' speed over the routers'.
 
 use flitsim::Scenario;
-use flitsim::engine::{Engine, build_engine, build_engine_on};
+use flitsim::engine::{Engine, STEPS, SplitProfile, build_engine, build_engine_on};
 use flitsim::network::Network;
 use flitsim::topology::KAryNCube;
 use std::time::Instant;
@@ -66,6 +68,7 @@ fn main() {
         one.step();
         split.step();
     }
+    split.profile_split();
     let mut ratios = Vec::new();
     let (mut t1, mut tn, mut h1, mut hn) = (0.0, 0.0, 0, 0);
     for i in 0..blocks {
@@ -96,6 +99,35 @@ fn main() {
         ratios[0],
         ratios[ratios.len() - 1],
         t1 / tn
+    );
+    if let Some(p) = split.split_profile() {
+        print_profile(&p, t1 / (blocks * cycles) as f64);
+    }
+}
+
+/// Where the split cycle's time went, per cycle, beside one thread's cycle (`one`, seconds).
+fn print_profile(p: &SplitProfile, one: f64) {
+    let us = |ns: u64| ns as f64 / p.cycles as f64 / 1e3;
+    let threads = p.threads as u64;
+    print!(
+        "split cycle {:.0} us (one thread's {:.0} us): alone on the calling thread {:.0}",
+        us(p.total),
+        one * 1e6,
+        us(p.serial())
+    );
+    for (s, name) in STEPS.iter().enumerate() {
+        print!(
+            "; {name} {:.0} (slowest thread {:.0}, mean {:.0})",
+            us(p.wall[s]),
+            us(p.slowest[s]),
+            us(p.busy[s] / threads)
+        );
+    }
+    println!(
+        "\nwaiting for the slowest thread: {:.1}% of the steps; the threads' work over one \
+         thread's cycle: {:.2}",
+        100.0 * p.imbalance(),
+        us(p.busy.iter().sum()) / (one * 1e6)
     );
 }
 

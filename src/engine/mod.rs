@@ -39,6 +39,7 @@ mod timing;
 
 pub use endpoints::Delivery;
 pub use partition::MAX_THREADS;
+pub use partition::profile::{STEPS, SplitProfile};
 pub use probes::{REFRESH, Span, Totals};
 pub use run::{
     AUTO_SPLIT_BUFFERS, RunControl, SIMULATED, SIMULATED_STEP, build_engine, build_engine_on,

@@ -104,6 +104,19 @@ impl Engine {
         self
     }
 
+    /// Starts (or restarts) profiling where a split cycle's time goes; nothing on one thread.
+    pub fn profile_split(&mut self) {
+        if let Some(split) = &mut self.split {
+            split.start_profile();
+        }
+    }
+
+    /// Where the split cycle's time went since [`Engine::profile_split`]; None on one thread
+    /// or before profiling starts.
+    pub fn split_profile(&self) -> Option<super::SplitProfile> {
+        self.split.as_ref()?.profile()
+    }
+
     /// Threads each cycle is split across (1: not split).
     pub fn threads(&self) -> usize {
         self.split.as_ref().map_or(1, |s| s.threads())

@@ -28,8 +28,10 @@
 //! partitions).
 
 mod effects;
+pub mod profile;
 mod sides;
 use effects::{Outbox, TraverseCtx, apply_part, grant_part};
+use profile::{Profiling, SplitProfile};
 use sides::Sides;
 
 use super::active::ActiveSet;
@@ -44,6 +46,7 @@ use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
 use rand_pcg::Pcg64;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The most threads one point is split across.
 pub const MAX_THREADS: usize = 64;
@@ -95,6 +98,8 @@ pub(super) struct Split {
     parts: Vec<Part>,
     /// Effects from partition i to partition j at `i * parts + j`.
     boxes: Vec<Outbox>,
+    /// Where the cycle's time goes, when asked for.
+    profile: Option<Box<Profiling>>,
 }
 
 /// The partition of router `r` of `routers`, among `n`: contiguous ranges of ids.
@@ -171,6 +176,7 @@ impl Split {
             sides,
             parts: vec![part; n],
             boxes: vec![Outbox(Vec::new()); n * n],
+            profile: None,
         })
     }
 
@@ -210,6 +216,16 @@ impl Split {
     /// Threads (partitions).
     pub fn threads(&self) -> usize {
         self.crew.threads()
+    }
+
+    /// Starts profiling the cycle anew.
+    pub fn start_profile(&mut self) {
+        self.profile = Some(Box::new(Profiling::new(self.threads())));
+    }
+
+    /// The cycle's profile since [`Split::start_profile`], if started.
+    pub fn profile(&self) -> Option<SplitProfile> {
+        self.profile.as_ref().map(|p| p.profile.clone())
     }
 
     /// True when buffer `b` is in its partition's active set.
@@ -265,6 +281,7 @@ impl Engine {
     /// Runs one cycle on the partitions' threads (the cycle of [`Engine::step`], neither
     /// early free nor router and link timing being on).
     pub(super) fn step_split(&mut self, split: &mut Split) {
+        let start = split.profile.is_some().then(Instant::now);
         self.generate();
         // One pass (as in `Engine::step`) on a large network without shared channels.
         let one = self.far && !self.net.shared;
@@ -297,6 +314,9 @@ impl Engine {
         };
         self.moved = injected + granted;
         self.next_cycle();
+        if let (Some(start), Some(p)) = (start, &mut split.profile) {
+            p.end_cycle(start.elapsed().as_nanos() as u64);
+        }
     }
 
     /// Step 2 on the partitions' threads.
@@ -316,9 +336,13 @@ impl Engine {
             far: self.far,
         };
         // SAFETY: a partition requests only from its own buffers, to its own arbiters.
-        each_part(&split.crew, &mut split.parts, |i, p| unsafe {
-            request_part::<SHARED, ONE>(i as u8, p, &ctx)
-        });
+        each_part(
+            &split.crew,
+            &mut split.parts,
+            &mut split.profile,
+            0,
+            |i, p| unsafe { request_part::<SHARED, ONE>(i as u8, p, &ctx) },
+        );
     }
 
     /// Step 4 on the partitions' threads (with step 3 when `inject`: each partition injects its
@@ -374,11 +398,12 @@ impl Engine {
         };
         let parts = &mut split.parts;
         // SAFETY: a partition grants its own arbiters and moves its own buffers' flits.
-        each_part(&split.crew, parts, |i, p| unsafe {
+        let prof = &mut split.profile;
+        each_part(&split.crew, parts, prof, 1, |i, p| unsafe {
             grant_part::<SHARED, ONE>(i, p, &ctx, after)
         });
         // SAFETY: a partition applies the effects on what it holds.
-        each_part(&split.crew, parts, |j, p| unsafe {
+        each_part(&split.crew, parts, prof, 2, |j, p| unsafe {
             apply_part(j, p, &ctx, after)
         });
         let mut moved = 0;
@@ -418,11 +443,25 @@ impl Engine {
 }
 
 /// Runs `f` on every partition at once, partition i always on the crew's thread i (so that a
-/// partition's working set stays in one core's cache).
-fn each_part(crew: &Crew, parts: &mut [Part], f: impl Fn(usize, &mut Part) + Sync) {
+/// partition's working set stays in one core's cache); step `step` of the cycle for `prof`.
+fn each_part(
+    crew: &Crew,
+    parts: &mut [Part],
+    prof: &mut Option<Box<Profiling>>,
+    step: usize,
+    f: impl Fn(usize, &mut Part) + Sync,
+) {
     let shared = Shared::new(parts);
     // SAFETY: thread i alone touches partition i.
-    crew.run(&|i| f(i, unsafe { &mut shared.get()[i] }));
+    let share = |i: usize| f(i, unsafe { &mut shared.get()[i] });
+    let Some(prof) = prof else {
+        crew.run(&share);
+        return;
+    };
+    let start = Instant::now();
+    let timer: &Profiling = prof;
+    crew.run(&|i| timer.time_share(i, || share(i)));
+    prof.end_step(step, start.elapsed().as_nanos() as u64);
 }
 
 /// Partition `me`'s requests (`p`): each of its buffers with a flit at its front asks for one

@@ -269,3 +269,46 @@ fn one_pass_on_a_larger_torus_changes_nothing() {
         }
     }
 }
+
+/// Profiling a split cycle (`Engine::profile_split`) changes no result, and its figures add
+/// up: every cycle counted, each step's slowest share at least its mean share and at most
+/// its wall time, the steps within the cycle; on one thread there is no profile.
+#[test]
+fn a_split_cycles_profile_adds_up_and_changes_nothing() {
+    let s = scenario(
+        "[topology]\nkind = \"torus\"\nk = 8\nn = 3\nlinks = \"bidirectional\"",
+        "vcs = 2\nbuffer_depth = 4",
+        "",
+        "",
+    );
+    let plain = run_on(&s, 0.3, 600, true, 3, 0);
+    let mut e = build_engine(&s, 0.3 / s.traffic.mean_length(), 7)
+        .with_threads(3)
+        .with_prefetch(true);
+    assert_eq!(e.split_profile(), None, "no profile before it is asked for");
+    e.profile_split();
+    e.log_deliveries = true;
+    for _ in 0..600 {
+        e.step();
+    }
+    let counters = (e.deliveries.clone(), e.c_flits(), e.c_msgs());
+    assert_same(
+        &plain,
+        &(counters, e.vc_occupancy()),
+        "profiled on 3 threads",
+    );
+    let p = e.split_profile().expect("a split engine's profile");
+    assert_eq!((p.cycles, p.threads), (600, 3));
+    for s in 0..3 {
+        let mean = p.busy[s] / 3;
+        assert!(p.slowest[s] >= mean, "step {s}: {p:?}");
+        assert!(p.wall[s] >= p.slowest[s], "step {s}: {p:?}");
+    }
+    assert!(p.slowest[0] > 0 && p.slowest[1] > 0, "{p:?}");
+    assert!(p.total >= p.wall.iter().sum::<u64>(), "{p:?}");
+    assert!(p.imbalance() >= 0.0);
+    let mut one = build_engine(&s, 0.3 / s.traffic.mean_length(), 7);
+    one.profile_split();
+    one.step();
+    assert_eq!(one.split_profile(), None, "one thread: no profile");
+}
