@@ -10,7 +10,7 @@
 use super::Engine;
 use super::calendar::Calendar;
 use super::crew::Shared;
-use super::injection::{Injector, Sent};
+use super::injection::Injector;
 use crate::network::NONE;
 use crate::scenario::Process;
 use crate::traffic::{Arrivals, Source};
@@ -287,35 +287,18 @@ impl Engine {
             now: *cycle,
             counting: arbiters.counting,
         };
-        let mut injected = 0;
-        let mut i = 0;
-        while i < q.active.len() {
-            if *far {
-                one.ahead(i, &q.active);
-            }
-            let s = q.active[i] as usize;
-            if *drain_only && one.sent[s] == 0 {
-                i += 1;
-                continue;
-            }
-            let sent = one.source(s, |m| match net.attach {
-                1 => net.injection_channel(s as u32),
-                _ => net.injection_link(s as u32, dst[m as usize]),
-            });
-            if sent != Sent::Nothing {
-                *flits_in_net += 1;
-                injected += 1;
-            }
-            if sent == Sent::Tail || sent == Sent::Last {
-                *backlog -= 1;
-            }
-            if sent == Sent::Last {
-                q.listed[s] = false;
-                q.active.swap_remove(i);
-                continue;
-            }
-            i += 1;
-        }
+        let (injected, finished) = one.list(
+            &mut q.active,
+            &mut q.listed,
+            *drain_only,
+            *far,
+            |s, m| match net.attach {
+                1 => net.injection_channel(s),
+                _ => net.injection_link(s, dst[m as usize]),
+            },
+        );
+        *flits_in_net += injected;
+        *backlog -= finished;
         injected
     }
 

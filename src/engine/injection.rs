@@ -72,29 +72,7 @@ pub(super) unsafe fn inject_part(
         counting: ctx.counting,
     };
     let list = &mut lists[me as usize];
-    let (mut injected, mut finished) = (0, 0);
-    let mut i = 0;
-    while i < list.len() {
-        if ctx.far {
-            one.ahead(i, list);
-        }
-        let s = list[i];
-        let su = s as usize;
-        if ctx.drain_only && one.sent[su] == 0 {
-            i += 1;
-            continue;
-        }
-        let sent = one.source(su, |_| ctx.links + s);
-        injected += (sent != Sent::Nothing) as u64;
-        finished += (sent == Sent::Tail || sent == Sent::Last) as u64;
-        if sent == Sent::Last {
-            listed[su] = false;
-            list.swap_remove(i);
-            continue;
-        }
-        i += 1;
-    }
-    (injected, finished)
+    one.list(list, listed, ctx.drain_only, ctx.far, |s, _| ctx.links + s)
 }
 
 /// What one source's step 3 did.
@@ -134,6 +112,44 @@ pub(super) struct Injector<'a> {
 }
 
 impl Injector<'_> {
+    /// Step 3 on the sources of `list`, in list order: each sends a flit of its oldest message
+    /// (none while `drain_only`, unless that message has started) into an injection buffer of
+    /// channel `channel(source, message)`. A source whose queue empties leaves the list and is
+    /// unlisted (`listed` false). Returns the flits injected and the messages whose tail was.
+    #[inline(always)]
+    pub(super) fn list(
+        &mut self,
+        list: &mut Vec<u32>,
+        listed: &mut [bool],
+        drain_only: bool,
+        far: bool,
+        channel: impl Fn(u32, u32) -> u32,
+    ) -> (u64, u64) {
+        let (mut injected, mut finished) = (0, 0);
+        let mut i = 0;
+        while i < list.len() {
+            if far {
+                self.ahead(i, list);
+            }
+            let s = list[i];
+            let su = s as usize;
+            if drain_only && self.sent[su] == 0 {
+                i += 1;
+                continue;
+            }
+            let sent = self.source(su, |m| channel(s, m));
+            injected += (sent != Sent::Nothing) as u64;
+            finished += (sent == Sent::Tail || sent == Sent::Last) as u64;
+            if sent == Sent::Last {
+                listed[su] = false;
+                list.swap_remove(i);
+                continue;
+            }
+            i += 1;
+        }
+        (injected, finished)
+    }
+
     /// On a network larger than the caches: asks for what the step of source `list[i + AHEAD]`
     /// reads (its queue's columns), and for what that of `list[i + AHEAD / 2]` writes (its
     /// message's injection buffer and channel, the buffer's word of the active set). A hint
