@@ -7,6 +7,7 @@
 //! scattered lines per arrival. The year spans several mean inter-arrival times, so a bucket
 //! rarely holds a source due in a later year.
 
+use super::prefetch::{AHEAD, prefetch};
 use crate::traffic::Source;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -21,6 +22,8 @@ pub(super) struct Calendar {
     store: Store,
     /// The sources due this cycle (reused).
     due: Vec<u32>,
+    /// The next arrivals drawn this cycle, (source, cycle), to file together (reused).
+    drawn: Vec<(u32, u64)>,
 }
 
 /// Where the pending arrivals are kept.
@@ -38,6 +41,7 @@ impl Default for Calendar {
         Calendar {
             store: Store::Heap(BinaryHeap::new()),
             due: Vec::new(),
+            drawn: Vec::new(),
         }
     }
 }
@@ -64,6 +68,7 @@ impl Calendar {
                 mask: year - 1,
             },
             due: Vec::new(),
+            drawn: Vec::new(),
         }
     }
 
@@ -74,6 +79,42 @@ impl Calendar {
             Store::Heap(heap) => heap.push(Reverse((c, s))),
             Store::Buckets { buckets, mask } => buckets[(c & *mask) as usize].push(s),
         }
+    }
+
+    /// Notes source `s`'s next arrival, in cycle `c`, to be filed by [`Calendar::file_drawn`]
+    /// with the cycle's others.
+    #[inline]
+    pub fn draw(&mut self, s: u32, c: u64) {
+        self.drawn.push((s, c));
+    }
+
+    /// Files the arrivals noted by [`Calendar::draw`], in the order drawn. A calendar asks a
+    /// few arrivals ahead for each one's bucket and then for the end of its list: a million
+    /// sources' buckets outgrow the caches, and each filing would otherwise wait on both.
+    pub fn file_drawn(&mut self) {
+        let drawn = std::mem::take(&mut self.drawn);
+        match &mut self.store {
+            Store::Heap(heap) => {
+                for &(s, c) in &drawn {
+                    heap.push(Reverse((c, s)));
+                }
+            }
+            Store::Buckets { buckets, mask } => {
+                let at = |c: u64| (c & *mask) as u32;
+                for (k, &(s, c)) in drawn.iter().enumerate() {
+                    if let Some(&(_, ahead)) = drawn.get(k + AHEAD) {
+                        prefetch(buckets, at(ahead));
+                    }
+                    if let Some(&(_, near)) = drawn.get(k + AHEAD / 2) {
+                        let list = &buckets[at(near) as usize];
+                        prefetch(list, list.len().saturating_sub(1) as u32);
+                    }
+                    buckets[at(c) as usize].push(s);
+                }
+            }
+        }
+        self.drawn = drawn;
+        self.drawn.clear();
     }
 
     /// True when a source may be due in cycle `now` (a heap's earliest is; a calendar's bucket
@@ -134,7 +175,7 @@ impl Calendar {
                 vec_bytes(buckets) + buckets.iter().map(vec_bytes).sum::<u64>()
             }
         };
-        store + vec_bytes(&self.due)
+        store + vec_bytes(&self.due) + vec_bytes(&self.drawn)
     }
 }
 
@@ -148,8 +189,9 @@ mod tests {
     type Order = Vec<(u64, u32)>;
 
     /// Every arrival of `n` sources at `rate` over `cycles` cycles, as (cycle, source) in the
-    /// order a calendar queue (`buckets`) or `new`'s store hands them out, and in the order of
-    /// a plain heap by (cycle, source).
+    /// order a calendar queue (`buckets`) or `new`'s store hands them out, each cycle's next
+    /// arrivals filed together as step 1 files them, and in the order of a plain heap by
+    /// (cycle, source).
     fn both(process: Process, n: u32, rate: f64, cycles: u64, buckets: bool) -> (Order, Order) {
         let a = Arrivals::new(process, rate).unwrap();
         let mut gens: Vec<Source> = (0..n).map(|s| Source::new(9, s, &a)).collect();
@@ -173,11 +215,12 @@ mod tests {
                     let g = &mut gens[s as usize];
                     g.arrive(&a);
                     if g.next_cycle() > now {
-                        cal.insert(s, g.next_cycle());
+                        cal.draw(s, g.next_cycle());
                         break;
                     }
                 }
             }
+            cal.file_drawn();
             cal.done(due);
             while let Some(&Reverse((c, s))) = heap.peek() {
                 if c > now {

@@ -241,11 +241,12 @@ impl Engine {
                     self.enqueue(s, m);
                 }
                 if next > now {
-                    self.sources.arrivals.insert(s, next);
+                    self.sources.arrivals.draw(s, next);
                     break;
                 }
             }
         }
+        self.sources.arrivals.file_drawn();
         self.sources.arrivals.done(due);
     }
 
