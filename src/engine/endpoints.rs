@@ -13,7 +13,8 @@ use super::crew::Shared;
 use super::injection::Injector;
 use crate::network::NONE;
 use crate::scenario::Process;
-use crate::traffic::{Arrivals, Source};
+use crate::topology::KAryNCube;
+use crate::traffic::{Arrivals, Source, Traffic};
 
 /// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +50,9 @@ pub(super) struct Sources {
     gens: Vec<Source>,
     /// The next arrival of each source, by cycle.
     arrivals: Calendar,
+    /// The messages drawn this cycle (source, destination, length), in the order they join
+    /// their queues (reused).
+    arrived: Vec<(u32, u32, u16)>,
     /// Oldest message queued, or NONE.
     pub head: Vec<u32>,
     /// Newest message queued.
@@ -90,6 +94,7 @@ impl Sources {
         use super::memory::vec_bytes;
         vec_bytes(&self.gens)
             + self.arrivals.heap_bytes()
+            + vec_bytes(&self.arrived)
             + vec_bytes(&self.head)
             + vec_bytes(&self.tail)
             + vec_bytes(&self.buf)
@@ -114,6 +119,7 @@ impl Sources {
             seed,
             gens: Vec::new(),
             arrivals: Calendar::default(),
+            arrived: Vec::new(),
             head: vec![NONE; nodes],
             tail: vec![NONE; nodes],
             buf: vec![NONE; nodes],
@@ -152,6 +158,38 @@ impl Sources {
             // The search starts after the last buffer granted: at buffer 0 the first time.
             self.fly_rr = vec![(w - 1) as u8; nodes];
         }
+    }
+
+    /// Step 1's draws for cycle `now`: takes the sources due, draws each one's arrivals (its
+    /// stream, and `traffic`'s destination and length on `topo`), files its next arrival, and
+    /// lists the messages in the order they join their queues ([`Engine::queue_arrived`]).
+    /// It touches no buffer, channel or message, so a split cycle runs it beside its requests.
+    pub(super) fn draw_arrivals(&mut self, traffic: &mut Traffic, topo: &KAryNCube, now: u64) {
+        let Some(process) = self.process else {
+            return;
+        };
+        if !self.arrivals.any_due(now) {
+            return;
+        }
+        let due = self.arrivals.take_due(&self.gens, now);
+        for &s in &due {
+            // A source's arrivals due this cycle come before the next source's.
+            loop {
+                let src = &mut self.gens[s as usize];
+                let rng = src.arrive(&process);
+                let sent = traffic.message(topo, s, rng);
+                let next = src.next_cycle();
+                if let Some((dst, len)) = sent {
+                    self.arrived.push((s, dst, len));
+                }
+                if next > now {
+                    self.arrivals.draw(s, next);
+                    break;
+                }
+            }
+        }
+        self.arrivals.file_drawn();
+        self.arrivals.done(due);
     }
 
     /// (Re)draws every source's first arrival under `process`, each from the start of its
@@ -216,38 +254,27 @@ impl Engine {
         }
     }
 
-    /// Step 1: arrivals due this cycle join their source queues.
+    /// Step 1: arrivals due this cycle join their source queues (none while draining).
     pub(super) fn generate(&mut self) {
-        let Some(process) = self.sources.process else {
-            return;
-        };
         if self.drain_only {
             return;
         }
-        let now = self.cycle;
-        if !self.sources.arrivals.any_due(now) {
-            return;
+        let topo = self.net.traffic_topo();
+        self.sources
+            .draw_arrivals(&mut self.traffic, topo, self.cycle);
+        self.queue_arrived();
+    }
+
+    /// Step 1's end: the messages [`Sources::draw_arrivals`] listed join their source queues,
+    /// in order.
+    pub(super) fn queue_arrived(&mut self) {
+        let arrived = std::mem::take(&mut self.sources.arrived);
+        for &(s, dst, len) in &arrived {
+            let m = self.msgs.alloc(s, dst, len, self.cycle, self.tie_bits());
+            self.enqueue(s, m);
         }
-        let due = self.sources.arrivals.take_due(&self.sources.gens, now);
-        for &s in &due {
-            // A source's arrivals due this cycle come before the next source's.
-            loop {
-                let src = &mut self.sources.gens[s as usize];
-                let rng = src.arrive(&process);
-                let sent = self.traffic.message(self.net.traffic_topo(), s, rng);
-                let next = src.next_cycle();
-                if let Some((dst, len)) = sent {
-                    let m = self.msgs.alloc(s, dst, len, now, self.tie_bits());
-                    self.enqueue(s, m);
-                }
-                if next > now {
-                    self.sources.arrivals.draw(s, next);
-                    break;
-                }
-            }
-        }
-        self.sources.arrivals.file_drawn();
-        self.sources.arrivals.done(due);
+        self.sources.arrived = arrived;
+        self.sources.arrived.clear();
     }
 
     /// Step 3: each source sends the next flit of its oldest message into a free injection

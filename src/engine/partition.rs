@@ -22,10 +22,12 @@
 //! the partition's routers).
 //!
 //! Deliveries are handed on in arbiter order and the occupancy accounts summed, so results
-//! are byte-identical whatever the thread count. Generation and deliveries stay on the calling
-//! thread (and injection, when a source may use several injection buffers or channels: it then
-//! tracks buffers in the engine's own active set, which the next cycle hands to the
-//! partitions).
+//! are byte-identical whatever the thread count. Step 1's draws (the sources due, their
+//! streams, their next arrivals) touch nothing a request does: the first thread done with its
+//! requests makes them, and the messages drawn join their queues on the calling thread before
+//! any injection. Deliveries stay on the calling thread (and injection, when a source may use
+//! several injection buffers or channels: it then tracks buffers in the engine's own active
+//! set, which the next cycle hands to the partitions).
 
 mod effects;
 pub mod profile;
@@ -45,7 +47,7 @@ use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
 use rand_pcg::Pcg64;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The most threads one point is split across.
@@ -282,7 +284,6 @@ impl Engine {
     /// early free nor router and link timing being on).
     pub(super) fn step_split(&mut self, split: &mut Split) {
         let start = split.profile.is_some().then(Instant::now);
-        self.generate();
         // One pass (as in `Engine::step`) on a large network without shared channels.
         let one = self.far && !self.net.shared;
         let (vcs, bufchans) = (self.net.vcs, self.net.buffered_channels());
@@ -298,11 +299,14 @@ impl Engine {
                 .heads
                 .drain(|b| parts[sides.holder(b / vcs) as usize].heads.insert(b));
         }
+        // Step 1's draws run beside the requests (the first thread done with its own takes
+        // them); the messages drawn then join their queues here, before any injection.
         match (self.net.shared, one) {
             (false, true) => self.request_split::<false, true>(split),
             (false, false) => self.request_split::<false, false>(split),
             (true, _) => self.request_split::<true, false>(split),
         }
+        self.queue_arrived();
         // Injection: each partition its own sources, before its grants (one message at a time
         // per source, one injection channel per processor), else here.
         let own = self.sources.splittable(self.net.attach);
@@ -319,8 +323,12 @@ impl Engine {
         }
     }
 
-    /// Step 2 on the partitions' threads.
+    /// Step 2 on the partitions' threads, and step 1's draws by the first thread done with
+    /// its partition's requests (they touch nothing a request does).
     fn request_split<const SHARED: bool, const ONE: bool>(&mut self, split: &mut Split) {
+        let (now, topo) = (self.cycle, self.net.traffic_topo());
+        let draws = (!self.drain_only).then_some((&mut self.sources, &mut self.traffic));
+        let draws = Mutex::new(draws);
         let ctx = RequestCtx {
             net: &self.net,
             routing: &self.routing,
@@ -335,13 +343,21 @@ impl Engine {
             now: self.cycle as u32,
             far: self.far,
         };
-        // SAFETY: a partition requests only from its own buffers, to its own arbiters.
         each_part(
             &split.crew,
             &mut split.parts,
             &mut split.profile,
             0,
-            |i, p| unsafe { request_part::<SHARED, ONE>(i as u8, p, &ctx) },
+            |i, p| {
+                // SAFETY: a partition requests only from its own buffers, to its own arbiters.
+                unsafe { request_part::<SHARED, ONE>(i as u8, p, &ctx) };
+                // A thread that finds the draws being taken or gone leaves them.
+                if let Ok(mut draws) = draws.try_lock()
+                    && let Some((sources, traffic)) = draws.take()
+                {
+                    sources.draw_arrivals(traffic, topo, now);
+                }
+            },
         );
     }
 
