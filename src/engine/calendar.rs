@@ -92,28 +92,20 @@ impl Calendar {
     /// few arrivals ahead for each one's bucket and then for the end of its list: a million
     /// sources' buckets outgrow the caches, and each filing would otherwise wait on both.
     pub fn file_drawn(&mut self) {
-        let drawn = std::mem::take(&mut self.drawn);
-        match &mut self.store {
-            Store::Heap(heap) => {
-                for &(s, c) in &drawn {
-                    heap.push(Reverse((c, s)));
-                }
-            }
-            Store::Buckets { buckets, mask } => {
+        for k in 0..self.drawn.len() {
+            if let Store::Buckets { buckets, mask } = &self.store {
                 let at = |c: u64| (c & *mask) as u32;
-                for (k, &(s, c)) in drawn.iter().enumerate() {
-                    if let Some(&(_, ahead)) = drawn.get(k + AHEAD) {
-                        prefetch(buckets, at(ahead));
-                    }
-                    if let Some(&(_, near)) = drawn.get(k + AHEAD / 2) {
-                        let list = &buckets[at(near) as usize];
-                        prefetch(list, list.len().saturating_sub(1) as u32);
-                    }
-                    buckets[at(c) as usize].push(s);
+                if let Some(&(_, ahead)) = self.drawn.get(k + AHEAD) {
+                    prefetch(buckets, at(ahead));
+                }
+                if let Some(&(_, near)) = self.drawn.get(k + AHEAD / 2) {
+                    let list = &buckets[at(near) as usize];
+                    prefetch(list, list.len().saturating_sub(1) as u32);
                 }
             }
+            let (s, c) = self.drawn[k];
+            self.insert(s, c);
         }
-        self.drawn = drawn;
         self.drawn.clear();
     }
 

@@ -162,13 +162,20 @@ impl Sources {
 
     /// Step 1's draws for cycle `now`: takes the sources due, draws each one's arrivals (its
     /// stream, and `traffic`'s destination and length on `topo`), files its next arrival, and
-    /// lists the messages in the order they join their queues ([`Engine::queue_arrived`]).
-    /// It touches no buffer, channel or message, so a split cycle runs it beside its requests.
-    pub(super) fn draw_arrivals(&mut self, traffic: &mut Traffic, topo: &KAryNCube, now: u64) {
+    /// lists the messages in the order they join their queues ([`Engine::queue_arrived`]);
+    /// none while `draining`. It touches no buffer, channel or message, so a split cycle runs
+    /// it beside its requests.
+    pub(super) fn draw_arrivals(
+        &mut self,
+        traffic: &mut Traffic,
+        topo: &KAryNCube,
+        now: u64,
+        draining: bool,
+    ) {
         let Some(process) = self.process else {
             return;
         };
-        if !self.arrivals.any_due(now) {
+        if draining || !self.arrivals.any_due(now) {
             return;
         }
         let due = self.arrivals.take_due(&self.gens, now);
@@ -256,24 +263,20 @@ impl Engine {
 
     /// Step 1: arrivals due this cycle join their source queues (none while draining).
     pub(super) fn generate(&mut self) {
-        if self.drain_only {
-            return;
-        }
         let topo = self.net.traffic_topo();
         self.sources
-            .draw_arrivals(&mut self.traffic, topo, self.cycle);
+            .draw_arrivals(&mut self.traffic, topo, self.cycle, self.drain_only);
         self.queue_arrived();
     }
 
     /// Step 1's end: the messages [`Sources::draw_arrivals`] listed join their source queues,
     /// in order.
     pub(super) fn queue_arrived(&mut self) {
-        let arrived = std::mem::take(&mut self.sources.arrived);
-        for &(s, dst, len) in &arrived {
+        for k in 0..self.sources.arrived.len() {
+            let (s, dst, len) = self.sources.arrived[k];
             let m = self.msgs.alloc(s, dst, len, self.cycle, self.tie_bits());
             self.enqueue(s, m);
         }
-        self.sources.arrived = arrived;
         self.sources.arrived.clear();
     }
 

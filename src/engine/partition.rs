@@ -326,9 +326,8 @@ impl Engine {
     /// Step 2 on the partitions' threads, and step 1's draws by the first thread done with
     /// its partition's requests (they touch nothing a request does).
     fn request_split<const SHARED: bool, const ONE: bool>(&mut self, split: &mut Split) {
-        let (now, topo) = (self.cycle, self.net.traffic_topo());
-        let draws = (!self.drain_only).then_some((&mut self.sources, &mut self.traffic));
-        let draws = Mutex::new(draws);
+        let (now, topo, draining) = (self.cycle, self.net.traffic_topo(), self.drain_only);
+        let draws = Mutex::new(Some((&mut self.sources, &mut self.traffic)));
         let ctx = RequestCtx {
             net: &self.net,
             routing: &self.routing,
@@ -355,7 +354,7 @@ impl Engine {
                 if let Ok(mut draws) = draws.try_lock()
                     && let Some((sources, traffic)) = draws.take()
                 {
-                    sources.draw_arrivals(traffic, topo, now);
+                    sources.draw_arrivals(traffic, topo, now, draining);
                 }
             },
         );
@@ -412,9 +411,8 @@ impl Engine {
             far: self.far,
             counting: self.arbiters.counting,
         };
-        let parts = &mut split.parts;
+        let (parts, prof) = (&mut split.parts, &mut split.profile);
         // SAFETY: a partition grants its own arbiters and moves its own buffers' flits.
-        let prof = &mut split.profile;
         each_part(&split.crew, parts, prof, 1, |i, p| unsafe {
             grant_part::<SHARED, ONE>(i, p, &ctx, after)
         });

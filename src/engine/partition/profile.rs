@@ -18,7 +18,7 @@ pub struct SplitProfile {
     pub cycles: u64,
     /// Threads the cycle is split across.
     pub threads: usize,
-    /// The cycle in all, from generation to the cycle's end.
+    /// The cycle in all, from its start to its end.
     pub total: u64,
     /// Each step of [`STEPS`], from its start to its last share's end.
     pub wall: [u64; 3],
@@ -29,8 +29,9 @@ pub struct SplitProfile {
 }
 
 impl SplitProfile {
-    /// The cycle's time outside the steps: the calling thread alone (generation, the hand-over
-    /// of injection's buffers, deliveries and the cycle's end), and the steps' starts.
+    /// The cycle's time outside the steps: the calling thread alone (the hand-over of
+    /// injection's buffers, the drawn messages joining their queues, deliveries and the
+    /// cycle's end), and the steps' starts.
     pub fn serial(&self) -> u64 {
         self.total.saturating_sub(self.wall.iter().sum())
     }
