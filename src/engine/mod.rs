@@ -333,6 +333,9 @@ impl Engine {
                 let len = msgs.len[m as usize];
                 let up = src.up;
                 let up_queued = if EARLY { early.up[b] } else { no_up };
+                // The upstream buffer sleeps only while this one, the only buffer it feeds, is
+                // full (wormhole blocking): a buffer not full has none asleep to wake.
+                let was_full = EARLY || TIMED || src.cnt >= net.depth;
                 src.cnt -= 1;
                 src.sent += 1;
                 let tail = src.sent == len;
@@ -363,7 +366,7 @@ impl Engine {
                 out.msgs += header as u32 & counting;
                 if credit_later {
                     pipe.schedule(*cycle, Event::Credit(b as u32, tail));
-                } else {
+                } else if was_full {
                     // The upstream buffer of this message may send again: there is space here now.
                     wake(buf, active, up);
                 }

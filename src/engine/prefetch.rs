@@ -97,9 +97,9 @@ pub(super) fn request_ahead<const SHARED: bool>(
 }
 
 /// Before the one-pass visit of the `i`-th buffer of `pull`: asks for the buffer
-/// [`PULL_AHEAD`] visits on, then ([`PULL_NEAR`] on) its channel, its downstream and upstream
-/// buffers and its word of the active set, and for a tail the channel it frees (its wait
-/// list) and that link's occupancy count.
+/// [`PULL_AHEAD`] visits on, then ([`PULL_NEAR`] on) its channel, its downstream buffer (and
+/// its upstream one when it is full), its word of the active set, and for a tail the channel
+/// it frees (its wait list) and that link's occupancy count.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn pull_ahead(
@@ -119,7 +119,10 @@ pub(super) fn pull_ahead(
         let next = &buf[b as usize];
         prefetch(chans, next.out_chan);
         prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
-        prefetch(buf, next.up);
+        if next.cnt >= net.depth {
+            // Only a full buffer's upstream may be asleep, for the grant to wake.
+            prefetch(buf, next.up);
+        }
         active.prefetch(b);
         freed_ahead(b, next, chans, busy, lens, net);
     }
@@ -137,10 +140,11 @@ fn freed_ahead(b: u32, next: &Buf, chans: &[Chan], busy: &[u8], lens: &[u16], ne
 }
 
 /// Before the `i`-th grant of `visit` (arbiters): asks for the arbiter `AHEAD` grants on, then
-/// its winner's buffer, then the winner's downstream and upstream buffers, the active set's
-/// words the grant changes, and what a header or a tail updates beyond them: the occupancy
-/// account of the link a header enters or a tail leaves, the heads set's word of the buffer a
-/// header leaves (in a one-pass cycle), the wait list of the channel a tail frees.
+/// its winner's buffer, then the winner's downstream buffer (and upstream one when the winner
+/// is full), the active set's words the grant changes, and what a header or a tail updates
+/// beyond them: the occupancy account of the link a header enters or a tail leaves, the heads
+/// set's word of the buffer a header leaves (in a one-pass cycle), the wait list of the
+/// channel a tail frees.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn traverse_ahead(
@@ -165,7 +169,9 @@ pub(super) fn traverse_ahead(
         if let Some(next) = buf.get(b as usize) {
             let t = next.out_buf(net.buffered_channels(), net.vcs);
             prefetch(buf, t);
-            prefetch(buf, next.up);
+            if next.cnt >= net.depth {
+                prefetch(buf, next.up);
+            }
             active.prefetch(b);
             active.prefetch(t);
             if next.sent == 0 {

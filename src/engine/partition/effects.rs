@@ -139,6 +139,8 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let len = ctx.lens[m as usize];
             let up = src.up;
             let feed = ctx.sides.feeder_into(b as u32 / vcs, src, i as u8) as usize;
+            // Only a full buffer's upstream may be asleep (`Engine::traverse`).
+            let was_full = src.cnt >= net.depth;
             src.cnt -= 1;
             src.sent += 1;
             let tail = src.sent == len;
@@ -152,7 +154,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let out = &mut chans[c];
             out.flits += ctx.counting;
             out.msgs += header as u32 & ctx.counting;
-            if up != no_up {
+            if up != no_up && was_full {
                 // The upstream buffer of this message may send again: there is space here now.
                 post!(feed, Effect::Wake(up));
             }
