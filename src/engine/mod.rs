@@ -493,7 +493,7 @@ impl Engine {
             visit.clear();
             requested.drain_into(visit);
             for i in 0..visit.len() {
-                prefetch::traverse_ahead(
+                prefetch::traverse_ahead::<ONE>(
                     i,
                     visit,
                     buf,

@@ -140,14 +140,14 @@ fn freed_ahead(b: u32, next: &Buf, chans: &[Chan], busy: &[u8], lens: &[u16], ne
 }
 
 /// Before the `i`-th grant of `visit` (arbiters): asks for the arbiter `AHEAD` grants on, then
-/// its winner's buffer, then the winner's downstream buffer (and upstream one when the winner
-/// is full), the active set's words the grant changes, and what a header or a tail updates
-/// beyond them: the occupancy account of the link a header enters or a tail leaves, the heads
-/// set's word of the buffer a header leaves (in a one-pass cycle), the wait list of the
-/// channel a tail frees.
+/// its winner's buffer, then the winner's downstream and upstream buffers (in a one-pass cycle,
+/// ONE, the upstream one only when the winner is full: only then does its grant read it), the
+/// active set's words the grant changes, and what a header or a tail updates beyond them: the
+/// occupancy account of the link a header enters or a tail leaves, the heads set's word of the
+/// buffer a header leaves (in a one-pass cycle), the wait list of the channel a tail frees.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn traverse_ahead(
+pub(super) fn traverse_ahead<const ONE: bool>(
     i: usize,
     visit: &[u32],
     buf: &[Buf],
@@ -169,7 +169,7 @@ pub(super) fn traverse_ahead(
         if let Some(next) = buf.get(b as usize) {
             let t = next.out_buf(net.buffered_channels(), net.vcs);
             prefetch(buf, t);
-            if next.cnt >= net.depth {
+            if !ONE || next.cnt >= net.depth {
                 prefetch(buf, next.up);
             }
             active.prefetch(b);

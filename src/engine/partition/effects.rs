@@ -247,7 +247,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
     p.requested.drain_into(&mut p.visit);
     for k in 0..p.visit.len() {
         if ctx.far {
-            prefetch::traverse_ahead(
+            prefetch::traverse_ahead::<ONE>(
                 k, &p.visit, buf, chans, &p.active, &p.heads, busy, ctx.lens, net,
             );
         }
