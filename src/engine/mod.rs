@@ -334,10 +334,10 @@ impl Engine {
                 let up = src.up;
                 let up_queued = if EARLY { early.up[b] } else { no_up };
                 // The upstream buffer sleeps only while this one, the only buffer it feeds, is
-                // full (wormhole blocking): a buffer not full has none asleep to wake. Only the
-                // one-pass cycle (a network larger than the caches) skips on that; the others'
-                // code stays as it was, which criterion measured faster for them.
-                let was_full = !ONE || EARLY || TIMED || src.cnt >= net.depth;
+                // full (wormhole blocking): a buffer not full has none asleep to wake. The
+                // one-pass cycle (never with early free or timing) skips on that; the others
+                // wake as before (with shallow buffers the test costs more than it saves).
+                let was_full = !ONE || src.cnt >= net.depth;
                 src.cnt -= 1;
                 src.sent += 1;
                 let tail = src.sent == len;
