@@ -333,11 +333,7 @@ impl Engine {
                 let len = msgs.len[m as usize];
                 let up = src.up;
                 let up_queued = if EARLY { early.up[b] } else { no_up };
-                // The upstream buffer sleeps only while this one, the only buffer it feeds, is
-                // full (wormhole blocking): a buffer not full has none asleep to wake. The
-                // one-pass cycle (never with early free or timing) skips on that; the others
-                // wake as before (with shallow buffers the test costs more than it saves).
-                let was_full = !ONE || src.cnt >= net.depth;
+                let was_full = src.feeder_may_sleep::<ONE>(net.depth);
                 src.cnt -= 1;
                 src.sent += 1;
                 let tail = src.sent == len;

@@ -64,6 +64,16 @@ impl Buf {
         }
     }
 
+    /// Whether the buffer feeding this one the rest of its message may be asleep, so that a
+    /// flit leaving here must wake it: it sleeps only while this buffer, the only one it
+    /// feeds, is full (wormhole blocking). The one-pass cycle (`ONE`) skips the wake-up on
+    /// that; the other cycles wake it every time (with shallow buffers the test costs more
+    /// than it saves).
+    #[inline(always)]
+    pub fn feeder_may_sleep<const ONE: bool>(&self, depth: u16) -> bool {
+        !ONE || self.cnt >= depth
+    }
+
     /// Routes the message to buffer `t` of channel `ch` (NONE: ejection).
     #[inline(always)]
     pub fn route_to(&mut self, ch: u32, t: u32, vcs: u32) {

@@ -119,8 +119,7 @@ pub(super) fn pull_ahead(
         let next = &buf[b as usize];
         prefetch(chans, next.out_chan);
         prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
-        if next.cnt >= net.depth {
-            // Only a full buffer's upstream may be asleep, for the grant to wake.
+        if next.feeder_may_sleep::<true>(net.depth) {
             prefetch(buf, next.up);
         }
         active.prefetch(b);
@@ -169,7 +168,7 @@ pub(super) fn traverse_ahead<const ONE: bool>(
         if let Some(next) = buf.get(b as usize) {
             let t = next.out_buf(net.buffered_channels(), net.vcs);
             prefetch(buf, t);
-            if !ONE || next.cnt >= net.depth {
+            if next.feeder_may_sleep::<ONE>(net.depth) {
                 prefetch(buf, next.up);
             }
             active.prefetch(b);

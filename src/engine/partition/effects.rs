@@ -139,9 +139,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let len = ctx.lens[m as usize];
             let up = src.up;
             let feed = ctx.sides.feeder_into(b as u32 / vcs, src, i as u8) as usize;
-            // Only a full buffer's upstream may be asleep (`Engine::traverse`, which skips the
-            // wake-up on that in a one-pass cycle alone).
-            let was_full = !ONE || src.cnt >= net.depth;
+            let was_full = src.feeder_may_sleep::<ONE>(net.depth);
             src.cnt -= 1;
             src.sent += 1;
             let tail = src.sent == len;
