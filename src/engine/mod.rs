@@ -433,6 +433,46 @@ impl Engine {
                 }
             }};
         }
+        // grant_one! for a body that the one-pass visit moves at once (ONE: no early free, no
+        // timing): its channel had no request, so the grant only moves the turn to it, and
+        // nothing a header or an ejection does applies.
+        macro_rules! move_body {
+            ($b:expr, $cur:expr, $c:expr, $t:expr) => {{
+                let (b, cur, c, t): (usize, parts::Buf, usize, u32) = ($b, $cur, $c, $t);
+                moved += 1;
+                chans[c].rr = cur.slot;
+                let len = msgs.len[cur.msg as usize];
+                let was_full = cur.feeder_may_sleep::<true>(net.depth);
+                let src = &mut buf[b];
+                src.cnt -= 1;
+                src.sent += 1;
+                let tail = src.sent == len;
+                if tail {
+                    src.msg = NONE;
+                }
+                src.last = now;
+                let empty = src.cnt == 0;
+                src.state = if empty { IDLE } else { ACTIVE };
+                active.remove_if(b as u32, empty);
+                chans[c].flits += counting;
+                if was_full {
+                    wake(buf, active, cur.up);
+                }
+                if tail {
+                    let freed = net.buf_channel(b as u32);
+                    if freed < links {
+                        occupancy.change(freed as usize, false, after);
+                    }
+                    waits.wake_all(freed as usize, buf, active, chans);
+                }
+                let tb = &mut buf[t as usize];
+                tb.cnt += 1;
+                if tail {
+                    tb.up = no_up;
+                }
+                track(buf, active, t, far);
+            }};
+        }
         if ONE {
             // The bodies, in id order: one whose channel has no other requester (no header
             // asked for it, no other of its buffers has a feeder) moves at once; the others ask
@@ -468,13 +508,18 @@ impl Engine {
                         }
                         continue;
                     }
+                    // A rival feeds another buffer of the channel (at V = 2, the other one).
+                    let fed =
+                        |v: usize| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up;
                     let first = (c * vcs) as usize;
                     let contended = chans[c as usize].best != parts::NO_REQUEST
-                        || (first..first + vcs as usize)
-                            .any(|v| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up);
+                        || if vcs == 2 {
+                            fed(t as usize ^ 1)
+                        } else {
+                            (first..first + vcs as usize).any(fed)
+                        };
                     if !contended {
-                        chans[c as usize].best = b as u64;
-                        grant_one!(c);
+                        move_body!(b, cur, c as usize, t);
                         continue;
                     }
                 }

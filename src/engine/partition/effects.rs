@@ -196,6 +196,45 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             }
         }};
     }
+    // grant! for a body that stays in the partition and moves at once: its channel had no
+    // request, so the grant only moves the turn to it, and nothing a header or an ejection
+    // does applies.
+    macro_rules! move_body {
+        ($b:expr, $cur:expr, $c:expr, $t:expr) => {{
+            let (b, cur, c, t): (usize, Buf, usize, u32) = ($b, $cur, $c, $t);
+            p.moved += 1;
+            chans[c].rr = cur.slot & SLOT_BITS;
+            let len = ctx.lens[cur.msg as usize];
+            let feed = ctx.sides.feeder_into(b as u32 / vcs, &cur, i as u8) as usize;
+            let was_full = cur.feeder_may_sleep::<true>(net.depth);
+            let src = &mut buf[b];
+            src.cnt -= 1;
+            src.sent += 1;
+            let tail = src.sent == len;
+            if tail {
+                src.msg = NONE;
+            }
+            src.last = now;
+            let empty = src.cnt == 0;
+            src.state = if empty { IDLE } else { ACTIVE };
+            p.active.remove_if(b as u32, empty);
+            chans[c].flits += ctx.counting;
+            if cur.up != no_up && was_full {
+                post!(feed, Effect::Wake(cur.up));
+            }
+            if tail {
+                post!(feed, Effect::Freed(b as u32 / vcs));
+            }
+            let flit = Effect::Flit {
+                t,
+                from: b as u32,
+                m: cur.msg,
+                header: false,
+                tail,
+            };
+            apply(flit, p, (&mut *buf, &mut *chans, &mut *busy), ctx, after);
+        }};
+    }
     if ONE {
         // The bodies staying in the partition, in id order, as `Engine::traverse` moves them
         // in a one-pass cycle: one whose channel has no other requester moves at once, the
@@ -226,13 +265,17 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                     }
                     continue;
                 }
+                // A rival feeds another buffer of the channel (at V = 2, the other one).
+                let fed = |v: usize| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up;
                 let first = (c * vcs) as usize;
                 let contended = chans[c as usize].best != NO_REQUEST
-                    || (first..first + vcs as usize)
-                        .any(|v| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up);
+                    || if vcs == 2 {
+                        fed(t as usize ^ 1)
+                    } else {
+                        (first..first + vcs as usize).any(fed)
+                    };
                 if !contended {
-                    chans[c as usize].best = b as u64;
-                    grant!(c);
+                    move_body!(b, cur, c as usize, t);
                     continue;
                 }
             }
