@@ -508,16 +508,8 @@ impl Engine {
                         }
                         continue;
                     }
-                    // A rival feeds another buffer of the channel (at V = 2, the other one).
-                    let fed =
-                        |v: usize| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up;
-                    let first = (c * vcs) as usize;
                     let contended = chans[c as usize].best != parts::NO_REQUEST
-                        || if vcs == 2 {
-                            fed(t as usize ^ 1)
-                        } else {
-                            (first..first + vcs as usize).any(fed)
-                        };
+                        || parts::rival_fed(buf, c, t, vcs, no_up);
                     if !contended {
                         move_body!(b, cur, c as usize, t);
                         continue;

@@ -9,7 +9,9 @@ use crate::engine::arbitration::{ask_arbiter, grant_arbiter};
 use crate::engine::crew::Shared;
 use crate::engine::endpoints::SharedSources;
 use crate::engine::injection::{InjectCtx, inject_part};
-use crate::engine::parts::{ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, SLOT_BITS, track, wake};
+use crate::engine::parts::{
+    ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, SLOT_BITS, rival_fed, track, wake,
+};
 use crate::engine::{prefetch, vc_on};
 use crate::network::{NONE, Network};
 use crate::stats::occupancy;
@@ -265,15 +267,8 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                     }
                     continue;
                 }
-                // A rival feeds another buffer of the channel (at V = 2, the other one).
-                let fed = |v: usize| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up;
-                let first = (c * vcs) as usize;
-                let contended = chans[c as usize].best != NO_REQUEST
-                    || if vcs == 2 {
-                        fed(t as usize ^ 1)
-                    } else {
-                        (first..first + vcs as usize).any(fed)
-                    };
+                let contended =
+                    chans[c as usize].best != NO_REQUEST || rival_fed(buf, c, t, vcs, no_up);
                 if !contended {
                     move_body!(b, cur, c as usize, t);
                     continue;
