@@ -443,16 +443,7 @@ impl Engine {
                 chans[c].rr = cur.slot;
                 let len = msgs.len[cur.msg as usize];
                 let was_full = cur.feeder_may_sleep::<true>(net.depth);
-                let src = &mut buf[b];
-                src.cnt -= 1;
-                src.sent += 1;
-                let tail = src.sent == len;
-                if tail {
-                    src.msg = NONE;
-                }
-                src.last = now;
-                let empty = src.cnt == 0;
-                src.state = if empty { IDLE } else { ACTIVE };
+                let (tail, empty) = buf[b].send_front(len, now);
                 active.remove_if(b as u32, empty);
                 chans[c].flits += counting;
                 if was_full {

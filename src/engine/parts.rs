@@ -74,6 +74,38 @@ impl Buf {
         !ONE || self.cnt >= depth
     }
 
+    /// A free buffer's record, its feeder the sentinel `no_up` (its driver slot still to set).
+    pub fn free(no_up: u32) -> Buf {
+        Buf {
+            msg: NONE,
+            out_chan: NONE,
+            up: no_up,
+            last: 0,
+            cnt: 0,
+            sent: 0,
+            slot: 0,
+            vc: 0,
+            state: IDLE,
+        }
+    }
+
+    /// The flit at the front leaves in cycle `now`, of a message of `len` flits: the buffer
+    /// is freed after the tail and untracked when empty. Returns (tail, empty); the caller
+    /// removes an emptied buffer from its active set.
+    #[inline(always)]
+    pub fn send_front(&mut self, len: u16, now: u32) -> (bool, bool) {
+        self.cnt -= 1;
+        self.sent += 1;
+        let tail = self.sent == len;
+        if tail {
+            self.msg = NONE;
+        }
+        self.last = now;
+        let empty = self.cnt == 0;
+        self.state = if empty { IDLE } else { ACTIVE };
+        (tail, empty)
+    }
+
     /// Routes the message to buffer `t` of channel `ch` (NONE: ejection).
     #[inline(always)]
     pub fn route_to(&mut self, ch: u32, t: u32, vcs: u32) {
@@ -116,18 +148,7 @@ impl Buffers {
     /// cycle.
     pub fn new(net: &Network, heads: bool) -> Buffers {
         let nbuf = net.buffers();
-        let empty = Buf {
-            msg: NONE,
-            out_chan: NONE,
-            up: nbuf as u32,
-            last: 0,
-            cnt: 0,
-            sent: 0,
-            slot: 0,
-            vc: 0,
-            state: IDLE,
-        };
-        let mut buf = crate::huge_pages::filled(nbuf + 1, empty);
+        let mut buf = crate::huge_pages::filled(nbuf + 1, Buf::free(nbuf as u32));
         for (b, slot) in buf.iter_mut().zip(net.buf_slots()) {
             b.slot = slot;
         }
@@ -449,17 +470,7 @@ mod tests {
     #[test]
     fn a_rival_is_another_fed_buffer_of_the_channel() {
         let no_up = 99;
-        let free = Buf {
-            msg: NONE,
-            out_chan: NONE,
-            up: no_up,
-            last: 0,
-            cnt: 0,
-            sent: 0,
-            slot: 0,
-            vc: 0,
-            state: IDLE,
-        };
+        let free = Buf::free(no_up);
         let fed = Buf {
             msg: 7,
             up: 3,

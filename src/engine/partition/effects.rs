@@ -9,9 +9,7 @@ use crate::engine::arbitration::{ask_arbiter, grant_arbiter};
 use crate::engine::crew::Shared;
 use crate::engine::endpoints::SharedSources;
 use crate::engine::injection::{InjectCtx, inject_part};
-use crate::engine::parts::{
-    ACTIVE, ASLEEP, Buf, Chan, IDLE, NO_REQUEST, SLOT_BITS, rival_fed, track, wake,
-};
+use crate::engine::parts::{ASLEEP, Buf, Chan, NO_REQUEST, SLOT_BITS, rival_fed, track, wake};
 use crate::engine::{prefetch, vc_on};
 use crate::network::{NONE, Network};
 use crate::stats::occupancy;
@@ -142,15 +140,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let up = src.up;
             let feed = ctx.sides.feeder_into(b as u32 / vcs, src, i as u8) as usize;
             let was_full = src.feeder_may_sleep::<ONE>(net.depth);
-            src.cnt -= 1;
-            src.sent += 1;
-            let tail = src.sent == len;
-            if tail {
-                src.msg = NONE;
-            }
-            src.last = now;
-            let empty = src.cnt == 0;
-            src.state = if empty { IDLE } else { ACTIVE };
+            let (tail, empty) = src.send_front(len, now);
             p.active.remove_if(b as u32, empty);
             let out = &mut chans[c];
             out.flits += ctx.counting;
@@ -209,16 +199,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let len = ctx.lens[cur.msg as usize];
             let feed = ctx.sides.feeder_into(b as u32 / vcs, &cur, i as u8) as usize;
             let was_full = cur.feeder_may_sleep::<true>(net.depth);
-            let src = &mut buf[b];
-            src.cnt -= 1;
-            src.sent += 1;
-            let tail = src.sent == len;
-            if tail {
-                src.msg = NONE;
-            }
-            src.last = now;
-            let empty = src.cnt == 0;
-            src.state = if empty { IDLE } else { ACTIVE };
+            let (tail, empty) = buf[b].send_front(len, now);
             p.active.remove_if(b as u32, empty);
             chans[c].flits += ctx.counting;
             if cur.up != no_up && was_full {
