@@ -70,11 +70,17 @@ impl KAryNCube {
         let bidirectional = bidirectional || kind != Kind::Torus;
         let nodes: usize = radix.iter().map(|&k| k as usize).product();
         let mut coords = crate::huge_pages::filled(nodes * n, 0u16);
-        for node in 0..nodes {
-            let mut rest = node;
-            for d in 0..n {
-                coords[node * n + d] = (rest % radix[d] as usize) as u16;
-                rest /= radix[d] as usize;
+        // Router ids count in the mixed radix of the k_d, dimension 0 fastest: each router's
+        // coordinates are the last one's with one carried (no division per coordinate).
+        let mut digits = vec![0u16; n];
+        for row in coords.chunks_exact_mut(n.max(1)) {
+            row.copy_from_slice(&digits);
+            for (digit, &k) in digits.iter_mut().zip(&radix) {
+                if u32::from(*digit) + 1 < k {
+                    *digit += 1;
+                    break;
+                }
+                *digit = 0;
             }
         }
         let mut links = crate::huge_pages::with_capacity(nodes * n * 2);
@@ -336,6 +342,29 @@ impl KAryNCube {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A router's coordinates are the digits of its id in the mixed radix of the k_d, the
+    /// lowest dimension first.
+    #[test]
+    fn coordinates_are_the_digits_of_the_id() {
+        for radix in [
+            vec![3, 5, 7],
+            vec![4, 4, 4],
+            vec![2; 10],
+            vec![16, 1, 9],
+            vec![1],
+        ] {
+            let t = KAryNCube::new(Kind::Torus, radix.clone(), true);
+            for node in 0..t.nodes as u32 {
+                let mut rest = node;
+                for (d, &k) in radix.iter().enumerate() {
+                    let c = t.coord(node, d);
+                    assert_eq!(c, rest % k, "router {node} of {radix:?}, dimension {d}");
+                    rest /= k;
+                }
+            }
+        }
+    }
 
     /// Every hop of every pair, on tori (both ways round, k = 2 to 5, either numbering), meshes
     /// and a hypercube: the hop found from coordinates is its link's record.
