@@ -5,6 +5,14 @@
 use super::parts::{Buf, Chan, NO_REQUEST};
 use crate::network::Network;
 
+/// Where driver slot `slot` comes in round-robin order after a grant to slot `rr`, as a key
+/// that sorts in that order: the slots after `rr` first, by slot, then those up to `rr`, by
+/// slot. (The same order as `(slot - rr - 1) mod drivers`, without the arbiter's driver count.)
+#[inline(always)]
+pub(super) fn turn_key(slot: u16, rr: u16) -> u64 {
+    ((slot <= rr) as u64) << 16 | slot as u64
+}
+
 /// Buffer `b` (driver slot `slot`) asks channel `ch`'s arbiter for it, which keeps the
 /// request that comes first in round-robin order after its last grant; returns the arbiter.
 #[inline(always)]
@@ -18,9 +26,7 @@ pub(super) fn ask_arbiter<const SHARED: bool>(
 ) -> u32 {
     let a = if SHARED { net.arb_of[ch as usize] } else { ch };
     let arb = &mut chans[a as usize];
-    // Round-robin: the first slot after the last grant wins.
-    let k = slot + arb.drivers - arb.rr - 1;
-    let mut key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
+    let mut key = turn_key(slot, arb.rr);
     if SHARED {
         // Then, within the driver, the first turn after its last grant.
         let d = net.buf_driver[b] as usize;
@@ -52,4 +58,29 @@ pub(super) fn grant_arbiter<const SHARED: bool>(
         drv_rr[net.buf_driver[b] as usize] = net.buf_sub[b];
     }
     b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::turn_key;
+
+    /// Every arbiter size, last grant and pair of slots: `turn_key` orders two requesters as
+    /// their round-robin distance after the last grant does.
+    #[test]
+    fn turn_keys_order_slots_as_their_distance_after_the_last_grant() {
+        for drivers in 1u16..=40 {
+            let distance = |slot: u16, rr: u16| (slot + drivers - rr - 1) % drivers;
+            for rr in 0..drivers {
+                for s in 0..drivers {
+                    for t in 0..drivers {
+                        assert_eq!(
+                            turn_key(s, rr).cmp(&turn_key(t, rr)),
+                            distance(s, rr).cmp(&distance(t, rr)),
+                            "{drivers} slots, last grant {rr}, slots {s} and {t}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -267,8 +267,6 @@ pub(super) struct Chan {
     pub msgs: u32,
     /// Slot granted last.
     pub rr: u16,
-    /// Number of driver slots (static).
-    pub drivers: u16,
     /// First header asleep until a buffer of this channel frees (a node of `WaitLists`), or
     /// NONE.
     pub wait: u32,
@@ -403,13 +401,11 @@ impl Arbiters {
                 flits: 0,
                 msgs: 0,
                 rr: 0,
-                drivers: 0,
                 wait: NONE,
             },
         );
         for (c, &d) in chan.iter_mut().zip(&net.arb_drivers) {
             c.rr = d.saturating_sub(1);
-            c.drivers = d;
         }
         Arbiters {
             chan,

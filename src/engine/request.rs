@@ -165,8 +165,7 @@ impl Engine {
         ports.winners(|b| {
             let cur = buf[b as usize];
             let arb = &mut chans[cur.out_chan as usize];
-            let k = cur.slot + arb.drivers - arb.rr - 1;
-            let key = (if k >= arb.drivers { k - arb.drivers } else { k }) as u64;
+            let key = super::arbitration::turn_key(cur.slot, arb.rr);
             arb.best = arb.best.min(key << 32 | b as u64);
             requested.insert(cur.out_chan);
         });
