@@ -18,7 +18,8 @@ const NO_REQUEST: u64 = u64::MAX;
 #[derive(Clone, Default)]
 pub(super) struct InputPorts {
     /// The best request at each port (a channel with buffers) this cycle: `key << 32 |
-    /// buffer`, key the virtual channel's round-robin distance after the last grant.
+    /// buffer`, key the virtual channel's round-robin order after the last grant
+    /// (`arbitration::turn_key`).
     best: Vec<u64>,
     /// The virtual channel granted last at each port.
     rr: Vec<u8>,
@@ -54,12 +55,11 @@ impl InputPorts {
         self.requested.is_some()
     }
 
-    /// Buffer `b` (virtual channel `vc` of port `port`, of `vcs`) is ready to send.
+    /// Buffer `b` (virtual channel `vc` of port `port`) is ready to send.
     #[inline]
-    pub fn request(&mut self, b: u32, port: u32, vc: u32, vcs: u32) {
+    pub fn request(&mut self, b: u32, port: u32, vc: u32) {
         let p = port as usize;
-        let k = vc + vcs - self.rr[p] as u32 - 1;
-        let key = if k >= vcs { k - vcs } else { k } as u64;
+        let key = super::arbitration::turn_key(vc as u16, self.rr[p] as u16);
         self.best[p] = self.best[p].min(key << 32 | b as u64);
         if let Some(r) = &mut self.requested {
             r.insert(port);

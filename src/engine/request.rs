@@ -117,7 +117,7 @@ impl Engine {
             };
             if per_port {
                 // Per-port crossbar: first the port's virtual channels compete.
-                ports.request(b32, b32 / vcs, b32 % vcs, vcs);
+                ports.request(b32, b32 / vcs, b32 % vcs);
                 break 'visit;
             }
             let a = ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, cur.slot);
