@@ -147,14 +147,15 @@ pub fn channels_table<'a>(
         cube,
         hot: hot.map(|h| (topo.distance(link.src, h), topo.distance(link.dst, h))),
     };
-    Table::new(
+    Table::batched(
         [names(LINK), names(LINK_USE)].concat(),
-        results.iter().flat_map(move |r| {
-            topo.listed_links().enumerate().map(row).map(move |x| {
-                let mut cells_of = cells(LINK, r, &x);
-                cells_of.extend(cells(LINK_USE, r, &x));
-                cells_of
-            })
-        }),
+        results
+            .iter()
+            .flat_map(move |r| topo.listed_links().enumerate().map(move |l| (r, row(l)))),
+        |(r, x)| {
+            let mut cells_of = cells(LINK, r, x);
+            cells_of.extend(cells(LINK_USE, r, x));
+            cells_of
+        },
     )
 }

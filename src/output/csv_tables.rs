@@ -10,16 +10,17 @@ use crate::topology::Topology;
 /// A table whose rows are the sub-items `items(point)` of each point, with `columns`, each
 /// row made as it is written (the experiment's coordinates are put in front of every line by
 /// `experiment_tables`).
-fn per_item<'a, R: 'a, I: Iterator<Item = R> + 'a>(
+fn per_item<'a, R: Sync + 'a, I: Iterator<Item = R> + 'a>(
     columns: &'a [Column<R>],
     results: &'a [PointResult],
     items: impl Fn(&'a PointResult) -> I + 'a,
 ) -> Table<'a> {
-    Table::new(
+    Table::batched(
         names(columns),
         results
             .iter()
-            .flat_map(move |r| items(r).map(move |x| cells(columns, r, &x))),
+            .flat_map(move |r| items(r).map(move |x| (r, x))),
+        |(r, x)| cells(columns, r, x),
     )
 }
 

@@ -75,26 +75,91 @@ pub fn csv_text(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) ->
 /// (channels.csv of a sweep of a million-node network) is never held whole in memory.
 pub struct Table<'a> {
     header: Vec<&'a str>,
-    rows: Box<dyn Iterator<Item = Vec<String>> + 'a>,
+    rows: Rows<'a>,
 }
+
+/// A table's rows: made one at a time, or their cells made in batches on every thread of the
+/// current rayon pool (the large per-channel and per-node tables).
+enum Rows<'a> {
+    /// Each row's cells, made on the writing thread.
+    OneByOne(Box<dyn Iterator<Item = Vec<String>> + 'a>),
+    /// Writes every row: its cells made in parallel, its text written in row order.
+    Batched(Box<WriteRows<'a>>),
+}
+
+/// What writes a batched table's rows to a sink.
+type WriteRows<'a> = dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + 'a;
+
+/// Rows a batch of a [`Table::batched`] table holds: their contexts, and then their text, are
+/// what the table holds at once (a few MB).
+const BATCH: usize = 1 << 16;
+
+/// Rows one thread makes at a time within a batch.
+const CHUNK: usize = 1 << 12;
 
 impl<'a> Table<'a> {
     /// The table with `header` and `rows`.
     pub fn new(header: Vec<&'a str>, rows: impl IntoIterator<Item = Vec<String>> + 'a) -> Self {
         Table {
             header,
-            rows: Box::new(rows.into_iter()),
+            rows: Rows::OneByOne(Box::new(rows.into_iter())),
+        }
+    }
+
+    /// The table with `header` and a row of `cells(x)` for each `x` of `items`, in order. The
+    /// items are taken on the writing thread, a batch at a time, and the batch's cells made and
+    /// encoded on every thread of the current rayon pool: the text is the same as
+    /// [`Table::new`]'s of the same rows, whatever the threads.
+    pub fn batched<X: Sync + 'a>(
+        header: Vec<&'a str>,
+        items: impl IntoIterator<Item = X> + 'a,
+        cells: impl Fn(&X) -> Vec<String> + Sync + 'a,
+    ) -> Self {
+        let write = move |w: &mut dyn std::io::Write| -> std::io::Result<()> {
+            let mut items = items.into_iter();
+            let mut made: Vec<std::io::Result<Vec<u8>>> = Vec::new();
+            loop {
+                let batch: Vec<X> = items.by_ref().take(BATCH).collect();
+                let mut texts: Vec<std::io::Result<Vec<u8>>> =
+                    batch.chunks(CHUNK).map(|_| Ok(Vec::new())).collect();
+                // The batch's rows are made on the pool while this thread writes the last.
+                let mut written = Ok(());
+                rayon::in_place_scope(|s| {
+                    for (chunk, text) in batch.chunks(CHUNK).zip(&mut texts) {
+                        let cells = &cells;
+                        s.spawn(move |_| *text = csv_rows(chunk.iter().map(cells)));
+                    }
+                    written = write_texts(w, std::mem::take(&mut made));
+                });
+                written?;
+                made = texts;
+                if batch.len() < BATCH {
+                    return write_texts(w, made);
+                }
+            }
+        };
+        Table {
+            header,
+            rows: Rows::Batched(Box::new(write)),
         }
     }
 
     /// Writes the header, then each row as it is made, to `w`.
     pub fn write_to(self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let mut csv = csv::Writer::from_writer(w);
-        csv.write_record(&self.header)?;
-        for r in self.rows {
-            csv.write_record(&r)?;
+        match self.rows {
+            Rows::OneByOne(rows) => {
+                let mut csv = csv::Writer::from_writer(w);
+                csv.write_record(&self.header)?;
+                for r in rows {
+                    csv.write_record(&r)?;
+                }
+                csv.flush()
+            }
+            Rows::Batched(write) => {
+                w.write_all(&csv_rows(std::iter::once(self.header))?)?;
+                write(w)
+            }
         }
-        csv.flush()
     }
 
     /// The table's text.
@@ -103,6 +168,26 @@ impl<'a> Table<'a> {
         self.write_to(&mut bytes).expect("in-memory write");
         String::from_utf8(bytes).expect("utf-8")
     }
+}
+
+/// Writes `texts` to `w` in order, or says the first that failed to be made.
+fn write_texts(
+    w: &mut dyn std::io::Write,
+    texts: Vec<std::io::Result<Vec<u8>>>,
+) -> std::io::Result<()> {
+    texts.into_iter().try_for_each(|t| w.write_all(&t?))
+}
+
+/// The CSV text of `rows`, each encoded as [`Table::write_to`]'s writer encodes a row (the
+/// encoding of a row does not depend on the rows before it).
+fn csv_rows<R: AsRef<[u8]>>(
+    rows: impl Iterator<Item = impl IntoIterator<Item = R>>,
+) -> std::io::Result<Vec<u8>> {
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        csv.write_record(r)?;
+    }
+    csv.into_inner().map_err(|e| e.into_error())
 }
 
 /// A number as written in the CSVs: shortest round-trip form, `NaN` when undefined.
@@ -117,4 +202,47 @@ pub fn num(x: f64) -> String {
 /// An optional integer, empty when undefined.
 pub fn opt(x: Option<u64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BATCH, CHUNK, Table};
+
+    /// Row `i` of a table of `width` (1 or 3) columns: numbers, cells that need quoting and,
+    /// in the one-column table, empty rows (which the CSV writer quotes), so that a row out of
+    /// place or encoded otherwise changes the text.
+    fn row(width: usize, i: usize) -> Vec<String> {
+        let quoted = match i % 5 {
+            0 => format!("a,\"{i}\""),
+            _ => String::new(),
+        };
+        match width {
+            1 => vec![if i % 7 == 3 { String::new() } else { quoted }],
+            _ => vec![i.to_string(), format!("{}", i as f64 / 3.0), quoted],
+        }
+    }
+
+    #[test]
+    fn batched_tables_write_the_rows_of_one_by_one_tables_on_any_pool() {
+        for (width, header) in [(1, vec!["s"]), (3, vec!["n", "x", "s"])] {
+            for rows in [0, 1, CHUNK + 1, 2 * BATCH + CHUNK + 17] {
+                let one_by_one = Table::new(header.clone(), (0..rows).map(|i| row(width, i)));
+                let text = one_by_one.text();
+                assert_eq!(text.lines().count(), rows + 1);
+                for threads in [1, 2, 3] {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .expect("a pool");
+                    let batched = pool.install(|| {
+                        Table::batched(header.clone(), 0..rows, |&i| row(width, i)).text()
+                    });
+                    assert!(
+                        batched == text,
+                        "{rows} rows of {width} on {threads} threads differ"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -195,7 +195,7 @@ pub fn validation_channels_table<'a>(
     topo: &'a crate::topology::Topology,
     model_rates: &'a [Vec<f64>],
 ) -> super::Table<'a> {
-    super::Table::new(
+    super::Table::batched(
         vec![
             "rate",
             "seed",
@@ -208,12 +208,15 @@ pub fn validation_channels_table<'a>(
             "model_messages_per_cycle",
         ],
         sim.iter().zip(model_rates).flat_map(move |(r, m)| {
-            topo.listed_links().enumerate().map(move |(c, l)| {
-                let mut row = link_cells(r, c, l);
-                row.extend([num(r.link_msgs[c]), num(m[c])]);
-                row
-            })
+            topo.listed_links()
+                .enumerate()
+                .map(move |(c, l)| (r, m, c, l))
         }),
+        |&(r, m, c, l)| {
+            let mut row = link_cells(r, c, l);
+            row.extend([num(r.link_msgs[c]), num(m[c])]);
+            row
+        },
     )
 }
 
