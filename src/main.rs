@@ -207,7 +207,22 @@ fn main() {
     }
 }
 
+/// Keeps the work a run does beside its points (clearing a large network's arrays, making the
+/// large tables' rows) within the run's `--threads` (0: one per core).
+fn bulk_threads(threads: usize) {
+    let n = flitsim::experiment::runner::worker_threads(threads, usize::MAX);
+    // Fails only when the pool has been built already; it then keeps its threads.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build_global();
+}
+
 fn dispatch(cmd: Command) -> Result<()> {
+    if let Command::Run(args) | Command::Validate(args) | Command::Saturation { run: args, .. } =
+        &cmd
+    {
+        bulk_threads(args.threads);
+    }
     match cmd {
         Command::Run(args) => commands::run(&args),
         Command::Check {
