@@ -9,6 +9,7 @@ use crate::experiment::Experiment;
 use crate::network::Network;
 use crate::scenario::Pattern;
 use crate::stats::PointResult;
+use crate::topology::Family;
 use std::io::{self, Write};
 
 /// What writes one file of a result directory, as it is made, and says whether the
@@ -233,10 +234,12 @@ pub fn experiment_files<'a>(
         (
             "mway_channels.csv",
             Box::new(|e, c, r, w| {
-                let net = Network::for_scenario(&e.configurations[c].scenario);
-                if !net.shared {
+                // Only an m-way network has the table (others are not built for nothing).
+                let s = &e.configurations[c].scenario;
+                if !matches!(s.topology.family, Family::MWay(_)) {
                     return Ok(false);
                 }
+                let net = Network::for_scenario(s);
                 mway_channels_table(r, &net).write_to(w).map(|()| true)
             }),
         ),
