@@ -1,7 +1,7 @@
 //! channels.csv: one row per load point and network link, from the column lists `LINK` and
 //! `LINK_USE`; validation_channels.csv begins with `LINK` too.
 
-use super::columns::{Column, cells, names, rate, seed};
+use super::columns::{Column, cells, names, rate, seed, write_cells};
 use super::{Table, num};
 use crate::network::Network;
 use crate::scenario::Pattern;
@@ -152,10 +152,9 @@ pub fn channels_table<'a>(
         results
             .iter()
             .flat_map(move |r| topo.listed_links().enumerate().map(move |l| (r, row(l)))),
-        |(r, x)| {
-            let mut cells_of = cells(LINK, r, x);
-            cells_of.extend(cells(LINK_USE, r, x));
-            cells_of
+        |(r, x), row| {
+            write_cells(LINK, r, x, row);
+            write_cells(LINK_USE, r, x, row);
         },
     )
 }

@@ -28,6 +28,11 @@ pub fn cells<R>(columns: &[Column<R>], r: &PointResult, x: &R) -> Vec<String> {
     columns.iter().map(|c| (c.value)(r, x)).collect()
 }
 
+/// Writes the cells of one row to `row`: each column's value for point `r` and context `x`.
+pub fn write_cells<R>(columns: &[Column<R>], r: &PointResult, x: &R, row: &mut super::Row) {
+    columns.iter().for_each(|c| row.cell(&(c.value)(r, x)));
+}
+
 /// `columns` as README.md's markdown table (`| column | unit | meaning |`, one line each, ending
 /// in a newline). Consecutive columns with the same unit and doc share a line, their names joined
 /// by ", ".

@@ -1,7 +1,7 @@
 //! The per-point CSV tables other than summary.csv (`summary.rs`) and channels.csv
 //! (`channels.rs`), each from its column list; README.md documents the columns.
 
-use super::columns::{Column, cells, names, rate, seed};
+use super::columns::{Column, names, rate, seed, write_cells};
 use super::{Table, num};
 use crate::network::Network;
 use crate::stats::PointResult;
@@ -20,7 +20,7 @@ fn per_item<'a, R: Sync + 'a, I: Iterator<Item = R> + 'a>(
         results
             .iter()
             .flat_map(move |r| items(r).map(move |x| (r, x))),
-        |(r, x)| cells(columns, r, x),
+        |(r, x), row| write_cells(columns, r, x, row),
     )
 }
 

@@ -106,35 +106,40 @@ impl<'a> Table<'a> {
         }
     }
 
-    /// The table with `header` and a row of `cells(x)` for each `x` of `items`, in order. The
-    /// items are taken on the writing thread, a batch at a time, and the batch's cells made and
-    /// encoded on every thread of the current rayon pool: the text is the same as
-    /// [`Table::new`]'s of the same rows, whatever the threads.
+    /// The table with `header` and a row for each `x` of `items`, in order, its cells written
+    /// by `cells(x, row)`. The items are taken on the writing thread, a batch at a time, and
+    /// the batch's rows made on every thread of the current rayon pool: the text is the same
+    /// as [`Table::new`]'s of the same cells, whatever the threads.
     pub fn batched<X: Sync + 'a>(
         header: Vec<&'a str>,
         items: impl IntoIterator<Item = X> + 'a,
-        cells: impl Fn(&X) -> Vec<String> + Sync + 'a,
+        cells: impl Fn(&X, &mut Row) + Sync + 'a,
     ) -> Self {
         let write = move |w: &mut dyn std::io::Write| -> std::io::Result<()> {
             let mut items = items.into_iter();
-            let mut made: Vec<std::io::Result<Vec<u8>>> = Vec::new();
+            let mut made: Vec<Vec<u8>> = Vec::new();
             loop {
                 let batch: Vec<X> = items.by_ref().take(BATCH).collect();
-                let mut texts: Vec<std::io::Result<Vec<u8>>> =
-                    batch.chunks(CHUNK).map(|_| Ok(Vec::new())).collect();
+                let mut texts: Vec<Vec<u8>> = batch.chunks(CHUNK).map(|_| Vec::new()).collect();
                 // The batch's rows are made on the pool while this thread writes the last.
                 let mut written = Ok(());
                 rayon::in_place_scope(|s| {
                     for (chunk, text) in batch.chunks(CHUNK).zip(&mut texts) {
                         let cells = &cells;
-                        s.spawn(move |_| *text = csv_rows(chunk.iter().map(cells)));
+                        s.spawn(move |_| {
+                            for x in chunk {
+                                let mut row = Row::new(text);
+                                cells(x, &mut row);
+                                row.end();
+                            }
+                        });
                     }
-                    written = write_texts(w, std::mem::take(&mut made));
+                    written = made.iter().try_for_each(|t| w.write_all(t));
                 });
                 written?;
                 made = texts;
                 if batch.len() < BATCH {
-                    return write_texts(w, made);
+                    return made.iter().try_for_each(|t| w.write_all(t));
                 }
             }
         };
@@ -156,7 +161,11 @@ impl<'a> Table<'a> {
                 csv.flush()
             }
             Rows::Batched(write) => {
-                w.write_all(&csv_rows(std::iter::once(self.header))?)?;
+                let mut text = Vec::new();
+                let mut row = Row::new(&mut text);
+                self.header.iter().for_each(|h| row.cell(h));
+                row.end();
+                w.write_all(&text)?;
                 write(w)
             }
         }
@@ -170,24 +179,56 @@ impl<'a> Table<'a> {
     }
 }
 
-/// Writes `texts` to `w` in order, or says the first that failed to be made.
-fn write_texts(
-    w: &mut dyn std::io::Write,
-    texts: Vec<std::io::Result<Vec<u8>>>,
-) -> std::io::Result<()> {
-    texts.into_iter().try_for_each(|t| w.write_all(&t?))
+/// One CSV line being written into a text, a cell at a time, encoded as the `csv` crate's
+/// writer of [`Table::new`] encodes it: cells joined by commas, a cell holding a comma, a
+/// quote or a line break quoted (its quotes doubled), and a line with no text written as `""`.
+pub struct Row<'t> {
+    text: &'t mut Vec<u8>,
+    start: usize,
+    cells: usize,
 }
 
-/// The CSV text of `rows`, each encoded as [`Table::write_to`]'s writer encodes a row (the
-/// encoding of a row does not depend on the rows before it).
-fn csv_rows<R: AsRef<[u8]>>(
-    rows: impl Iterator<Item = impl IntoIterator<Item = R>>,
-) -> std::io::Result<Vec<u8>> {
-    let mut csv = csv::Writer::from_writer(Vec::new());
-    for r in rows {
-        csv.write_record(r)?;
+impl<'t> Row<'t> {
+    fn new(text: &'t mut Vec<u8>) -> Self {
+        let start = text.len();
+        Row {
+            text,
+            start,
+            cells: 0,
+        }
     }
-    csv.into_inner().map_err(|e| e.into_error())
+
+    /// Appends a cell.
+    pub fn cell(&mut self, cell: &str) {
+        if self.cells > 0 {
+            self.text.push(b',');
+        }
+        self.cells += 1;
+        let bytes = cell.as_bytes();
+        if !bytes
+            .iter()
+            .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+        {
+            self.text.extend_from_slice(bytes);
+            return;
+        }
+        self.text.push(b'"');
+        for &b in bytes {
+            if b == b'"' {
+                self.text.push(b'"');
+            }
+            self.text.push(b);
+        }
+        self.text.push(b'"');
+    }
+
+    /// Ends the line.
+    fn end(self) {
+        if self.text.len() == self.start {
+            self.text.extend_from_slice(b"\"\"");
+        }
+        self.text.push(b'\n');
+    }
 }
 
 /// A number as written in the CSVs: shortest round-trip form, `NaN` when undefined.
@@ -208,12 +249,16 @@ pub fn opt(x: Option<u64>) -> String {
 mod tests {
     use super::{BATCH, CHUNK, Table};
 
-    /// Row `i` of a table of `width` (1 or 3) columns: numbers, cells that need quoting and,
-    /// in the one-column table, empty rows (which the CSV writer quotes), so that a row out of
-    /// place or encoded otherwise changes the text.
+    /// Row `i` of a table of `width` (1 or 3) columns: numbers, cells that need quoting (each
+    /// for one reason: a comma, a carriage return, quotes, a newline) and, in the one-column
+    /// table, empty rows (which the CSV writer quotes), so that a row out of place or encoded
+    /// otherwise changes the text.
     fn row(width: usize, i: usize) -> Vec<String> {
         let quoted = match i % 5 {
-            0 => format!("a,\"{i}\""),
+            0 => format!("a,{i}"),
+            1 => format!("{i}\r"),
+            2 => format!("\"{i}\""),
+            3 => format!("{i}\n"),
             _ => String::new(),
         };
         match width {
@@ -228,14 +273,18 @@ mod tests {
             for rows in [0, 1, CHUNK + 1, 2 * BATCH + CHUNK + 17] {
                 let one_by_one = Table::new(header.clone(), (0..rows).map(|i| row(width, i)));
                 let text = one_by_one.text();
-                assert_eq!(text.lines().count(), rows + 1);
+                let records = csv::Reader::from_reader(text.as_bytes()).records().count();
+                assert_eq!(records, rows);
                 for threads in [1, 2, 3] {
                     let pool = rayon::ThreadPoolBuilder::new()
                         .num_threads(threads)
                         .build()
                         .expect("a pool");
                     let batched = pool.install(|| {
-                        Table::batched(header.clone(), 0..rows, |&i| row(width, i)).text()
+                        Table::batched(header.clone(), 0..rows, |&i, line| {
+                            row(width, i).iter().for_each(|c| line.cell(c))
+                        })
+                        .text()
                     });
                     assert!(
                         batched == text,

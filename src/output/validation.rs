@@ -212,10 +212,10 @@ pub fn validation_channels_table<'a>(
                 .enumerate()
                 .map(move |(c, l)| (r, m, c, l))
         }),
-        |&(r, m, c, l)| {
-            let mut row = link_cells(r, c, l);
-            row.extend([num(r.link_msgs[c]), num(m[c])]);
-            row
+        |&(r, m, c, l), row| {
+            link_cells(r, c, l).iter().for_each(|cell| row.cell(cell));
+            row.cell(&num(r.link_msgs[c]));
+            row.cell(&num(m[c]));
         },
     )
 }
