@@ -1,7 +1,7 @@
 //! channels.csv: one row per load point and network link, from the column lists `LINK` and
 //! `LINK_USE`; validation_channels.csv begins with `LINK` too.
 
-use super::columns::{Column, cells, names, rate, seed, write_cells};
+use super::columns::{Column, names, rate, seed, write_cells};
 use super::{Table, num};
 use crate::network::Network;
 use crate::scenario::Pattern;
@@ -107,15 +107,16 @@ const LINK_USE: &[Column<LinkRow>] = &[
     },
 ];
 
-/// The cells that name a point and one of its links: rate, seed, channel, src, dst, dim, dir.
-pub(super) fn link_cells(r: &PointResult, c: usize, l: &Link) -> Vec<String> {
+/// Writes to `row` the cells that name a point and one of its links: rate, seed, channel,
+/// src, dst, dim, dir.
+pub(super) fn write_link_cells(r: &PointResult, c: usize, l: &Link, row: &mut super::Row) {
     let x = LinkRow {
         channel: c,
         link: *l,
         cube: false,
         hot: None,
     };
-    cells(LINK, r, &x)
+    write_cells(LINK, r, &x, row);
 }
 
 /// The hot node of a hotspot pattern, if any.

@@ -1,7 +1,7 @@
 //! Model and simulation side by side: model.csv, validation.csv, validation.svg,
 //! validation_vc.csv, validation_channels.csv and validation_distance.csv.
 
-use super::channels::link_cells;
+use super::channels::write_link_cells;
 use super::csv_text as table;
 use super::num;
 use crate::error::{Error, Result};
@@ -213,7 +213,7 @@ pub fn validation_channels_table<'a>(
                 .map(move |(c, l)| (r, m, c, l))
         }),
         |&(r, m, c, l), row| {
-            link_cells(r, c, l).iter().for_each(|cell| row.cell(cell));
+            write_link_cells(r, c, l, row);
             row.cell(&num(r.link_msgs[c]));
             row.cell(&num(m[c]));
         },
