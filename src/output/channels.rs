@@ -1,8 +1,8 @@
 //! channels.csv: one row per load point and network link, from the column lists `LINK` and
 //! `LINK_USE`; validation_channels.csv begins with `LINK` too.
 
-use super::columns::{Column, names, rate, seed, write_cells};
-use super::{Table, num};
+use super::Table;
+use super::columns::{Cell, Column, names, rate, seed, write_cells};
 use crate::network::Network;
 use crate::scenario::Pattern;
 use crate::stats::PointResult;
@@ -31,31 +31,31 @@ const LINK: &[Column<LinkRow>] = &[
         name: "channel",
         unit: "",
         doc: "link id",
-        value: |_, x| x.channel.to_string(),
+        value: |_, x| Cell::Int(x.channel as u64),
     },
     Column {
         name: "src",
         unit: "",
         doc: "node index of the link's source",
-        value: |_, x| x.link.src.to_string(),
+        value: |_, x| Cell::Int(u64::from(x.link.src)),
     },
     Column {
         name: "dst",
         unit: "",
         doc: "node index of the link's destination",
-        value: |_, x| x.link.dst.to_string(),
+        value: |_, x| Cell::Int(u64::from(x.link.dst)),
     },
     Column {
         name: "dim",
         unit: "",
         doc: "0-based dimension",
-        value: |_, x| x.link.dim.to_string(),
+        value: |_, x| Cell::Int(u64::from(x.link.dim)),
     },
     Column {
         name: "dir",
         unit: "",
         doc: "`+` or `-`",
-        value: |_, x| x.link.dir.sign().to_string(),
+        value: |_, x| Cell::Text(x.link.dir.sign()),
     },
 ];
 
@@ -66,21 +66,21 @@ const LINK_USE: &[Column<LinkRow>] = &[
         name: "flits_per_cycle",
         unit: "flits/cycle",
         doc: "flits that crossed the link per cycle in the window: its utilisation",
-        value: |r, x| num(r.link_flits[x.channel]),
+        value: |r, x| Cell::Num(r.link_flits[x.channel]),
     },
     Column {
         name: "messages_per_cycle",
         unit: "messages/cycle",
         doc: "headers per cycle: the papers' channel rate λ_c",
-        value: |r, x| num(r.link_msgs[x.channel]),
+        value: |r, x| Cell::Num(r.link_msgs[x.channel]),
     },
     Column {
         name: "src_weight",
         unit: "",
         doc: "hypercube: Hamming weight of the source address",
         value: |_, x| match x.cube {
-            true => x.link.src.count_ones().to_string(),
-            false => String::new(),
+            true => Cell::Int(u64::from(x.link.src.count_ones())),
+            false => Cell::Empty,
         },
     },
     Column {
@@ -88,22 +88,22 @@ const LINK_USE: &[Column<LinkRow>] = &[
         unit: "",
         doc: "hypercube: `0->1` or `1->0`",
         value: |_, x| match (x.cube, x.link.dst > x.link.src) {
-            (true, true) => "0->1".to_string(),
-            (true, false) => "1->0".to_string(),
-            (false, _) => String::new(),
+            (true, true) => Cell::Text("0->1"),
+            (true, false) => Cell::Text("1->0"),
+            (false, _) => Cell::Empty,
         },
     },
     Column {
         name: "hotspot_distance",
         unit: "links",
         doc: "hotspot: distance from the link's source to the hot node",
-        value: |_, x| x.hot.map(|(s, _)| s.to_string()).unwrap_or_default(),
+        value: |_, x| Cell::opt(x.hot.map(|(s, _)| u64::from(s))),
     },
     Column {
         name: "toward_hotspot",
         unit: "true/false",
         doc: "hotspot: whether the link brings a message closer to the hot node",
-        value: |_, x| x.hot.map(|(s, d)| (d < s).to_string()).unwrap_or_default(),
+        value: |_, x| x.hot.map_or(Cell::Empty, |(s, d)| Cell::bool(d < s)),
     },
 ];
 

@@ -1,8 +1,46 @@
 //! Column tables: one list per CSV table gives each column's name, unit, one-line doc and cell,
 //! so that the header, the rows and README.md's column list are read off the same list.
 
-use super::num;
 use crate::stats::PointResult;
+use std::fmt;
+
+/// A cell's value, typed, so that a large table's rows are written without a string per cell;
+/// its text (`Display`) is the cell as every CSV writes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cell<'a> {
+    /// An integer, in decimal.
+    Int(u64),
+    /// A number: shortest round-trip form, `NaN` when undefined (as [`super::num`]).
+    Num(f64),
+    /// Text as it is (a CSV writer quotes it where needed).
+    Text(&'a str),
+    /// An empty cell: the column does not apply.
+    Empty,
+}
+
+impl Cell<'_> {
+    /// An integer, or an empty cell when undefined.
+    pub fn opt(x: Option<u64>) -> Self {
+        x.map_or(Cell::Empty, Cell::Int)
+    }
+
+    /// `true` or `false`.
+    pub fn bool(b: bool) -> Self {
+        Cell::Text(if b { "true" } else { "false" })
+    }
+}
+
+impl fmt::Display for Cell<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Cell::Int(v) => write!(f, "{v}"),
+            Cell::Num(x) if x.is_nan() => f.write_str("NaN"),
+            Cell::Num(x) => write!(f, "{x}"),
+            Cell::Text(s) => f.write_str(s),
+            Cell::Empty => Ok(()),
+        }
+    }
+}
 
 /// One CSV column: its name, its unit and a one-line doc (markdown, as README.md shows them),
 /// and how its cell is written for a load point and a row context `R` (the sub-item a row
@@ -15,7 +53,7 @@ pub struct Column<R = ()> {
     /// One line of markdown saying what the column holds.
     pub doc: &'static str,
     /// The cell of a row: the load point and the row's context.
-    pub value: fn(&PointResult, &R) -> String,
+    pub value: for<'a> fn(&'a PointResult, &'a R) -> Cell<'a>,
 }
 
 /// The header cells of `columns`, in order.
@@ -25,12 +63,15 @@ pub fn names<R>(columns: &[Column<R>]) -> Vec<&'static str> {
 
 /// The cells of one row: each column's value for point `r` and context `x`.
 pub fn cells<R>(columns: &[Column<R>], r: &PointResult, x: &R) -> Vec<String> {
-    columns.iter().map(|c| (c.value)(r, x)).collect()
+    columns
+        .iter()
+        .map(|c| (c.value)(r, x).to_string())
+        .collect()
 }
 
 /// Writes the cells of one row to `row`: each column's value for point `r` and context `x`.
 pub fn write_cells<R>(columns: &[Column<R>], r: &PointResult, x: &R, row: &mut super::Row) {
-    columns.iter().for_each(|c| row.cell(&(c.value)(r, x)));
+    columns.iter().for_each(|c| row.put((c.value)(r, x)));
 }
 
 /// `columns` as README.md's markdown table (`| column | unit | meaning |`, one line each, ending
@@ -73,7 +114,7 @@ pub const fn rate<R>() -> Column<R> {
         name: "rate",
         unit: "messages/node/cycle",
         doc: "offered λ",
-        value: |r, _| num(r.rate),
+        value: |r, _| Cell::Num(r.rate),
     }
 }
 
@@ -83,6 +124,6 @@ pub const fn seed<R>() -> Column<R> {
         name: "seed",
         unit: "",
         doc: "the point's seed",
-        value: |r, _| r.seed.to_string(),
+        value: |r, _| Cell::Int(r.seed),
     }
 }

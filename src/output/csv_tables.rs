@@ -1,8 +1,8 @@
 //! The per-point CSV tables other than summary.csv (`summary.rs`) and channels.csv
 //! (`channels.rs`), each from its column list; README.md documents the columns.
 
-use super::columns::{Column, names, rate, seed, write_cells};
-use super::{Table, num};
+use super::Table;
+use super::columns::{Cell, Column, names, rate, seed, write_cells};
 use crate::network::Network;
 use crate::stats::PointResult;
 use crate::topology::Topology;
@@ -42,31 +42,31 @@ const MWAY_CHANNELS: &[Column<MWayRow>] = &[
         name: "channel",
         unit: "",
         doc: "m-way channel id",
-        value: |_, x| x.channel.to_string(),
+        value: |_, x| Cell::Int(x.channel as u64),
     },
     Column {
         name: "address",
         unit: "",
         doc: "digits `a_{n-1}.….a_0`",
-        value: |_, x| x.address.clone(),
+        value: |_, x| Cell::Text(&x.address),
     },
     Column {
         name: "ways",
         unit: "count",
         doc: "its routers and processors",
-        value: |_, x| x.ways.to_string(),
+        value: |_, x| Cell::Int(u64::from(x.ways)),
     },
     Column {
         name: "flits_per_cycle",
         unit: "flits/cycle",
         doc: "flits the channel carried per cycle in the window",
-        value: |r, x| num(r.mway_channel_flits[x.channel]),
+        value: |r, x| Cell::Num(r.mway_channel_flits[x.channel]),
     },
     Column {
         name: "traffic_pct",
         unit: "% of cycles",
         doc: "the channel's utilisation",
-        value: |r, x| num(100.0 * r.mway_channel_flits[x.channel]),
+        value: |r, x| Cell::Num(100.0 * r.mway_channel_flits[x.channel]),
     },
 ];
 
@@ -110,31 +110,31 @@ const NODES: &[Column<usize>] = &[
         name: "node",
         unit: "",
         doc: "node index",
-        value: |_, &v| v.to_string(),
+        value: |_, &v| Cell::Int(v as u64),
     },
     Column {
         name: "injected_flits",
         unit: "flits/cycle",
         doc: "flits the node injected per cycle in the window",
-        value: |r, &v| num(r.node_inj_flits[v]),
+        value: |r, &v| Cell::Num(r.node_inj_flits[v]),
     },
     Column {
         name: "injected_messages",
         unit: "messages/cycle",
         doc: "messages the node injected per cycle in the window, counted by their heads",
-        value: |r, &v| num(r.node_inj_msgs[v]),
+        value: |r, &v| Cell::Num(r.node_inj_msgs[v]),
     },
     Column {
         name: "ejected_flits",
         unit: "flits/cycle",
         doc: "flits ejected at the node per cycle in the window",
-        value: |r, &v| num(r.node_ej_flits[v]),
+        value: |r, &v| Cell::Num(r.node_ej_flits[v]),
     },
     Column {
         name: "ejected_messages",
         unit: "messages/cycle",
         doc: "messages ejected at the node per cycle in the window, counted by their heads",
-        value: |r, &v| num(r.node_ej_msgs[v]),
+        value: |r, &v| Cell::Num(r.node_ej_msgs[v]),
     },
 ];
 
@@ -166,25 +166,25 @@ const HISTOGRAM: &[Column<Bin>] = &[
         name: "latency_lo",
         unit: "cycles",
         doc: "the bin's lower bound, inclusive",
-        value: |_, b| b.lo.to_string(),
+        value: |_, b| Cell::Int(b.lo),
     },
     Column {
         name: "latency_hi",
         unit: "cycles",
         doc: "the bin's upper bound, inclusive",
-        value: |_, b| (b.lo + b.width - 1).to_string(),
+        value: |_, b| Cell::Int(b.lo + b.width - 1),
     },
     Column {
         name: "count",
         unit: "messages",
         doc: "measured messages in the bin",
-        value: |_, b| b.count.to_string(),
+        value: |_, b| Cell::Int(b.count),
     },
     Column {
         name: "fraction",
         unit: "fraction",
         doc: "of measured messages",
-        value: |r, b| num(b.count as f64 / r.stats.count.max(1) as f64),
+        value: |r, b| Cell::Num(b.count as f64 / r.stats.count.max(1) as f64),
     },
 ];
 
@@ -221,19 +221,19 @@ const HOPS: &[Column<usize>] = &[
         name: "hops",
         unit: "links",
         doc: "links crossed (m-way: routers passed)",
-        value: |_, &h| h.to_string(),
+        value: |_, &h| Cell::Int(h as u64),
     },
     Column {
         name: "count",
         unit: "messages",
         doc: "measured messages that crossed `hops` links",
-        value: |r, &h| r.stats.hop_hist[h].to_string(),
+        value: |r, &h| Cell::Int(r.stats.hop_hist[h]),
     },
     Column {
         name: "fraction",
         unit: "fraction",
         doc: "of measured messages",
-        value: |r, &h| num(r.stats.hop_hist[h] as f64 / r.stats.count.max(1) as f64),
+        value: |r, &h| Cell::Num(r.stats.hop_hist[h] as f64 / r.stats.count.max(1) as f64),
     },
 ];
 
@@ -250,13 +250,13 @@ const VC_OCCUPANCY: &[Column<usize>] = &[
         name: "busy_vcs",
         unit: "virtual channels",
         doc: "v = 0..V",
-        value: |_, &v| v.to_string(),
+        value: |_, &v| Cell::Int(v as u64),
     },
     Column {
         name: "probability",
         unit: "fraction",
         doc: "P_v: the fraction of time a network link has exactly v busy virtual channels",
-        value: |r, &v| num(r.vc_occupancy[v]),
+        value: |r, &v| Cell::Num(r.vc_occupancy[v]),
     },
 ];
 

@@ -7,13 +7,16 @@ pub mod directory;
 pub mod experiment_tables;
 pub mod plot;
 pub mod pooled;
+mod row;
 mod summary;
 pub mod terminal;
 pub mod validation;
 
 pub use channels::channels_csv;
-pub use columns::{Column, markdown as markdown_columns};
+pub use columns::{Cell, Column, markdown as markdown_columns};
 pub use csv_tables::{histogram_csv, hops_csv, mway_channels_csv, nodes_csv, vc_occupancy_csv};
+use row::NumTexts;
+pub use row::Row;
 pub use summary::{SUMMARY, summary_csv};
 
 use crate::error::{Error, Result};
@@ -127,8 +130,9 @@ impl<'a> Table<'a> {
                     for (chunk, text) in batch.chunks(CHUNK).zip(&mut texts) {
                         let cells = &cells;
                         s.spawn(move |_| {
+                            let mut nums = NumTexts::default();
                             for x in chunk {
-                                let mut row = Row::new(text);
+                                let mut row = Row::new(text, &mut nums);
                                 cells(x, &mut row);
                                 row.end();
                             }
@@ -162,7 +166,8 @@ impl<'a> Table<'a> {
             }
             Rows::Batched(write) => {
                 let mut text = Vec::new();
-                let mut row = Row::new(&mut text);
+                let mut nums = NumTexts::default();
+                let mut row = Row::new(&mut text, &mut nums);
                 self.header.iter().for_each(|h| row.cell(h));
                 row.end();
                 w.write_all(&text)?;
@@ -179,74 +184,14 @@ impl<'a> Table<'a> {
     }
 }
 
-/// One CSV line being written into a text, a cell at a time, encoded as the `csv` crate's
-/// writer of [`Table::new`] encodes it: cells joined by commas, a cell holding a comma, a
-/// quote or a line break quoted (its quotes doubled), and a line with no text written as `""`.
-pub struct Row<'t> {
-    text: &'t mut Vec<u8>,
-    start: usize,
-    cells: usize,
-}
-
-impl<'t> Row<'t> {
-    fn new(text: &'t mut Vec<u8>) -> Self {
-        let start = text.len();
-        Row {
-            text,
-            start,
-            cells: 0,
-        }
-    }
-
-    /// Appends a cell.
-    pub fn cell(&mut self, cell: &str) {
-        if self.cells > 0 {
-            self.text.push(b',');
-        }
-        self.cells += 1;
-        let bytes = cell.as_bytes();
-        if !bytes
-            .iter()
-            .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-        {
-            self.text.extend_from_slice(bytes);
-            return;
-        }
-        self.text.push(b'"');
-        for &b in bytes {
-            if b == b'"' {
-                self.text.push(b'"');
-            }
-            self.text.push(b);
-        }
-        self.text.push(b'"');
-    }
-
-    /// Ends the line.
-    fn end(self) {
-        if self.text.len() == self.start {
-            self.text.extend_from_slice(b"\"\"");
-        }
-        self.text.push(b'\n');
-    }
-}
-
 /// A number as written in the CSVs: shortest round-trip form, `NaN` when undefined.
 pub fn num(x: f64) -> String {
-    if x.is_nan() {
-        "NaN".into()
-    } else {
-        format!("{x}")
-    }
-}
-
-/// An optional integer, empty when undefined.
-pub fn opt(x: Option<u64>) -> String {
-    x.map(|v| v.to_string()).unwrap_or_default()
+    columns::Cell::Num(x).to_string()
 }
 
 #[cfg(test)]
 mod tests {
+    use super::columns::Cell;
     use super::{BATCH, CHUNK, Table};
 
     /// Row `i` of a table of `width` (1 or 3) columns: numbers, cells that need quoting (each
@@ -292,6 +237,69 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Typed cells of every kind: integers and numbers at their edges, text needing quotes or
+    /// not, and empty cells.
+    const TYPED: [Cell<'static>; 16] = [
+        Cell::Int(0),
+        Cell::Int(u64::MAX),
+        Cell::Num(0.1 + 0.2),
+        Cell::Num(2.0),
+        Cell::Num(-0.0),
+        Cell::Num(1e-7),
+        Cell::Num(1e300),
+        Cell::Num(f64::NAN),
+        Cell::Num(f64::INFINITY),
+        Cell::Num(f64::NEG_INFINITY),
+        Cell::Text("+"),
+        Cell::Text("a,b"),
+        Cell::Text("say \"x\""),
+        Cell::Text("0->1\n"),
+        Cell::Text(""),
+        Cell::Empty,
+    ];
+
+    #[test]
+    fn typed_cells_read_as_the_csvs_write_numbers() {
+        let text: Vec<String> = TYPED[..10].iter().map(Cell::to_string).collect();
+        let want = [
+            "0",
+            "18446744073709551615",
+            "0.30000000000000004",
+            "2",
+            "-0",
+            "0.0000001",
+            &format!("1{}", "0".repeat(300)),
+            "NaN",
+            "inf",
+            "-inf",
+        ];
+        assert_eq!(text, want);
+        assert_eq!(Cell::Empty.to_string(), "");
+        assert_eq!(Cell::opt(None), Cell::Empty);
+        assert_eq!(Cell::opt(Some(7)), Cell::Int(7));
+        assert_eq!(Cell::bool(true).to_string(), "true");
+        assert_eq!(Cell::bool(false).to_string(), "false");
+        assert_eq!(super::num(f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn typed_cells_are_written_into_a_row_as_their_text_would_be() {
+        // Each cell alone on a line (an empty one is quoted), then every cell in each place of
+        // lines of three.
+        let n = TYPED.len();
+        for width in [1, 3] {
+            let lines: Vec<Vec<Cell>> = (0..n * width)
+                .map(|i| (0..width).map(|j| TYPED[(i + 5 * j) % n]).collect())
+                .collect();
+            let text = |l: &Vec<Cell>| l.iter().map(Cell::to_string).collect::<Vec<_>>();
+            let header = vec!["a"; width];
+            let one_by_one = Table::new(header.clone(), lines.iter().map(text)).text();
+            let batched =
+                Table::batched(header, &lines, |l, row| l.iter().for_each(|&c| row.put(c)));
+            assert_eq!(batched.text(), one_by_one, "lines of {width}");
         }
     }
 }

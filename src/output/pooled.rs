@@ -52,7 +52,7 @@ pub fn half_width(v: &[f64]) -> f64 {
 
 /// A SUMMARY column's value for a point, as a number (an empty cell is NaN).
 fn value(c: &Column, r: &PointResult) -> f64 {
-    (c.value)(r, &()).parse().unwrap_or(f64::NAN)
+    (c.value)(r, &()).to_string().parse().unwrap_or(f64::NAN)
 }
 
 /// The SUMMARY column named `name`.
@@ -85,8 +85,8 @@ pub fn pooled_csv(lead_header: &[String], groups: &[(Vec<String>, Vec<&PointResu
     let rows = groups.iter().map(|(lead, points)| {
         let first = points[0];
         let mut row = lead.clone();
-        row.push((column("rate").value)(first, &()));
-        row.push((column("offered_flits").value)(first, &()));
+        row.push((column("rate").value)(first, &()).to_string());
+        row.push((column("offered_flits").value)(first, &()).to_string());
         row.push(points.len().to_string());
         row.push(points.iter().filter(|r| r.saturated()).count().to_string());
         for c in &pooled {

@@ -102,7 +102,7 @@ impl PointTable {
             SUMMARY
                 .iter()
                 .find(|c| c.name == name)
-                .map(|c| (c.value)(r, &()))
+                .map(|c| (c.value)(r, &()).to_string())
                 .unwrap_or_default()
         };
         let latency = if r.saturated() {
