@@ -120,6 +120,8 @@ struct Prefixed<'a> {
     line_start: bool,
     /// Nothing has been written yet.
     empty: bool,
+    /// The text of one `write`, its leads in place, handed on whole (reused).
+    text: Vec<u8>,
 }
 
 impl<'a> Prefixed<'a> {
@@ -131,6 +133,7 @@ impl<'a> Prefixed<'a> {
             in_header: true,
             line_start: true,
             empty: true,
+            text: Vec::new(),
         }
     }
 
@@ -152,7 +155,7 @@ impl Write for Prefixed<'_> {
         self.empty &= buf.is_empty();
         let mut rest = buf;
         while !rest.is_empty() {
-            let line_end = rest.iter().position(|&b| b == b'\n');
+            let line_end = memchr::memchr(b'\n', rest);
             let (part, ends) = match line_end {
                 Some(i) => (&rest[..=i], true),
                 None => (rest, false),
@@ -165,16 +168,18 @@ impl Write for Prefixed<'_> {
                     } else {
                         self.lead
                     };
-                    self.out.write_all(lead.as_bytes())?;
-                    self.out.write_all(b",")?;
+                    self.text.extend_from_slice(lead.as_bytes());
+                    self.text.push(b',');
                 }
-                self.out.write_all(part)?;
+                self.text.extend_from_slice(part);
             }
             self.line_start = ends;
             self.in_header &= !ends;
             rest = &rest[part.len()..];
         }
-        Ok(buf.len())
+        let written = self.out.write_all(&self.text);
+        self.text.clear();
+        written.map(|()| buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
