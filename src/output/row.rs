@@ -115,8 +115,7 @@ impl Default for NumTexts {
 }
 
 impl NumTexts {
-    /// Appends `x`'s text to `text`: shortest round-trip form, `NaN` when undefined (as
-    /// [`Cell::Num`]'s), from its slot when it holds `x`.
+    /// Appends `x`'s text to `text`, [`Cell::Num`]'s, from its slot when it holds `x`.
     pub fn write(&mut self, x: f64, text: &mut Vec<u8>) {
         let bits = x.to_bits();
         // Fibonacci hashing: the top bits of the bits times 2^64 / φ.
@@ -127,11 +126,7 @@ impl NumTexts {
             return;
         }
         let start = text.len();
-        if x.is_nan() {
-            text.extend_from_slice(b"NaN");
-        } else {
-            write!(text, "{x}").expect("in-memory write");
-        }
+        write!(text, "{}", Cell::Num(x)).expect("in-memory write");
         let written = &text[start..];
         if written.len() <= slot.text.len() {
             slot.bits = bits;
