@@ -214,8 +214,8 @@ pub fn validation_channels_table<'a>(
         }),
         |&(r, m, c, l), row| {
             write_link_cells(r, c, l, row);
-            row.cell(&num(r.link_msgs[c]));
-            row.cell(&num(m[c]));
+            row.put(super::Cell::Num(r.link_msgs[c]));
+            row.put(super::Cell::Num(m[c]));
         },
     )
 }
