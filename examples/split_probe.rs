@@ -3,7 +3,8 @@
 //! that the machine's drift (a shared virtual machine's memory system) falls on both alike.
 //! Prints each block pair's speed ratio and their median, and both engines' flit-hops/s; then
 //! where the split cycle's time went ([`flitsim::engine::SplitProfile`]): the calling thread
-//! alone, each step's slowest thread and mean thread, and the threads' work over one thread's.
+//! alone, each step's slowest thread and mean thread, each thread's shares, and the threads'
+//! work over one thread's.
 //!
 //! Run: `cargo run --release --example split_probe -- RADICES WARMUP BLOCKS CYCLES THREADS`,
 //! e.g. `-- 32,32,32,32 500 20 20 2` for the 32-ary 4-cube at 0.002 flits/node/cycle (the
@@ -121,6 +122,15 @@ fn print_profile(p: &SplitProfile, one: f64) {
             us(p.wall[s]),
             us(p.slowest[s]),
             us(p.busy[s] / threads)
+        );
+    }
+    print!("\neach thread's requests, grants and effects (thread 0 calls):");
+    for (t, steps) in p.by_thread.iter().enumerate() {
+        print!(
+            " {t}: {:.0}, {:.0}, {:.0};",
+            us(steps[0]),
+            us(steps[1]),
+            us(steps[2])
         );
     }
     println!(

@@ -272,7 +272,8 @@ fn one_pass_on_a_larger_torus_changes_nothing() {
 
 /// Profiling a split cycle (`Engine::profile_split`) changes no result, and its figures add
 /// up: every cycle counted, each step's slowest share at least its mean share and at most
-/// its wall time, the steps within the cycle; on one thread there is no profile.
+/// its wall time, each thread's shares summing to the step's, the steps within the cycle; on
+/// one thread there is no profile.
 #[test]
 fn a_split_cycles_profile_adds_up_and_changes_nothing() {
     let s = scenario(
@@ -305,6 +306,12 @@ fn a_split_cycles_profile_adds_up_and_changes_nothing() {
         assert!(p.wall[s] >= p.slowest[s], "step {s}: {p:?}");
     }
     assert!(p.slowest[0] > 0 && p.slowest[1] > 0, "{p:?}");
+    assert_eq!(p.by_thread.len(), 3, "{p:?}");
+    for s in 0..3 {
+        let each = p.by_thread.iter().map(|t| t[s]);
+        assert_eq!(each.clone().sum::<u64>(), p.busy[s], "step {s}: {p:?}");
+        assert!(each.clone().max() <= Some(p.slowest[s]), "step {s}: {p:?}");
+    }
     assert!(p.total >= p.wall.iter().sum::<u64>(), "{p:?}");
     assert!(p.imbalance() >= 0.0);
     let mut one = build_engine(&s, 0.3 / s.traffic.mean_length(), 7);

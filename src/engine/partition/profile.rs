@@ -26,6 +26,9 @@ pub struct SplitProfile {
     pub busy: [u64; 3],
     /// Each step's slowest share.
     pub slowest: [u64; 3],
+    /// Each thread's shares of each step (thread 0 is the calling thread): which thread is the
+    /// slower one, and whether it stays so.
+    pub by_thread: Vec<[u64; 3]>,
 }
 
 impl SplitProfile {
@@ -75,6 +78,7 @@ impl Profiling {
         Profiling {
             profile: SplitProfile {
                 threads,
+                by_thread: vec![[0; 3]; threads.min(MAX_THREADS)],
                 ..SplitProfile::default()
             },
             shares: (0..threads.min(MAX_THREADS))
@@ -99,7 +103,10 @@ impl Profiling {
         p.wall[s] += wall;
         let shares = self.shares.iter().map(|x| x.0.load(Ordering::Relaxed));
         p.busy[s] += shares.clone().sum::<u64>();
-        p.slowest[s] += shares.max().unwrap_or(0);
+        p.slowest[s] += shares.clone().max().unwrap_or(0);
+        for (t, ns) in p.by_thread.iter_mut().zip(shares) {
+            t[s] += ns;
+        }
     }
 
     /// Notes a whole cycle of `total`.
