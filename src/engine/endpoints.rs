@@ -522,6 +522,20 @@ impl Sources {
         }
     }
 
+    /// Lists the sources by a new partition (`part`) of a split cycle whose partitions inject
+    /// their own sources; nothing otherwise. A source's place in its list changes nothing: each
+    /// injects into its own channel.
+    pub(super) fn repartition(&mut self, part: Vec<u8>) {
+        if self.lists.is_empty() {
+            return;
+        }
+        let listed: Vec<u32> = self.lists.iter_mut().flat_map(std::mem::take).collect();
+        for s in listed {
+            self.lists[part[s as usize] as usize].push(s);
+        }
+        self.part = part;
+    }
+
     /// Lists the sources by partition (`part`, each source's, among `n`), for a split cycle
     /// whose partitions inject their own sources (`splittable`).
     pub(super) fn partition(&mut self, part: Vec<u8>, n: usize) {

@@ -98,10 +98,41 @@ impl Engine {
             && self.sources.splittable(self.net.attach)
         {
             let n = split.threads();
-            let part = super::partition::source_partitions(&self.net, n);
+            let part = super::partition::source_partitions(&self.net, split.starts());
             self.sources.partition(part, n);
         }
         self
+    }
+
+    /// Moves a split point's partition boundaries between two cycles: partition i then holds
+    /// the routers from `starts[i]` to the next start (`starts[0]` is 0, the starts rise, one
+    /// per thread). The results are the same whatever the boundaries. Nothing on one thread.
+    pub fn repartition(&mut self, starts: &[u32]) {
+        let Some(split) = &mut self.split else {
+            return;
+        };
+        assert!(
+            starts.len() == split.threads()
+                && starts[0] == 0
+                && starts.windows(2).all(|w| w[0] < w[1])
+                && starts[starts.len() - 1] < self.net.routers() as u32,
+            "partition starts {starts:?} for {} routers on {} threads",
+            self.net.routers(),
+            split.threads()
+        );
+        split.repartition(
+            &self.net,
+            starts.to_vec(),
+            &mut self.bufs.buf,
+            &mut self.arbiters.chan,
+        );
+        let part = super::partition::source_partitions(&self.net, split.starts());
+        self.sources.repartition(part);
+    }
+
+    /// The first router of each partition of a split point; None on one thread.
+    pub fn partition_starts(&self) -> Option<&[u32]> {
+        self.split.as_ref().map(|s| s.starts())
     }
 
     /// Starts (or restarts) profiling where a split cycle's time goes; nothing on one thread.

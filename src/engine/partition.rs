@@ -29,9 +29,12 @@
 //! several injection buffers or channels: it then tracks buffers in the engine's own active
 //! set, which the next cycle hands to the partitions).
 
+mod boundaries;
 mod effects;
 pub mod profile;
 mod sides;
+pub(super) use boundaries::source_partitions;
+use boundaries::{Balance, channel_sides, even_starts};
 use effects::{Outbox, TraverseCtx, apply_part, grant_part};
 use profile::{Profiling, SplitProfile};
 use sides::Sides;
@@ -94,27 +97,20 @@ struct Part {
 #[derive(Clone)]
 pub(super) struct Split {
     crew: Arc<Crew>,
+    /// The first router of each partition.
+    starts: Vec<u32>,
     /// The partitions holding each buffered channel's buffers (the router it enters) and
     /// owning it (the router it leaves: its upstream buffers, arbiter and wait list).
     sides: Sides,
     parts: Vec<Part>,
     /// Effects from partition i to partition j at `i * parts + j`.
     boxes: Vec<Outbox>,
-    /// Where the cycle's time goes, when asked for.
-    profile: Option<Box<Profiling>>,
-}
-
-/// The partition of router `r` of `routers`, among `n`: contiguous ranges of ids.
-fn partition_of(r: u32, routers: usize, n: usize) -> u8 {
-    (((r as u64 + 1) * n as u64 - 1) / routers as u64) as u8
-}
-
-/// The partition, among `n`, holding each processor's router (its injection channel and
-/// buffers), for partitions that inject their own sources.
-pub(super) fn source_partitions(net: &Network, n: usize) -> Vec<u8> {
-    (0..net.nodes as usize)
-        .map(|p| partition_of(net.proc_at[p * net.attach as usize], net.routers(), n))
-        .collect()
+    /// Where the cycle's time goes: each thread's share of each step, for the balance, and
+    /// for [`Split::profile`] once asked for (`profiling`).
+    profile: Box<Profiling>,
+    profiling: bool,
+    /// When the partitions' boundaries were last weighed against the threads' speeds.
+    balance: Balance,
 }
 
 impl Split {
@@ -134,16 +130,11 @@ impl Split {
             return None;
         }
         let crew = Crew::new(n)?;
-        let routers = net.routers();
+        let starts = even_starts(net.routers(), n);
         let chans = net.buffers() / net.vcs as usize;
         let of = |c: u32, enters: bool| {
-            let r = if c < net.links {
-                let l = net.link(c);
-                if enters { l.dst } else { l.src }
-            } else {
-                net.proc_at[(c - net.links) as usize]
-            };
-            partition_of(r, routers, n)
+            let (holder, feeder) = channel_sides(net, &starts, c);
+            if enters { holder } else { feeder }
         };
         // A network that runs one-pass has its header sets from the start (then empty).
         let one = prefetch::far(net) && !net.shared;
@@ -175,10 +166,13 @@ impl Split {
         sides.mark(buf, net.vcs);
         Some(Split {
             crew: Arc::new(crew),
+            starts,
             sides,
             parts: vec![part; n],
             boxes: vec![Outbox(Vec::new()); n * n],
-            profile: None,
+            profile: Box::new(Profiling::new(n)),
+            profiling: false,
+            balance: Balance::new(n),
         })
     }
 
@@ -215,6 +209,11 @@ impl Split {
         }
     }
 
+    /// The first router of each partition.
+    pub fn starts(&self) -> &[u32] {
+        &self.starts
+    }
+
     /// Threads (partitions).
     pub fn threads(&self) -> usize {
         self.crew.threads()
@@ -222,12 +221,14 @@ impl Split {
 
     /// Starts profiling the cycle anew.
     pub fn start_profile(&mut self) {
-        self.profile = Some(Box::new(Profiling::new(self.threads())));
+        *self.profile = Profiling::new(self.threads());
+        self.profiling = true;
+        self.balance.restart();
     }
 
     /// The cycle's profile since [`Split::start_profile`], if started.
     pub fn profile(&self) -> Option<SplitProfile> {
-        self.profile.as_ref().map(|p| p.profile.clone())
+        self.profiling.then(|| self.profile.profile.clone())
     }
 
     /// True when buffer `b` is in its partition's active set.
@@ -283,7 +284,7 @@ impl Engine {
     /// Runs one cycle on the partitions' threads (the cycle of [`Engine::step`], neither
     /// early free nor router and link timing being on).
     pub(super) fn step_split(&mut self, split: &mut Split) {
-        let start = split.profile.is_some().then(Instant::now);
+        let start = Instant::now();
         // One pass (as in `Engine::step`) on a large network without shared channels.
         let one = self.far && !self.net.shared;
         let (vcs, bufchans) = (self.net.vcs, self.net.buffered_channels());
@@ -318,8 +319,19 @@ impl Engine {
         };
         self.moved = injected + granted;
         self.next_cycle();
-        if let (Some(start), Some(p)) = (start, &mut split.profile) {
-            p.end_cycle(start.elapsed().as_nanos() as u64);
+        split.profile.end_cycle(start.elapsed().as_nanos() as u64);
+        // The boundaries follow the threads' speeds (the results do not depend on them).
+        if let Some(starts) = split.rebalance(self.net.routers()) {
+            let start = Instant::now();
+            split.repartition(
+                &self.net,
+                starts,
+                &mut self.bufs.buf,
+                &mut self.arbiters.chan,
+            );
+            let part = source_partitions(&self.net, split.starts());
+            self.sources.repartition(part);
+            split.repartitioned(start.elapsed());
         }
     }
 
@@ -457,21 +469,18 @@ impl Engine {
 }
 
 /// Runs `f` on every partition at once, partition i always on the crew's thread i (so that a
-/// partition's working set stays in one core's cache); step `step` of the cycle for `prof`.
+/// partition's working set stays in one core's cache), timing each share: step `step` of the
+/// cycle for `prof`.
 fn each_part(
     crew: &Crew,
     parts: &mut [Part],
-    prof: &mut Option<Box<Profiling>>,
+    prof: &mut Profiling,
     step: usize,
     f: impl Fn(usize, &mut Part) + Sync,
 ) {
     let shared = Shared::new(parts);
     // SAFETY: thread i alone touches partition i.
     let share = |i: usize| f(i, unsafe { &mut shared.get()[i] });
-    let Some(prof) = prof else {
-        crew.run(&share);
-        return;
-    };
     let start = Instant::now();
     let timer: &Profiling = prof;
     crew.run(&|i| timer.time_share(i, || share(i)));

@@ -323,6 +323,29 @@ impl WaitLists {
         };
     }
 
+    /// Takes channel `ch`'s list out of this pool, its buffers in list order (their nodes
+    /// freed, their headers no longer parked here): to move the list to another pool.
+    pub fn take_list(&mut self, ch: usize, chans: &mut [Chan]) -> Vec<u32> {
+        let mut list = Vec::new();
+        let mut w = std::mem::replace(&mut chans[ch].wait, NONE);
+        while w != NONE {
+            let (b, next) = self.nodes[w as usize];
+            self.free.push(w);
+            self.parked.remove(b);
+            list.push(b);
+            w = next;
+        }
+        list
+    }
+
+    /// Puts `list` (buffers in list order, from [`WaitLists::take_list`]) on channel `ch`'s
+    /// list in this pool, in the same order.
+    pub fn put_list(&mut self, ch: usize, list: &[u32], chans: &mut [Chan]) {
+        for &b in list.iter().rev() {
+            self.park(b, ch as u32, chans);
+        }
+    }
+
     /// Wakes every header on channel `ch`'s list and empties it.
     #[inline(always)]
     pub fn wake_all(

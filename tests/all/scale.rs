@@ -319,3 +319,63 @@ fn a_split_cycles_profile_adds_up_and_changes_nothing() {
     one.step();
     assert_eq!(one.split_profile(), None, "one thread: no profile");
 }
+
+/// Moving a split point's partition boundaries between cycles (`Engine::repartition`: buffers,
+/// their places in the active and header sets, wait lists and sources change partition)
+/// delivers the same messages in the same cycles, with the same channel counters and
+/// occupancy, as one thread: on every case, light and saturated, on 3 threads with the
+/// two-pass cycle and on 2 with the one-pass cycle, the boundaries moved five times (to
+/// lopsided splits and back).
+#[test]
+fn moving_partition_boundaries_changes_nothing() {
+    each_case(|s, flit_rate, ctx| {
+        let one = run_on(s, flit_rate, 1500, false, 1, 0);
+        assert!(one.0.0.len() > 100, "{ctx}: too few deliveries to compare");
+        for (threads, prefetch) in [(3, false), (2, true)] {
+            let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 7)
+                .with_threads(threads)
+                .with_prefetch(prefetch);
+            let routers = Network::for_scenario(s).routers() as f64;
+            let moves: [(u64, &[f64]); 5] = [
+                (1, &[0.1, 0.2]),
+                (250, &[0.85, 0.95]),
+                (600, &[0.5, 0.55]),
+                (601, &[0.05, 0.9]),
+                (1100, &[0.3, 0.7]),
+            ];
+            let mut moved = 0;
+            let e = {
+                e.log_deliveries = true;
+                for i in 0..1500 {
+                    if let Some((_, at)) = moves.iter().find(|(c, _)| *c == i)
+                        && e.threads() > 1
+                    {
+                        let mut starts = vec![0u32];
+                        for f in &at[..e.threads() - 1] {
+                            let next = ((f * routers) as u32).max(starts[starts.len() - 1] + 1);
+                            starts.push(next);
+                        }
+                        e.repartition(&starts);
+                        assert_eq!(e.partition_starts(), Some(&starts[..]), "{ctx}");
+                        moved += 1;
+                    }
+                    e.step();
+                    if i % 250 == 0 && s.router.link_latency == 1 {
+                        e.check_invariants().unwrap();
+                    }
+                }
+                e
+            };
+            assert_eq!(moved, if e.threads() > 1 { 5 } else { 0 }, "{ctx}");
+            let moving = (
+                (e.deliveries.clone(), e.c_flits(), e.c_msgs()),
+                e.vc_occupancy(),
+            );
+            assert_same(
+                &one,
+                &moving,
+                &format!("{ctx}, {threads} threads, prefetch {prefetch}, boundaries moved"),
+            );
+        }
+    });
+}

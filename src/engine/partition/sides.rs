@@ -42,6 +42,23 @@ impl Sides {
         self.holder[c as usize]
     }
 
+    /// The partition owning channel `c`.
+    pub fn feeder(&self, c: u32) -> u8 {
+        self.feeder[c as usize]
+    }
+
+    /// The buffered channels.
+    pub fn channels(&self) -> usize {
+        self.holder.len()
+    }
+
+    /// Channel `c` now joins partitions `holder` and `feeder` (its buffers' marks are the
+    /// caller's to renew).
+    pub fn set(&mut self, c: u32, holder: u8, feeder: u8) {
+        self.holder[c as usize] = holder;
+        self.feeder[c as usize] = feeder;
+    }
+
     /// The partition holding the buffers of channel `c`, which partition `me` owns, `t` being
     /// the record of one of them.
     #[inline(always)]

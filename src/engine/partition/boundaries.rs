@@ -1,0 +1,262 @@
+//! Where a split point's partitions begin, and how their boundaries follow its threads'
+//! speeds. The routers are cut into contiguous ranges of ids, evenly at first. On a shared virtual
+//! machine one thread of a split point often runs slower than the other for a whole run (by
+//! up to 70% on this project's machine, whichever partition it runs: docs/performance.md), and
+//! each step of the cycle waits for the slowest. Since the results do not depend on where the
+//! boundaries lie (`tests/all/scale.rs`), the split weighs each thread's time in the steps
+//! against the routers its partition holds every so often, and moves the boundaries three
+//! quarters of the way towards routers in proportion to the threads' speeds. Moving them
+//! costs a pass over the channels, so the cycles between two looks take at least 20 times as
+//! long as the last move did, and a tenth of a second.
+
+use super::Split;
+use crate::engine::parts::{Buf, Chan};
+use crate::network::{NONE, Network};
+use std::time::Duration;
+
+/// The first router of each of `n` equal partitions of `routers`: contiguous ranges of ids.
+pub(super) fn even_starts(routers: usize, n: usize) -> Vec<u32> {
+    (0..n).map(|i| (i * routers / n) as u32).collect()
+}
+
+/// The partition of router `r`, partition i holding the routers from `starts[i]` to the next
+/// start.
+fn partition_of(r: u32, starts: &[u32]) -> u8 {
+    (starts.partition_point(|&s| s <= r) - 1) as u8
+}
+
+/// The partitions holding channel `c`'s buffers (the router it enters) and owning it (the
+/// router it leaves; a processor's injection channel is its router's).
+pub(super) fn channel_sides(net: &Network, starts: &[u32], c: u32) -> (u8, u8) {
+    if c < net.links {
+        let l = net.link(c);
+        (partition_of(l.dst, starts), partition_of(l.src, starts))
+    } else {
+        let at = partition_of(net.proc_at[(c - net.links) as usize], starts);
+        (at, at)
+    }
+}
+
+/// The partition holding each processor's router (its injection channel and buffers), for
+/// partitions that inject their own sources.
+pub(in crate::engine) fn source_partitions(net: &Network, starts: &[u32]) -> Vec<u8> {
+    (0..net.nodes as usize)
+        .map(|p| partition_of(net.proc_at[p * net.attach as usize], starts))
+        .collect()
+}
+
+/// Cycles between two looks at the threads' speeds, at least.
+const EVERY: u64 = 64;
+
+/// The threads' shares are weighed when their slowest exceeds their mean by this much.
+const SLACK: f64 = 1.05;
+
+/// How far a move goes from the partitions' routers towards their shares by speed.
+const STEP: f64 = 0.75;
+
+/// How long the cycles between two looks take at least, in multiples of the last move.
+const PAYBACK: u64 = 20;
+
+/// How long the cycles between two looks take at least, in ns (a tenth of a second: on a
+/// small network a look's timing is mostly the threads' meeting points).
+const WINDOW: u64 = 100_000_000;
+
+/// What the threads had done at the last look, and when to look again.
+#[derive(Clone)]
+pub(super) struct Balance {
+    /// Each thread's time in the steps, in ns, at the last look.
+    busy: Vec<u64>,
+    /// The cycles, and their time in ns, at the last look.
+    cycles: u64,
+    wall: u64,
+    /// The last move's time, in ns.
+    cost: u64,
+}
+
+impl Balance {
+    /// No look yet, for `threads` threads.
+    pub(super) fn new(threads: usize) -> Balance {
+        Balance {
+            busy: vec![0; threads],
+            cycles: 0,
+            wall: 0,
+            cost: 0,
+        }
+    }
+
+    /// Looks again from a profile started anew (the last move's cost is kept).
+    pub(super) fn restart(&mut self) {
+        *self = Balance {
+            cost: self.cost,
+            ..Balance::new(self.busy.len())
+        };
+    }
+}
+
+/// Each partition's routers moved `STEP` of the way from `now` to shares in proportion to
+/// `speed` (each keeping at least an eighth of its even share), as the first router of each.
+fn toward(now: &[u64], speed: &[f64], routers: u64) -> Vec<u32> {
+    let n = now.len() as u64;
+    let least = (routers / (8 * n)).max(1);
+    let total: f64 = speed.iter().sum();
+    let mut starts = Vec::with_capacity(now.len());
+    let mut at = 0u64;
+    for (i, (&r, &v)) in now.iter().zip(speed).enumerate() {
+        starts.push(at as u32);
+        let fair = routers as f64 * v / total;
+        let left = routers - at - least * (n - 1 - i as u64);
+        let to = r as f64 + STEP * (fair - r as f64);
+        at += to.round().clamp(least as f64, left as f64) as u64;
+    }
+    starts
+}
+
+impl Split {
+    /// After a cycle: the new first router of each partition when the threads' time in the
+    /// steps since the last look, against the routers each partition holds, calls for a move.
+    pub(super) fn rebalance(&mut self, routers: usize) -> Option<Vec<u32>> {
+        if routers < 8 * self.starts.len() {
+            return None;
+        }
+        let p = &self.profile.profile;
+        let b = &mut self.balance;
+        if p.cycles < b.cycles + EVERY || p.total < b.wall + WINDOW.max(PAYBACK * b.cost) {
+            return None;
+        }
+        let busy: Vec<u64> = p.by_thread.iter().map(|s| s.iter().sum()).collect();
+        let spent: Vec<u64> = busy.iter().zip(&b.busy).map(|(x, y)| x - y).collect();
+        (b.busy, b.cycles, b.wall) = (busy, p.cycles, p.total);
+        let (slowest, sum) = (*spent.iter().max()?, spent.iter().sum::<u64>());
+        if spent.contains(&0) || (slowest * spent.len() as u64) as f64 <= SLACK * sum as f64 {
+            return None;
+        }
+        let mut held: Vec<u64> = self
+            .starts
+            .windows(2)
+            .map(|w| (w[1] - w[0]) as u64)
+            .collect();
+        held.push(routers as u64 - self.starts[self.starts.len() - 1] as u64);
+        let speed: Vec<f64> = held
+            .iter()
+            .zip(&spent)
+            .map(|(&r, &t)| r as f64 / t as f64)
+            .collect();
+        let starts = toward(&held, &speed, routers as u64);
+        (starts != self.starts).then_some(starts)
+    }
+
+    /// Notes how long the last move took, which sets how long the cycles run before the next
+    /// look.
+    pub(super) fn repartitioned(&mut self, took: Duration) {
+        self.balance.cost = took.as_nanos() as u64;
+    }
+
+    /// Moves the partitions' boundaries to `starts` between two cycles: each buffer that
+    /// changes partition takes its places in the active and header sets with it, each channel
+    /// that changes owner its wait list (in order), each changed channel's buffers their
+    /// marks; in a one-pass cycle, the buffers feeding a channel whose holder changed are
+    /// weighed again for the header sets (whether a body's message leaves its partition).
+    pub fn repartition(
+        &mut self,
+        net: &Network,
+        starts: Vec<u32>,
+        buf: &mut [Buf],
+        chans: &mut [Chan],
+    ) {
+        let vcs = net.vcs;
+        let heads = self.parts[0].heads.on();
+        let mut feeding = Vec::new();
+        for c in 0..self.sides.channels() as u32 {
+            let (holder, feeder) = channel_sides(net, &starts, c);
+            let (was_holder, was_feeder) = (self.sides.holder(c), self.sides.feeder(c));
+            if (holder, feeder) == (was_holder, was_feeder) {
+                continue;
+            }
+            let buffers = c * vcs..(c + 1) * vcs;
+            if holder != was_holder {
+                for b in buffers.clone() {
+                    let (from, to) = (was_holder as usize, holder as usize);
+                    if self.parts[from].active.contains(b) {
+                        self.parts[from].active.remove(b);
+                        self.parts[to].active.insert(b);
+                    }
+                    if heads {
+                        feeding.push(b);
+                        let up = buf[b as usize].up;
+                        if (up as usize) < buf.len() - 1 {
+                            feeding.push(up);
+                        }
+                    }
+                }
+            }
+            if feeder != was_feeder && chans[c as usize].wait != NONE {
+                let list = self.parts[was_feeder as usize]
+                    .waits
+                    .take_list(c as usize, chans);
+                self.parts[feeder as usize]
+                    .waits
+                    .put_list(c as usize, &list, chans);
+            }
+            self.sides.set(c, holder, feeder);
+            for b in buffers {
+                buf[b as usize].mark_sides(holder ^ feeder);
+            }
+        }
+        self.starts = starts;
+        let bufchans = net.buffered_channels();
+        for b in feeding {
+            // As `Split::switch_heads` weighs every buffer.
+            for p in &mut self.parts {
+                p.heads.remove(b);
+            }
+            let r = &buf[b as usize];
+            let me = self.sides.holder(b / vcs);
+            let t = r.out_buf(bufchans, vcs);
+            let header = r.sent == 0 && r.cnt > 0;
+            let leaves = r.sent > 0 && t != NONE && self.sides.holder(t / vcs) != me;
+            if r.msg != NONE && (header || leaves) {
+                self.parts[me as usize].heads.insert(b);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{even_starts, partition_of, toward};
+
+    #[test]
+    fn even_partitions_cut_the_routers_as_before() {
+        // Router r of R was in partition ((r + 1) n - 1) / R among n.
+        for routers in [1usize, 2, 7, 64, 100, 1000] {
+            for n in 1..=5 {
+                let starts = even_starts(routers, n);
+                for r in 0..routers as u32 {
+                    let before = ((r as usize + 1) * n - 1) / routers;
+                    assert_eq!(
+                        partition_of(r, &starts) as usize,
+                        before,
+                        "{routers} {n} {r}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn boundaries_move_towards_routers_in_proportion_to_speed() {
+        // A thread twice as fast as the other should hold two thirds: three quarters of the
+        // way there from a half.
+        assert_eq!(toward(&[600, 600], &[2.0, 1.0], 1200), vec![0, 750]);
+        // Equal speeds leave equal partitions where they are.
+        assert_eq!(
+            toward(&[400, 400, 400], &[1.0, 1.0, 1.0], 1200),
+            vec![0, 400, 800]
+        );
+        // A partition keeps an eighth of its even share however slow its thread.
+        assert_eq!(toward(&[100, 1100], &[1e-9, 1.0], 1200), vec![0, 75]);
+        // Every partition keeps at least a router.
+        let starts = toward(&[1, 1, 1], &[1.0, 1e-9, 1e-9], 3);
+        assert_eq!(starts, vec![0, 1, 2]);
+    }
+}
