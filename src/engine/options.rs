@@ -108,7 +108,7 @@ impl Engine {
     /// the routers from `starts[i]` to the next start (`starts[0]` is 0, the starts rise, one
     /// per thread). The results are the same whatever the boundaries. Nothing on one thread.
     pub fn repartition(&mut self, starts: &[u32]) {
-        let Some(split) = &mut self.split else {
+        let Some(mut split) = self.split.take() else {
             return;
         };
         assert!(
@@ -120,14 +120,8 @@ impl Engine {
             self.net.routers(),
             split.threads()
         );
-        split.repartition(
-            &self.net,
-            starts.to_vec(),
-            &mut self.bufs.buf,
-            &mut self.arbiters.chan,
-        );
-        let part = super::partition::source_partitions(&self.net, split.starts());
-        self.sources.repartition(part);
+        self.move_boundaries(&mut split, starts.to_vec());
+        self.split = Some(split);
     }
 
     /// The first router of each partition of a split point; None on one thread.

@@ -323,16 +323,22 @@ impl Engine {
         // The boundaries follow the threads' speeds (the results do not depend on them).
         if let Some(starts) = split.rebalance(self.net.routers()) {
             let start = Instant::now();
-            split.repartition(
-                &self.net,
-                starts,
-                &mut self.bufs.buf,
-                &mut self.arbiters.chan,
-            );
-            let part = source_partitions(&self.net, split.starts());
-            self.sources.repartition(part);
+            self.move_boundaries(split, starts);
             split.repartitioned(start.elapsed());
         }
+    }
+
+    /// Moves `split`'s partition boundaries to `starts` between two cycles, the sources' lists
+    /// with them.
+    pub(super) fn move_boundaries(&mut self, split: &mut Split, starts: Vec<u32>) {
+        split.repartition(
+            &self.net,
+            starts,
+            &mut self.bufs.buf,
+            &mut self.arbiters.chan,
+        );
+        let part = source_partitions(&self.net, split.starts());
+        self.sources.repartition(part);
     }
 
     /// Step 2 on the partitions' threads, and step 1's draws by the first thread done with
