@@ -132,10 +132,6 @@ impl Split {
         let crew = Crew::new(n)?;
         let starts = even_starts(net.routers(), n);
         let chans = net.buffers() / net.vcs as usize;
-        let of = |c: u32, enters: bool| {
-            let (holder, feeder) = channel_sides(net, &starts, c);
-            if enters { holder } else { feeder }
-        };
         // A network that runs one-pass has its header sets from the start (then empty).
         let one = prefetch::far(net) && !net.shared;
         let part = Part {
@@ -159,10 +155,10 @@ impl Split {
             injected: 0,
             finished: 0,
         };
-        let sides = Sides::new(
-            (0..chans as u32).map(|c| of(c, true)).collect(),
-            (0..chans as u32).map(|c| of(c, false)).collect(),
-        );
+        let (holder, feeder) = (0..chans as u32)
+            .map(|c| channel_sides(net, &starts, c))
+            .unzip();
+        let sides = Sides::new(holder, feeder);
         sides.mark(buf, net.vcs);
         Some(Split {
             crew: Arc::new(crew),
@@ -199,13 +195,19 @@ impl Split {
         }
         // The sentinel record past the buffers is no buffer.
         for (b, r) in buf[..buf.len() - 1].iter().enumerate() {
-            let me = self.sides.holder(b as u32 / vcs);
-            let t = r.out_buf(bufchans, vcs);
-            let header = r.sent == 0 && r.cnt > 0;
-            let leaves = r.sent > 0 && t != NONE && self.sides.holder(t / vcs) != me;
-            if r.msg != NONE && (header || leaves) {
-                self.parts[me as usize].heads.insert(b as u32);
-            }
+            self.weigh_head(b as u32, r, vcs, bufchans);
+        }
+    }
+
+    /// Puts buffer `b` (record `r`) in its partition's header set when step 2 visits it in a
+    /// one-pass cycle: a header at its front, or a body whose message leaves the partition.
+    fn weigh_head(&mut self, b: u32, r: &Buf, vcs: u32, bufchans: u32) {
+        let me = self.sides.holder(b / vcs);
+        let t = r.out_buf(bufchans, vcs);
+        let header = r.sent == 0 && r.cnt > 0;
+        let leaves = r.sent > 0 && t != NONE && self.sides.holder(t / vcs) != me;
+        if r.msg != NONE && (header || leaves) {
+            self.parts[me as usize].heads.insert(b);
         }
     }
 

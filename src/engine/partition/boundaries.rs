@@ -156,7 +156,7 @@ impl Split {
     /// that changes owner its wait list (in order), each changed channel's buffers their
     /// marks; in a one-pass cycle, the buffers feeding a channel whose holder changed are
     /// weighed again for the header sets (whether a body's message leaves its partition).
-    pub fn repartition(
+    pub(super) fn repartition(
         &mut self,
         net: &Network,
         starts: Vec<u32>,
@@ -205,18 +205,10 @@ impl Split {
         self.starts = starts;
         let bufchans = net.buffered_channels();
         for b in feeding {
-            // As `Split::switch_heads` weighs every buffer.
             for p in &mut self.parts {
                 p.heads.remove(b);
             }
-            let r = &buf[b as usize];
-            let me = self.sides.holder(b / vcs);
-            let t = r.out_buf(bufchans, vcs);
-            let header = r.sent == 0 && r.cnt > 0;
-            let leaves = r.sent > 0 && t != NONE && self.sides.holder(t / vcs) != me;
-            if r.msg != NONE && (header || leaves) {
-                self.parts[me as usize].heads.insert(b);
-            }
+            self.weigh_head(b, &buf[b as usize], vcs, bufchans);
         }
     }
 }
