@@ -3,6 +3,14 @@
 //! an idle network costs one scan of the summary words. A summary bit is set when its word
 //! gains a member and cleared by the next walk that finds the word empty, so that a removal
 //! writes one word.
+//!
+//! A one-pass cycle (a network larger than the caches) keeps its buffers' set as a list
+//! instead (`listing`): next cycle's members in the order they joined, none twice. There a
+//! word of the set is a cache miss of its own for each member, while the list is read and
+//! written in order: a buffer joins when it starts to hold a flit or wakes
+//! ([`ActiveSet::join`]), a visit puts back a member that stays ([`ActiveSet::keep`]), and a
+//! member leaves by not being put back, its record's state saying which it is. The results do
+//! not depend on the order of the visits (a decision reads the state at the start of the cycle).
 
 #[derive(Clone, Default)]
 pub struct ActiveSet {
@@ -10,6 +18,10 @@ pub struct ActiveSet {
     summary: Vec<u64>,
     /// The words with members, listed by `collect` (reused).
     listed: Vec<u32>,
+    /// The members are kept in `list`, not in the words.
+    listing: bool,
+    /// In list mode, the members for the next walk, each once.
+    list: Vec<u32>,
 }
 
 impl ActiveSet {
@@ -19,6 +31,8 @@ impl ActiveSet {
             words: vec![0; words],
             summary: vec![0; words.div_ceil(64)],
             listed: Vec::new(),
+            listing: false,
+            list: Vec::new(),
         }
     }
 
@@ -60,8 +74,12 @@ impl ActiveSet {
         !self.words.is_empty()
     }
 
+    /// True when `b` is a member (in list mode a search of the list: for tests).
     #[inline]
     pub fn contains(&self, b: u32) -> bool {
+        if self.listing {
+            return self.list.contains(&b);
+        }
         self.words[(b >> 6) as usize] >> (b & 63) & 1 == 1
     }
 
@@ -70,6 +88,7 @@ impl ActiveSet {
     /// into a later word may be (the cycle's visits only remove).
     #[inline]
     pub fn for_each(&mut self, mut f: impl FnMut(&mut Self, u32)) {
+        debug_assert!(!self.listing);
         for s in 0..self.summary.len() {
             let mut sw = self.summary[s];
             while sw != 0 {
@@ -94,6 +113,7 @@ impl ActiveSet {
     /// read, each asked for a few words ahead: a large set's words are far apart in memory.
     #[inline]
     pub fn collect(&mut self, out: &mut Vec<u32>) {
+        debug_assert!(!self.listing);
         let mut listed = std::mem::take(&mut self.listed);
         listed.clear();
         for (s, &sw) in self.summary.iter().enumerate() {
@@ -126,9 +146,10 @@ impl ActiveSet {
         self.drain(|b| out.push(b));
     }
 
-    /// Calls `f` on every member in increasing order and empties the set.
+    /// Calls `f` on every member in increasing order and empties the set (of words).
     #[inline]
     pub fn drain(&mut self, mut f: impl FnMut(u32)) {
+        debug_assert!(!self.listing);
         for s in 0..self.summary.len() {
             let mut sw = std::mem::take(&mut self.summary[s]);
             while sw != 0 {
@@ -143,13 +164,133 @@ impl ActiveSet {
         }
     }
 
-    /// Bytes of the two levels of words.
+    /// Bytes of the two levels of words and of the lists.
     pub fn words_bytes(&self) -> u64 {
-        ((self.words.capacity() + self.summary.capacity()) * 8 + self.listed.capacity() * 4) as u64
+        ((self.words.capacity() + self.summary.capacity()) * 8
+            + (self.listed.capacity() + self.list.capacity()) * 4) as u64
+    }
+
+    /// True when the members are kept as a list.
+    pub fn listing(&self) -> bool {
+        self.listing
+    }
+
+    /// Keeps the members as a list (`on`) or in the words, moving them if that changes.
+    pub fn keep_listing(&mut self, on: bool) {
+        if on == self.listing {
+            return;
+        }
+        let members = self.take_members();
+        self.listing = on;
+        for b in members {
+            self.add(b);
+        }
+    }
+
+    /// `b` joins the set (a list's caller makes sure it is not a member yet): `LIST` says, at
+    /// compile time, how the members are kept.
+    #[inline(always)]
+    pub fn join<const LIST: bool>(&mut self, b: u32) {
+        debug_assert_eq!(LIST, self.listing);
+        if LIST {
+            self.list.push(b);
+        } else {
+            self.insert(b);
+        }
+    }
+
+    /// `b` joins the set if `cond` (without a branch in the words).
+    #[inline(always)]
+    pub fn join_if<const LIST: bool>(&mut self, b: u32, cond: bool) {
+        debug_assert_eq!(LIST, self.listing);
+        if LIST {
+            if cond {
+                self.list.push(b);
+            }
+        } else {
+            self.insert_if(b, cond);
+        }
+    }
+
+    /// `b` leaves the set: from the words; a list's member leaves by not being kept.
+    #[inline(always)]
+    pub fn leave<const LIST: bool>(&mut self, b: u32) {
+        if !LIST {
+            self.remove(b);
+        }
+    }
+
+    /// `b` leaves the set if `cond`: from the words; a list's member by not being kept.
+    #[inline(always)]
+    pub fn leave_if<const LIST: bool>(&mut self, b: u32, cond: bool) {
+        if !LIST {
+            self.remove_if(b, cond);
+        }
+    }
+
+    /// A visited member stays for the next walk: put back on the list (the words keep it).
+    #[inline(always)]
+    pub fn keep<const LIST: bool>(&mut self, b: u32) {
+        if LIST {
+            self.list.push(b);
+        }
+    }
+
+    /// Asks for the line of `b`'s word (the list has none to ask for).
+    #[inline(always)]
+    pub fn hint<const LIST: bool>(&self, b: u32) {
+        if !LIST {
+            self.prefetch(b);
+        }
+    }
+
+    /// `b` joins the set, kept either way (a list's caller makes sure it is not a member yet).
+    #[inline]
+    pub fn add(&mut self, b: u32) {
+        if self.listing {
+            self.list.push(b);
+        } else {
+            self.insert(b);
+        }
+    }
+
+    /// Moves the list's members, in list order, to `out` for a walk (list mode).
+    #[inline]
+    pub fn take_list(&mut self, out: &mut Vec<u32>) {
+        debug_assert!(self.listing && out.is_empty());
+        std::mem::swap(out, &mut self.list);
+    }
+
+    /// Empties the set, returning its members: in increasing order, or in list order.
+    pub fn take_members(&mut self) -> Vec<u32> {
+        if self.listing {
+            return std::mem::take(&mut self.list);
+        }
+        let mut members = Vec::new();
+        self.drain_into(&mut members);
+        members
+    }
+
+    /// Calls `f` on every member: in increasing order, or in list order.
+    pub fn members(&self, mut f: impl FnMut(u32)) {
+        if self.listing {
+            self.list.iter().for_each(|&b| f(b));
+            return;
+        }
+        for (w, &bits) in self.words.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                f((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
     }
 
     #[cfg(test)]
     pub fn len(&self) -> usize {
+        if self.listing {
+            return self.list.len();
+        }
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 }
@@ -175,6 +316,41 @@ mod tests {
         a.drain_into(&mut drained);
         assert_eq!(drained, vec![0, 63, 4_095, 4_096, 9_999]);
         assert_eq!(a.len(), 0);
+    }
+
+    /// In list mode a member joins and is kept by being pushed, and leaves by not being kept;
+    /// a walk takes the list in the order of the pushes; switching modes keeps the members.
+    #[test]
+    fn a_list_keeps_its_members_in_the_order_they_joined() {
+        let mut a = ActiveSet::new(10_000);
+        for b in [70u32, 3, 9_000] {
+            a.insert(b);
+        }
+        a.keep_listing(true);
+        assert!(a.listing() && a.contains(70) && a.len() == 3);
+        a.join::<true>(500);
+        a.join_if::<true>(600, false);
+        a.leave::<true>(3);
+        let mut walk = Vec::new();
+        a.take_list(&mut walk);
+        assert_eq!(walk, vec![3, 70, 9_000, 500]);
+        assert_eq!(a.len(), 0);
+        // The walk keeps 9,000 and 70; 3 and 500 leave; 42 joins.
+        a.keep::<true>(9_000);
+        a.join::<true>(42);
+        a.keep::<true>(70);
+        let mut seen = Vec::new();
+        a.members(|b| seen.push(b));
+        assert_eq!(seen, vec![9_000, 42, 70]);
+        a.keep_listing(false);
+        assert!(!a.listing());
+        let mut words = Vec::new();
+        a.collect(&mut words);
+        assert_eq!(words, vec![42, 70, 9_000]);
+        // In the words, keep is nothing and leave removes.
+        a.keep::<false>(5);
+        a.leave::<false>(42);
+        assert_eq!(a.len(), 2);
     }
 
     /// A removal leaves its word's summary bit set; the next walk clears the bits of empty

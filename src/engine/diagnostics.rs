@@ -86,8 +86,29 @@ impl Engine {
     pub fn check_invariants(&self) -> Result<(), String> {
         let depth = self.net.depth;
         let mut flits = 0u64;
-        for b in 0..self.net.buffers() {
-            let Buf { cnt, msg, sent, .. } = self.bufs.buf[b];
+        // How many times each buffer is in an active set (a list may hold a member twice).
+        let mut tracked = vec![0u32; self.net.buffers() + 1];
+        self.bufs.active.members(|b| tracked[b as usize] += 1);
+        let mut misplaced = None;
+        if let Some(split) = &self.split {
+            split.members(self.net.vcs, |b, own| {
+                tracked[b as usize] += 1;
+                if !own {
+                    misplaced = Some(b);
+                }
+            });
+        }
+        if let Some(b) = misplaced {
+            return Err(format!("buffer {b} is in another partition's active set"));
+        }
+        for (b, &times) in tracked[..self.net.buffers()].iter().enumerate() {
+            let Buf {
+                cnt,
+                msg,
+                sent,
+                state,
+                ..
+            } = self.bufs.buf[b];
             let len_of = |m: u32| {
                 if m == NONE {
                     0
@@ -118,13 +139,14 @@ impl Engine {
             if cnt > 0 && self.bufs.buf[b].state == IDLE {
                 return Err(format!("buffer {b} holds flits but is not tracked"));
             }
-            let tracked = self.bufs.active.contains(b as u32)
-                || self
-                    .split
-                    .as_ref()
-                    .is_some_and(|s| s.contains(b as u32, self.net.vcs));
-            if (self.bufs.buf[b].state == ACTIVE) != tracked {
-                return Err(format!("buffer {b}: active set and state disagree"));
+            if times > 1 {
+                return Err(format!("buffer {b} is in the active sets {times} times"));
+            }
+            if (state == ACTIVE) != (times == 1) {
+                return Err(format!(
+                    "buffer {b}: active set and state disagree (state {state}, in the sets \
+                     {times} times, {cnt} flits, {sent} sent, message {msg})"
+                ));
             }
         }
         if flits != self.flits_in_net {

@@ -167,7 +167,9 @@ impl Injector<'_> {
             if t != NONE {
                 prefetch(self.bufs, t);
                 prefetch(self.chans, self.link[s as usize]);
-                self.active.prefetch(t);
+                if !self.active.listing() {
+                    self.active.prefetch(t);
+                }
             }
         }
     }
@@ -209,7 +211,10 @@ impl Injector<'_> {
         }
         self.chans[link as usize].flits += self.counting;
         self.bufs[tu].cnt += 1;
-        track(self.bufs, self.active, t, false);
+        match self.active.listing() {
+            true => track::<true>(self.bufs, self.active, t, false),
+            false => track::<false>(self.bufs, self.active, t, false),
+        }
         self.sent[s] += 1;
         if self.sent[s] < len {
             return Sent::Flit;

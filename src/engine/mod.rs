@@ -55,7 +55,9 @@ use arbitration::{ask_arbiter, grant_arbiter};
 use crossbar::InputPorts;
 use endpoints::Sources;
 use messages::Messages;
-use parts::{ACTIVE, ASLEEP, Arbiters, Buffers, EarlyFree, IDLE, WaitLists, track, wake};
+use parts::{
+    ACTIVE, ASLEEP, Arbiters, Buffers, EarlyFree, IDLE, WaitLists, keep_asked, track, wake,
+};
 use rand_pcg::Pcg64;
 use timing::{Event, LinkPipe};
 
@@ -118,6 +120,9 @@ pub struct Engine {
     far: bool,
     /// The buffers that may move this cycle, listed before injection for the one-pass grants.
     pull: Vec<u32>,
+    /// In a one-pass cycle, the buffers that asked for a channel this cycle: those still
+    /// waiting to send are put back on the active list after the grants.
+    asked: Vec<u32>,
 
     // Probes: what the measurement reads (and each channel's counters in `arbiters`).
     occupancy: VcOccupancy,
@@ -157,6 +162,8 @@ pub struct Engine {
     ports: InputPorts,
     /// The seed of the tie bits' stream: a hash of it and a message's serial number.
     tie_seed: u64,
+    /// A one-pass cycle keeps its active set as a list (see `active.rs`); false: as words.
+    active_list: bool,
     /// The cycle split across threads (`[run] threads_per_point`), or None: one thread.
     split: Option<Box<partition::Split>>,
 }
@@ -194,6 +201,7 @@ impl Engine {
             visit: Vec::new(),
             far: prefetch::far(&net),
             pull: Vec::new(),
+            asked: Vec::new(),
             cycle: 0,
             flits_in_net: 0,
             backlog: 0,
@@ -216,6 +224,7 @@ impl Engine {
             pipe: LinkPipe::default(),
             ports: InputPorts::default(),
             tie_seed: tie_seed(seed),
+            active_list: true,
             split: None,
             routing,
             net,
@@ -249,21 +258,26 @@ impl Engine {
         // other requester.
         let one = self.far && !self.net.shared && !self.early.on() && !timed;
         self.bufs.keep_heads(one);
+        // The one-pass cycle keeps its active set as a list (`with_active_list`).
+        let list = one && self.active_list;
+        self.bufs.active.keep_listing(list);
         match (self.net.shared, timed) {
-            (false, false) if one => self.request::<false, false, true>(),
-            (false, false) => self.request::<false, false, false>(),
-            (false, true) => self.request::<false, true, false>(),
-            (true, _) => self.request::<true, false, false>(),
+            (false, false) if list => self.request::<false, false, true, true>(),
+            (false, false) if one => self.request::<false, false, true, false>(),
+            (false, false) => self.request::<false, false, false, false>(),
+            (false, true) => self.request::<false, true, false, false>(),
+            (true, _) => self.request::<true, false, false, false>(),
         }
         let injected = self.inject();
         let granted = match (self.net.shared, self.early.on(), timed) {
-            (false, false, false) if one => self.traverse::<false, false, false, true>(),
-            (false, false, false) => self.traverse::<false, false, false, false>(),
-            (false, false, true) => self.traverse::<false, false, true, false>(),
-            (false, true, false) => self.traverse::<false, true, false, false>(),
-            (false, true, true) => self.traverse::<false, true, true, false>(),
-            (true, false, _) => self.traverse::<true, false, false, false>(),
-            (true, true, _) => self.traverse::<true, true, false, false>(),
+            (false, false, false) if list => self.traverse::<false, false, false, true, true>(),
+            (false, false, false) if one => self.traverse::<false, false, false, true, false>(),
+            (false, false, false) => self.traverse::<false, false, false, false, false>(),
+            (false, false, true) => self.traverse::<false, false, true, false, false>(),
+            (false, true, false) => self.traverse::<false, true, false, false, false>(),
+            (false, true, true) => self.traverse::<false, true, true, false, false>(),
+            (true, false, _) => self.traverse::<true, false, false, false, false>(),
+            (true, true, _) => self.traverse::<true, true, false, false, false>(),
         };
         self.link_events();
         self.moved = injected + granted;
@@ -271,7 +285,13 @@ impl Engine {
     }
 
     /// Step 4: every requested channel moves its granted flit one hop. Returns the flit count.
-    fn traverse<const SHARED: bool, const EARLY: bool, const TIMED: bool, const ONE: bool>(
+    fn traverse<
+        const SHARED: bool,
+        const EARLY: bool,
+        const TIMED: bool,
+        const ONE: bool,
+        const LIST: bool,
+    >(
         &mut self,
     ) -> u64 {
         let Engine {
@@ -290,6 +310,7 @@ impl Engine {
             visit,
             far,
             pull,
+            asked,
             ..
         } = self;
         let far = *far;
@@ -358,7 +379,10 @@ impl Engine {
                 // A sender is active; it leaves the active set when it empties.
                 let empty = src.cnt == 0;
                 src.state = if empty { IDLE } else { ACTIVE };
-                active.remove_if(b as u32, empty);
+                active.leave_if::<LIST>(b as u32, empty);
+                if !empty {
+                    active.keep::<LIST>(b as u32);
+                }
                 let out = &mut chans[c];
                 out.flits += counting;
                 out.msgs += header as u32 & counting;
@@ -366,11 +390,11 @@ impl Engine {
                     pipe.schedule(*cycle, Event::Credit(b as u32, tail));
                 } else if was_full {
                     // The upstream buffer of this message may send again: there is space here now.
-                    wake(buf, active, up);
+                    wake::<LIST>(buf, active, up);
                 }
                 if EARLY {
                     // So may the upstream buffer of the message queued here.
-                    wake(buf, active, up_queued);
+                    wake::<LIST>(buf, active, up_queued);
                 }
                 if tail && !credit_later {
                     let freed = net.buf_channel(b as u32);
@@ -378,7 +402,7 @@ impl Engine {
                         occupancy.change(freed as usize, false, after);
                     }
                     // A buffer of this channel is free: wake the headers waiting for one.
-                    waits.wake_all(freed as usize, buf, active, chans);
+                    waits.wake_all::<LIST>(freed as usize, buf, active, chans);
                 }
                 if t != NONE {
                     let tu = t as usize;
@@ -420,10 +444,10 @@ impl Engine {
                     }
                     if tail && EARLY {
                         // Early free: this buffer can take a new header now; wake those waiting.
-                        waits.wake_all(c, buf, active, chans);
+                        waits.wake_all::<LIST>(c, buf, active, chans);
                     }
                     if !arrive_later {
-                        track(buf, active, t, far);
+                        track::<LIST>(buf, active, t, far);
                     }
                 } else {
                     ejected += 1;
@@ -444,33 +468,37 @@ impl Engine {
                 let len = msgs.len[cur.msg as usize];
                 let was_full = cur.feeder_may_sleep::<true>(net.depth);
                 let (tail, empty) = buf[b].send_front(len, now);
-                active.remove_if(b as u32, empty);
+                active.leave_if::<LIST>(b as u32, empty);
+                if !empty {
+                    active.keep::<LIST>(b as u32);
+                }
                 chans[c].flits += counting;
                 if was_full {
-                    wake(buf, active, cur.up);
+                    wake::<LIST>(buf, active, cur.up);
                 }
                 if tail {
                     let freed = net.buf_channel(b as u32);
                     if freed < links {
                         occupancy.change(freed as usize, false, after);
                     }
-                    waits.wake_all(freed as usize, buf, active, chans);
+                    waits.wake_all::<LIST>(freed as usize, buf, active, chans);
                 }
                 let tb = &mut buf[t as usize];
                 tb.cnt += 1;
                 if tail {
                     tb.up = no_up;
                 }
-                track(buf, active, t, far);
+                track::<LIST>(buf, active, t, far);
             }};
         }
         if ONE {
             // The bodies, in id order: one whose channel has no other requester (no header
             // asked for it, no other of its buffers has a feeder) moves at once; the others ask
             // as in step 2, for the grants below. A decision reads the start of the cycle: a
-            // downstream buffer that has sent this cycle (stamp `last`) had one flit more.
+            // downstream buffer that has sent this cycle (stamp `last`) had one flit more. When
+            // the active set is a list (LIST), a body that stays active is put back on it.
             for k in 0..pull.len() {
-                prefetch::pull_ahead(
+                prefetch::pull_ahead::<LIST>(
                     k,
                     pull,
                     buf,
@@ -483,9 +511,10 @@ impl Engine {
                 let b = pull[k] as usize;
                 let cur = buf[b];
                 if cur.sent == 0 {
-                    // A header: it asked in step 2.
+                    // A header: it asked in step 2 (and is put back after the grants).
                     continue;
                 }
+                debug_assert!(cur.state == ACTIVE && cur.last != now);
                 let c = cur.out_chan;
                 let t = cur.out_buf(bufchans, vcs);
                 if t != NONE {
@@ -493,8 +522,10 @@ impl Engine {
                     let t_sent = tt.last == now;
                     if tt.cnt + t_sent as u16 >= net.depth {
                         // Wormhole blocking: asleep, unless the wake-up has passed this cycle.
-                        if !t_sent {
-                            active.remove(b as u32);
+                        if t_sent {
+                            active.keep::<LIST>(b as u32);
+                        } else {
+                            active.leave::<LIST>(b as u32);
                             buf[b].state = ASLEEP;
                         }
                         continue;
@@ -509,6 +540,9 @@ impl Engine {
                 // A contended channel, or an ejection channel (which many messages may share):
                 // it asks as in step 2.
                 requested.insert(ask_arbiter::<SHARED>(net, chans, drv_rr, c, b, cur.slot));
+                if LIST {
+                    asked.push(b as u32);
+                }
             }
         }
         if far {
@@ -517,7 +551,7 @@ impl Engine {
             visit.clear();
             requested.drain_into(visit);
             for i in 0..visit.len() {
-                prefetch::traverse_ahead::<ONE>(
+                prefetch::traverse_ahead::<ONE, LIST>(
                     i,
                     visit,
                     buf,
@@ -532,6 +566,9 @@ impl Engine {
             }
         } else {
             requested.drain(|a| grant_one!(a));
+        }
+        if LIST {
+            keep_asked(asked, buf, active, now);
         }
         self.flits_in_net -= ejected;
         self.ejected_flits += ejected;

@@ -68,6 +68,8 @@ struct Part {
     heads: ActiveSet,
     /// One-pass cycle: its buffers that may move, listed before the grants (reused).
     pull: Vec<u32>,
+    /// One-pass cycle: its buffers that asked for a channel this cycle (see `Engine::asked`).
+    asked: Vec<u32>,
     /// Its arbiters with a request this cycle.
     requested: ActiveSet,
     /// The wait lists of its channels (their heads are in the channels' records).
@@ -142,6 +144,7 @@ impl Split {
                 ActiveSet::default()
             },
             pull: Vec::new(),
+            asked: Vec::new(),
             requested: ActiveSet::new(net.arb_drivers.len()),
             waits: WaitLists::new(waits, net.buffers()),
             cand: Candidates::default(),
@@ -177,6 +180,14 @@ impl Split {
     fn keep_heads(&mut self, on: bool, buf: &[Buf], vcs: u32, bufchans: u32) {
         if on != self.parts[0].heads.on() {
             self.switch_heads(on, buf, vcs, bufchans);
+        }
+    }
+
+    /// Keeps the partitions' active sets as lists in a one-pass cycle (`on`), as words
+    /// otherwise.
+    fn keep_listing(&mut self, on: bool) {
+        for p in &mut self.parts {
+            p.active.keep_listing(on);
         }
     }
 
@@ -233,11 +244,13 @@ impl Split {
         self.profiling.then(|| self.profile.profile.clone())
     }
 
-    /// True when buffer `b` is in its partition's active set.
-    pub fn contains(&self, b: u32, vcs: u32) -> bool {
-        self.parts[self.sides.holder(b / vcs) as usize]
-            .active
-            .contains(b)
+    /// Calls `f` on every member of every partition's active set, with the partition's holder
+    /// check: whether the member's buffer is the partition's.
+    pub fn members(&self, vcs: u32, mut f: impl FnMut(u32, bool)) {
+        for (i, p) in self.parts.iter().enumerate() {
+            p.active
+                .members(|b| f(b, self.sides.holder(b / vcs) as usize == i));
+        }
     }
 
     /// Heap bytes of the partitions' state.
@@ -250,6 +263,7 @@ impl Split {
                 p.active.words_bytes()
                     + p.heads.words_bytes()
                     + vec_bytes(&p.pull)
+                    + vec_bytes(&p.asked)
                     + p.requested.words_bytes()
                     + p.waits.heap_bytes()
                     + vec_bytes(&p.visit)
@@ -292,11 +306,12 @@ impl Engine {
         let (vcs, bufchans) = (self.net.vcs, self.net.buffered_channels());
         self.bufs.keep_heads(one);
         split.keep_heads(one, &self.bufs.buf, vcs, bufchans);
+        split.keep_listing(one);
         // Injection's buffers, tracked last cycle, go to their partitions.
         let (parts, sides) = (&mut split.parts, &split.sides);
         self.bufs
             .active
-            .drain(|b| parts[sides.holder(b / vcs) as usize].active.insert(b));
+            .drain(|b| parts[sides.holder(b / vcs) as usize].active.add(b));
         if one {
             self.bufs
                 .heads
@@ -438,7 +453,7 @@ impl Engine {
         });
         // SAFETY: a partition applies the effects on what it holds.
         each_part(&split.crew, parts, prof, 2, |j, p| unsafe {
-            apply_part(j, p, &ctx, after)
+            apply_part::<ONE>(j, p, &ctx, after)
         });
         let mut moved = 0;
         let mut ejected = 0;
@@ -543,7 +558,7 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
                     let t = cur.out_buf(bufchans, vcs);
                     if t != NONE && buf[t as usize].cnt >= depth {
                         // Wormhole blocking: asleep until the downstream buffer sends a flit.
-                        p.active.remove(b32);
+                        p.active.leave::<ONE>(b32);
                         buf[b].state = ASLEEP;
                         break 'visit;
                     }
@@ -570,8 +585,11 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
                         None => {
                             if p.waits.enabled {
                                 p.waits.park(b32, cand.as_slice()[0].chan, chans);
-                                p.active.remove(b32);
+                                p.active.leave::<ONE>(b32);
                                 buf[b].state = ASLEEP;
+                            } else {
+                                // It asks again next cycle.
+                                p.active.keep::<ONE>(b32);
                             }
                             break 'visit;
                         }
@@ -580,13 +598,19 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
                 let slot = cur.slot & SLOT_BITS;
                 let a = super::arbitration::ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, slot);
                 p.requested.insert(a);
+                if ONE {
+                    p.asked.push(b32);
+                }
             }
         };
     }
     p.visit.clear();
     if ONE {
-        // Headers and bodies leaving the partition, in id order; then the buffers that may
-        // move this cycle, for the grants.
+        // The buffers that may move this cycle, for the grants (the list is taken first: what
+        // joins it from here on is next cycle's); then the headers and the bodies leaving the
+        // partition, in id order.
+        p.pull.clear();
+        p.active.take_list(&mut p.pull);
         p.heads.collect(&mut p.visit);
         for j in 0..LEAD {
             p.ahead.route(j, &p.visit, buf, chans, &p.requested, &route);
@@ -607,8 +631,6 @@ unsafe fn request_part<const SHARED: bool, const ONE: bool>(
                 visit_one!(b, Some(p.ahead.of(i)));
             }
         }
-        p.pull.clear();
-        p.active.collect(&mut p.pull);
         return;
     }
     p.active.collect(&mut p.visit);

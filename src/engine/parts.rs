@@ -172,13 +172,19 @@ impl Buffers {
     /// Wakes buffer `b` if it is asleep.
     #[inline]
     pub fn wake(&mut self, b: u32) {
-        wake(&mut self.buf, &mut self.active, b);
+        match self.active.listing() {
+            true => wake::<true>(&mut self.buf, &mut self.active, b),
+            false => wake::<false>(&mut self.buf, &mut self.active, b),
+        }
     }
 
     /// Tracks buffer `t`, which just received a flit, if it was untracked.
     #[inline]
     pub fn track(&mut self, t: u32) {
-        track(&mut self.buf, &mut self.active, t, false);
+        match self.active.listing() {
+            true => track::<true>(&mut self.buf, &mut self.active, t, false),
+            false => track::<false>(&mut self.buf, &mut self.active, t, false),
+        }
     }
 
     /// Keeps `heads` for a one-pass cycle (`on`): built from the records when it has none,
@@ -211,12 +217,27 @@ impl Buffers {
 /// which is seldom asleep: the branch is taken rarely, and the buffer's record and the active
 /// set's words are only read, not written back.
 #[inline(always)]
-pub(super) fn wake(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
+pub(super) fn wake<const LIST: bool>(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
     let s = &mut buf[b as usize].state;
     if *s == ASLEEP {
         *s = ACTIVE;
-        active.insert(b);
+        active.join::<LIST>(b);
     }
+}
+
+/// After a one-pass cycle's grants: the buffers of `asked` (each asked for a channel once this
+/// cycle) that are still active and did not send are put back on the active list. One that sent
+/// was put back by its grant if it kept flits, and by the flit that refilled it if it emptied;
+/// one that parked joins when it wakes.
+#[inline]
+pub(super) fn keep_asked(asked: &mut Vec<u32>, buf: &[Buf], active: &mut ActiveSet, now: u32) {
+    for &b in asked.iter() {
+        let r = &buf[b as usize];
+        if r.state == ACTIVE && r.last != now {
+            active.keep::<true>(b);
+        }
+    }
+    asked.clear();
 }
 
 /// True when a buffer of channel `c` other than `t` (of `vcs` each) has a feeder: a rival of
@@ -238,17 +259,17 @@ pub(super) fn rival_fed(buf: &[Buf], c: u32, t: u32, vcs: u32, no_up: u32) -> bo
 /// set's word back there costs more than a mispredicted branch (a tracked buffer's word is
 /// then only read).
 #[inline(always)]
-pub(super) fn track(buf: &mut [Buf], active: &mut ActiveSet, t: u32, far: bool) {
+pub(super) fn track<const LIST: bool>(buf: &mut [Buf], active: &mut ActiveSet, t: u32, far: bool) {
     let s = &mut buf[t as usize].state;
     if far {
         if *s == IDLE {
             *s = ACTIVE;
-            active.insert(t);
+            active.join::<LIST>(t);
         }
     } else {
         let idle = *s == IDLE;
         *s |= idle as u8 * ACTIVE;
-        active.insert_if(t, idle);
+        active.join_if::<LIST>(t, idle);
     }
 }
 
@@ -348,7 +369,7 @@ impl WaitLists {
 
     /// Wakes every header on channel `ch`'s list and empties it.
     #[inline(always)]
-    pub fn wake_all(
+    pub fn wake_all<const LIST: bool>(
         &mut self,
         ch: usize,
         buf: &mut [Buf],
@@ -360,7 +381,7 @@ impl WaitLists {
             let (b, next) = self.nodes[w as usize];
             self.free.push(w);
             self.parked.remove(b);
-            wake(buf, active, b);
+            wake::<LIST>(buf, active, b);
             w = next;
         }
     }

@@ -98,11 +98,11 @@ pub(super) fn request_ahead<const SHARED: bool>(
 
 /// Before the one-pass visit of the `i`-th buffer of `pull`: asks for the buffer
 /// [`PULL_AHEAD`] visits on, then ([`PULL_NEAR`] on) its channel, its downstream buffer (and
-/// its upstream one when it is full), its word of the active set, and for a tail the channel
-/// it frees (its wait list) and that link's occupancy count.
+/// its upstream one when it is full), its word of the active set (none when the set is a list,
+/// `LIST`), and for a tail the channel it frees (its wait list) and that link's occupancy count.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn pull_ahead(
+pub(super) fn pull_ahead<const LIST: bool>(
     i: usize,
     pull: &[u32],
     buf: &[Buf],
@@ -122,7 +122,7 @@ pub(super) fn pull_ahead(
         if next.feeder_may_sleep::<true>(net.depth) {
             prefetch(buf, next.up);
         }
-        active.prefetch(b);
+        active.hint::<LIST>(b);
         freed_ahead(b, next, chans, busy, lens, net);
     }
 }
@@ -141,12 +141,12 @@ fn freed_ahead(b: u32, next: &Buf, chans: &[Chan], busy: &[u8], lens: &[u16], ne
 /// Before the `i`-th grant of `visit` (arbiters): asks for the arbiter `AHEAD` grants on, then
 /// its winner's buffer, then the winner's downstream and upstream buffers (in a one-pass cycle,
 /// ONE, the upstream one only when the winner is full: only then does its grant read it), the
-/// active set's words the grant changes, and what a header or a tail updates beyond them: the
+/// active set's words the grant changes (none when the set is a list, `LIST`), and what a header or a tail updates beyond them: the
 /// occupancy account of the link a header enters or a tail leaves, the heads set's word of the
 /// buffer a header leaves (in a one-pass cycle), the wait list of the channel a tail frees.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn traverse_ahead<const ONE: bool>(
+pub(super) fn traverse_ahead<const ONE: bool, const LIST: bool>(
     i: usize,
     visit: &[u32],
     buf: &[Buf],
@@ -171,8 +171,8 @@ pub(super) fn traverse_ahead<const ONE: bool>(
             if next.feeder_may_sleep::<ONE>(net.depth) {
                 prefetch(buf, next.up);
             }
-            active.prefetch(b);
-            active.prefetch(t);
+            active.hint::<LIST>(b);
+            active.hint::<LIST>(t);
             if next.sent == 0 {
                 prefetch(busy, next.out_chan);
                 if heads.on() {

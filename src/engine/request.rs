@@ -10,7 +10,14 @@ impl Engine {
     /// keeps the requester that comes first in round-robin order after its last grant.
     /// (Inlined into `step`: a call costs a small network's nearly idle cycle a tenth.)
     #[inline(always)]
-    pub(super) fn request<const SHARED: bool, const TIMED: bool, const ONE: bool>(&mut self) {
+    pub(super) fn request<
+        const SHARED: bool,
+        const TIMED: bool,
+        const ONE: bool,
+        const LIST: bool,
+    >(
+        &mut self,
+    ) {
         let Engine {
             net,
             routing,
@@ -31,6 +38,7 @@ impl Engine {
             visit,
             far,
             pull,
+            asked,
             ..
         } = self;
         let far = *far;
@@ -76,7 +84,7 @@ impl Engine {
                     };
                 if full {
                     // Wormhole blocking: asleep until the downstream buffer sends a flit.
-                    $active.remove(b32);
+                    $active.leave::<LIST>(b32);
                     buf[b].state = ASLEEP;
                     break 'visit;
                 }
@@ -108,8 +116,11 @@ impl Engine {
                         if waits.enabled {
                             // Asleep until a buffer of its only channel frees.
                             waits.park(b32, cand.as_slice()[0].chan, chans);
-                            $active.remove(b32);
+                            $active.leave::<LIST>(b32);
                             buf[b].state = ASLEEP;
+                        } else {
+                            // It asks again next cycle.
+                            $active.keep::<LIST>(b32);
                         }
                         break 'visit;
                     }
@@ -122,11 +133,20 @@ impl Engine {
             }
             let a = ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, cur.slot);
             requested.insert(a);
+            if LIST {
+                asked.push(b32);
+            }
             }};
         }
         if ONE {
-            // Headers only, in id order (the bodies move with the grants); then the buffers
-            // that may move this cycle, listed before injection adds any.
+            // The buffers that may move this cycle, for the grants (a list is taken first: what
+            // joins it from here on is next cycle's; the words after the headers' visits, which
+            // only take members out); then the headers, in id order (the bodies move with the
+            // grants).
+            pull.clear();
+            if LIST {
+                active.take_list(pull);
+            }
             visit.clear();
             heads.collect(visit);
             for j in 0..route_ahead::LEAD {
@@ -143,8 +163,9 @@ impl Engine {
                     visit_one!(active, b, Some(ahead.of(i)));
                 }
             }
-            pull.clear();
-            active.collect(pull);
+            if !LIST {
+                active.collect(pull);
+            }
             return;
         }
         if far {

@@ -131,7 +131,7 @@ impl Engine {
         bufs.buf[b as usize].msg = crate::network::NONE;
         occupancy.change(freed as usize, false, after);
         // Headers waiting for a buffer of this channel may take it.
-        waits.wake_all(
+        waits.wake_all::<false>(
             freed as usize,
             &mut bufs.buf,
             &mut bufs.active,

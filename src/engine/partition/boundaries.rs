@@ -165,6 +165,7 @@ impl Split {
     ) {
         let vcs = net.vcs;
         let heads = self.parts[0].heads.on();
+        let listing = self.parts[0].active.listing();
         let mut feeding = Vec::new();
         for c in 0..self.sides.channels() as u32 {
             let (holder, feeder) = channel_sides(net, &starts, c);
@@ -176,7 +177,7 @@ impl Split {
             if holder != was_holder {
                 for b in buffers.clone() {
                     let (from, to) = (was_holder as usize, holder as usize);
-                    if self.parts[from].active.contains(b) {
+                    if !listing && self.parts[from].active.contains(b) {
                         self.parts[from].active.remove(b);
                         self.parts[to].active.insert(b);
                     }
@@ -203,6 +204,18 @@ impl Split {
             }
         }
         self.starts = starts;
+        if listing {
+            // The lists' members go to their buffers' holders.
+            let mut members = Vec::new();
+            for p in &mut self.parts {
+                members.extend(p.active.take_members());
+            }
+            for b in members {
+                self.parts[self.sides.holder(b / vcs) as usize]
+                    .active
+                    .add(b);
+            }
+        }
         let bufchans = net.buffered_channels();
         for b in feeding {
             for p in &mut self.parts {

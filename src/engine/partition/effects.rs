@@ -9,7 +9,9 @@ use crate::engine::arbitration::{ask_arbiter, grant_arbiter};
 use crate::engine::crew::Shared;
 use crate::engine::endpoints::SharedSources;
 use crate::engine::injection::{InjectCtx, inject_part};
-use crate::engine::parts::{ASLEEP, Buf, Chan, NO_REQUEST, SLOT_BITS, rival_fed, track, wake};
+use crate::engine::parts::{
+    ASLEEP, Buf, Chan, NO_REQUEST, SLOT_BITS, keep_asked, rival_fed, track, wake,
+};
 use crate::engine::{prefetch, vc_on};
 use crate::network::{NONE, Network};
 use crate::stats::occupancy;
@@ -119,7 +121,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
     macro_rules! post {
         ($to:expr, $e:expr) => {
             if $to == i {
-                apply($e, p, (&mut *buf, &mut *chans, &mut *busy), ctx, after)
+                apply::<ONE>($e, p, (&mut *buf, &mut *chans, &mut *busy), ctx, after)
             } else {
                 boxes[$to].0.push($e)
             }
@@ -141,7 +143,10 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let feed = ctx.sides.feeder_into(b as u32 / vcs, src, i as u8) as usize;
             let was_full = src.feeder_may_sleep::<ONE>(net.depth);
             let (tail, empty) = src.send_front(len, now);
-            p.active.remove_if(b as u32, empty);
+            p.active.leave_if::<ONE>(b as u32, empty);
+            if !empty {
+                p.active.keep::<ONE>(b as u32);
+            }
             let out = &mut chans[c];
             out.flits += ctx.counting;
             out.msgs += header as u32 & ctx.counting;
@@ -200,7 +205,9 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let feed = ctx.sides.feeder_into(b as u32 / vcs, &cur, i as u8) as usize;
             let was_full = cur.feeder_may_sleep::<true>(net.depth);
             let (tail, empty) = buf[b].send_front(len, now);
-            p.active.remove_if(b as u32, empty);
+            if !empty {
+                p.active.keep::<true>(b as u32);
+            }
             chans[c].flits += ctx.counting;
             if cur.up != no_up && was_full {
                 post!(feed, Effect::Wake(cur.up));
@@ -215,7 +222,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                 header: false,
                 tail,
             };
-            apply(flit, p, (&mut *buf, &mut *chans, &mut *busy), ctx, after);
+            apply::<true>(flit, p, (&mut *buf, &mut *chans, &mut *busy), ctx, after);
         }};
     }
     if ONE {
@@ -224,7 +231,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
         // others ask. Every line read is the partition's own: the channel leaves its router,
         // and the downstream buffer and its rivals enter one of its routers.
         for k in 0..p.pull.len() {
-            prefetch::pull_ahead(k, &p.pull, buf, chans, &p.active, busy, ctx.lens, net);
+            prefetch::pull_ahead::<true>(k, &p.pull, buf, chans, &p.active, busy, ctx.lens, net);
             let b = p.pull[k] as usize;
             let cur = buf[b];
             if cur.sent == 0 {
@@ -242,8 +249,9 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                 let t_sent = tt.last == now;
                 if tt.cnt + t_sent as u16 >= net.depth {
                     // Wormhole blocking: asleep, unless the wake-up has passed this cycle.
-                    if !t_sent {
-                        p.active.remove(b as u32);
+                    if t_sent {
+                        p.active.keep::<true>(b as u32);
+                    } else {
                         buf[b].state = ASLEEP;
                     }
                     continue;
@@ -258,17 +266,21 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             // A contended channel, or an ejection channel: it asks as in step 2.
             let a = ask_arbiter::<SHARED>(net, chans, drv_rr, c, b, cur.slot & SLOT_BITS);
             p.requested.insert(a);
+            p.asked.push(b as u32);
         }
     }
     p.visit.clear();
     p.requested.drain_into(&mut p.visit);
     for k in 0..p.visit.len() {
         if ctx.far {
-            prefetch::traverse_ahead::<ONE>(
+            prefetch::traverse_ahead::<ONE, ONE>(
                 k, &p.visit, buf, chans, &p.active, &p.heads, busy, ctx.lens, net,
             );
         }
         grant!(p.visit[k]);
+    }
+    if ONE {
+        keep_asked(&mut p.asked, buf, &mut p.active, now);
     }
 }
 
@@ -277,7 +289,12 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
 ///
 /// # Safety
 /// Other threads apply other partitions' effects of the same cycle, and nothing else.
-pub(super) unsafe fn apply_part(j: usize, p: &mut Part, ctx: &TraverseCtx, after: u64) {
+pub(super) unsafe fn apply_part<const ONE: bool>(
+    j: usize,
+    p: &mut Part,
+    ctx: &TraverseCtx,
+    after: u64,
+) {
     // SAFETY: only buffers and channels this partition holds or owns are written, and column j
     // of the boxes is this partition's alone during the effects.
     let (buf, chans, busy, boxes) = unsafe {
@@ -301,7 +318,7 @@ pub(super) unsafe fn apply_part(j: usize, p: &mut Part, ctx: &TraverseCtx, after
                 }
             }
             let held = (&mut *buf, &mut *chans, &mut *busy);
-            apply(inbox[k], p, held, ctx, after);
+            apply::<ONE>(inbox[k], p, held, ctx, after);
         }
         inbox.clear();
     }
@@ -313,7 +330,7 @@ type Held<'a> = (&'a mut [Buf], &'a mut [Chan], &'a mut [u8]);
 /// Applies effect `e` to what partition `p` holds (in `held`): a flit arriving, a buffer woken,
 /// a channel freed (the grant's code of the one-thread cycle, in `Engine::traverse`).
 #[inline(always)]
-fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
+fn apply<const ONE: bool>(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
     let (buf, chans, busy) = held;
     let no_up = (buf.len() - 1) as u32;
     match e {
@@ -338,15 +355,16 @@ fn apply(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx, after: u64) {
             if tail {
                 tb.up = no_up;
             }
-            track(buf, &mut p.active, t, ctx.far);
+            track::<ONE>(buf, &mut p.active, t, ctx.far);
         }
-        Effect::Wake(b) => wake(buf, &mut p.active, b),
+        Effect::Wake(b) => wake::<ONE>(buf, &mut p.active, b),
         Effect::Freed(c) => {
             if c < ctx.net.links {
                 occupancy::change(busy, &mut p.hist, c as usize, false, after);
             }
             // A buffer of this channel is free: wake the headers waiting for one.
-            p.waits.wake_all(c as usize, buf, &mut p.active, chans);
+            p.waits
+                .wake_all::<ONE>(c as usize, buf, &mut p.active, chans);
         }
     }
 }
