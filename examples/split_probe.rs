@@ -19,11 +19,6 @@
 //! numbered by router (`KAryNCube::new`, the tables' order) against the scenario's numbering
 //! along rings, in alternating blocks; both must move the same flits in every block. The ratio
 //! is the rings' speed over the routers'.
-//!
-//! With THREADS `words`, the one-pass cycle's active set instead: the point on one thread with
-//! its active set kept as words visited in id order (`Engine::with_active_list(false)`) against
-//! the list it keeps by default, in alternating blocks; both must move the same flits in every
-//! block. The ratio is the list's speed over the words'.
 
 use flitsim::Scenario;
 use flitsim::engine::{Engine, STEPS, SplitProfile, build_engine, build_engine_on};
@@ -60,15 +55,12 @@ fn main() {
         return pair(&s, warmup, blocks, cycles);
     }
     let rings = args[4] == "rings";
-    let words = args[4] == "words";
-    let threads = if rings || words { 1 } else { number(4) };
+    let threads = if rings { 1 } else { number(4) };
     let mut one = if rings {
         let t = &s.topology;
         let by_router = KAryNCube::new(t.kind, t.radix.clone(), t.bidirectional);
         let net = Network::new(by_router, s.router.vcs, s.router.buffer_depth);
         build_engine_on(&s, net, 0.002 / 16.0, 1)
-    } else if words {
-        build_engine(&s, 0.002 / 16.0, 1).with_active_list(false)
     } else {
         build_engine(&s, 0.002 / 16.0, 1)
     };
@@ -94,12 +86,9 @@ fn main() {
         (t1, tn, h1, hn) = (t1 + a.0, tn + b.0, h1 + a.1, hn + b.1);
     }
     ratios.sort_by(f64::total_cmp);
-    let (first, second) = if rings {
-        ("links by router".to_string(), "along rings".to_string())
-    } else if words {
-        ("active set as words".to_string(), "as a list".to_string())
-    } else {
-        ("1 thread".to_string(), format!("{threads} threads"))
+    let (first, second) = match rings {
+        true => ("links by router".to_string(), "along rings".to_string()),
+        false => ("1 thread".to_string(), format!("{threads} threads")),
     };
     println!(
         "{} nodes: {first} {:.2} M flit-hops/s, {second} {:.2} M flit-hops/s; \

@@ -162,8 +162,6 @@ pub struct Engine {
     ports: InputPorts,
     /// The seed of the tie bits' stream: a hash of it and a message's serial number.
     tie_seed: u64,
-    /// A one-pass cycle keeps its active set as a list (see `active.rs`); false: as words.
-    active_list: bool,
     /// The cycle split across threads (`[run] threads_per_point`), or None: one thread.
     split: Option<Box<partition::Split>>,
 }
@@ -224,7 +222,6 @@ impl Engine {
             pipe: LinkPipe::default(),
             ports: InputPorts::default(),
             tie_seed: tie_seed(seed),
-            active_list: true,
             split: None,
             routing,
             net,
@@ -259,19 +256,17 @@ impl Engine {
         let one = self.far && !self.net.shared && !self.early.on() && !timed;
         self.bufs.keep_heads(one);
         // The one-pass cycle keeps its active set as a list (`with_active_list`).
-        let list = one && self.active_list;
-        self.bufs.active.keep_listing(list);
+        // Its active set is a list (`active.rs`).
+        self.bufs.active.keep_listing(one);
         match (self.net.shared, timed) {
-            (false, false) if list => self.request::<false, false, true, true>(),
-            (false, false) if one => self.request::<false, false, true, false>(),
+            (false, false) if one => self.request::<false, false, true, true>(),
             (false, false) => self.request::<false, false, false, false>(),
             (false, true) => self.request::<false, true, false, false>(),
             (true, _) => self.request::<true, false, false, false>(),
         }
         let injected = self.inject();
         let granted = match (self.net.shared, self.early.on(), timed) {
-            (false, false, false) if list => self.traverse::<false, false, false, true, true>(),
-            (false, false, false) if one => self.traverse::<false, false, false, true, false>(),
+            (false, false, false) if one => self.traverse::<false, false, false, true, true>(),
             (false, false, false) => self.traverse::<false, false, false, false, false>(),
             (false, false, true) => self.traverse::<false, false, true, false, false>(),
             (false, true, false) => self.traverse::<false, true, false, false, false>(),
@@ -376,7 +371,8 @@ impl Engine {
                     // Its header has left: no longer a header's buffer for step 2 to visit.
                     heads.remove(b as u32);
                 }
-                // A sender is active; it leaves the active set when it empties.
+                // A sender is active; it leaves the active set when it empties (a list's sender
+                // stays by being put back).
                 let empty = src.cnt == 0;
                 src.state = if empty { IDLE } else { ACTIVE };
                 active.leave_if::<LIST>(b as u32, empty);
@@ -492,11 +488,12 @@ impl Engine {
             }};
         }
         if ONE {
-            // The bodies, in id order: one whose channel has no other requester (no header
-            // asked for it, no other of its buffers has a feeder) moves at once; the others ask
-            // as in step 2, for the grants below. A decision reads the start of the cycle: a
-            // downstream buffer that has sent this cycle (stamp `last`) had one flit more. When
-            // the active set is a list (LIST), a body that stays active is put back on it.
+            // The bodies, in id order (in list order when the active set is a list, LIST): one
+            // whose channel has no other requester (no header asked for it, no other of its
+            // buffers has a feeder) moves at once; the others ask as in step 2, for the grants
+            // below. A decision reads the start of the cycle, so the order changes nothing: a
+            // downstream buffer that has sent this cycle (stamp `last`) had one flit more. A
+            // list's body that stays active is put back on it; one that asks, after the grants.
             for k in 0..pull.len() {
                 prefetch::pull_ahead::<LIST>(
                     k,

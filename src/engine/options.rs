@@ -75,14 +75,6 @@ impl Engine {
         self
     }
 
-    /// Keeps a one-pass cycle's active set as a list (default) or, with `on` false, as words
-    /// visited in id order (one thread). Results are the same either way, which the tests
-    /// check; the probes measure one against the other.
-    pub fn with_active_list(mut self, on: bool) -> Engine {
-        self.active_list = on;
-        self
-    }
-
     /// Splits each cycle across `threads` threads, by partitions of the routers (results are
     /// the same whatever the count). Early free and router or link timing other than the
     /// papers' keep one thread, as does a count of 1. Call it last, before the first step.
