@@ -174,10 +174,16 @@ impl ActiveSet {
     }
 
     /// Keeps the members as a list (`on`) or in the words, moving them if that changes.
+    #[inline(always)]
     pub fn keep_listing(&mut self, on: bool) {
-        if on == self.listing {
-            return;
+        if on != self.listing {
+            self.switch_listing(on);
         }
+    }
+
+    /// [`ActiveSet::keep_listing`] when the cycle changes kind.
+    #[cold]
+    fn switch_listing(&mut self, on: bool) {
         let members = self.take_members();
         self.listing = on;
         for b in members {
