@@ -232,6 +232,15 @@ impl ActiveSet {
         }
     }
 
+    /// A member has sent a flit: it leaves when `empty`, else it stays.
+    #[inline(always)]
+    pub fn sent<const LIST: bool>(&mut self, b: u32, empty: bool) {
+        self.leave_if::<LIST>(b, empty);
+        if !empty {
+            self.keep::<LIST>(b);
+        }
+    }
+
     /// A visited member stays for the next walk: put back on the list (the words keep it).
     #[inline(always)]
     pub fn keep<const LIST: bool>(&mut self, b: u32) {

@@ -4,7 +4,7 @@
 
 use super::active::ActiveSet;
 use super::endpoints::SharedSources;
-use super::parts::{Buf, Chan, track};
+use super::parts::{Buf, Chan, track_either};
 use super::prefetch::{AHEAD, prefetch};
 use crate::network::NONE;
 
@@ -211,10 +211,7 @@ impl Injector<'_> {
         }
         self.chans[link as usize].flits += self.counting;
         self.bufs[tu].cnt += 1;
-        match self.active.listing() {
-            true => track::<true>(self.bufs, self.active, t, false),
-            false => track::<false>(self.bufs, self.active, t, false),
-        }
+        track_either(self.bufs, self.active, t);
         self.sent[s] += 1;
         if self.sent[s] < len {
             return Sent::Flit;

@@ -375,10 +375,7 @@ impl Engine {
                 // stays by being put back).
                 let empty = src.cnt == 0;
                 src.state = if empty { IDLE } else { ACTIVE };
-                active.leave_if::<LIST>(b as u32, empty);
-                if !empty {
-                    active.keep::<LIST>(b as u32);
-                }
+                active.sent::<LIST>(b as u32, empty);
                 let out = &mut chans[c];
                 out.flits += counting;
                 out.msgs += header as u32 & counting;
@@ -464,10 +461,7 @@ impl Engine {
                 let len = msgs.len[cur.msg as usize];
                 let was_full = cur.feeder_may_sleep::<true>(net.depth);
                 let (tail, empty) = buf[b].send_front(len, now);
-                active.leave_if::<LIST>(b as u32, empty);
-                if !empty {
-                    active.keep::<LIST>(b as u32);
-                }
+                active.sent::<LIST>(b as u32, empty);
                 chans[c].flits += counting;
                 if was_full {
                     wake::<LIST>(buf, active, cur.up);

@@ -181,10 +181,7 @@ impl Buffers {
     /// Tracks buffer `t`, which just received a flit, if it was untracked.
     #[inline]
     pub fn track(&mut self, t: u32) {
-        match self.active.listing() {
-            true => track::<true>(&mut self.buf, &mut self.active, t, false),
-            false => track::<false>(&mut self.buf, &mut self.active, t, false),
-        }
+        track_either(&mut self.buf, &mut self.active, t);
     }
 
     /// Keeps `heads` for a one-pass cycle (`on`): built from the records when it has none,
@@ -250,6 +247,15 @@ pub(super) fn rival_fed(buf: &[Buf], c: u32, t: u32, vcs: u32, no_up: u32) -> bo
     } else {
         let first = (c * vcs) as usize;
         (first..first + vcs as usize).any(fed)
+    }
+}
+
+/// [`track`] (without a branch on the state) for a set kept either way, told at run time.
+#[inline(always)]
+pub(super) fn track_either(buf: &mut [Buf], active: &mut ActiveSet, t: u32) {
+    match active.listing() {
+        true => track::<true>(buf, active, t, false),
+        false => track::<false>(buf, active, t, false),
     }
 }
 

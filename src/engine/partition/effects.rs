@@ -143,10 +143,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let feed = ctx.sides.feeder_into(b as u32 / vcs, src, i as u8) as usize;
             let was_full = src.feeder_may_sleep::<ONE>(net.depth);
             let (tail, empty) = src.send_front(len, now);
-            p.active.leave_if::<ONE>(b as u32, empty);
-            if !empty {
-                p.active.keep::<ONE>(b as u32);
-            }
+            p.active.sent::<ONE>(b as u32, empty);
             let out = &mut chans[c];
             out.flits += ctx.counting;
             out.msgs += header as u32 & ctx.counting;
@@ -205,9 +202,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let feed = ctx.sides.feeder_into(b as u32 / vcs, &cur, i as u8) as usize;
             let was_full = cur.feeder_may_sleep::<true>(net.depth);
             let (tail, empty) = buf[b].send_front(len, now);
-            if !empty {
-                p.active.keep::<true>(b as u32);
-            }
+            p.active.sent::<true>(b as u32, empty);
             chans[c].flits += ctx.counting;
             if cur.up != no_up && was_full {
                 post!(feed, Effect::Wake(cur.up));
