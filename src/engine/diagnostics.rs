@@ -2,7 +2,7 @@
 //! watchdog, readable accounts of buffers, and the invariants the tests check every cycle.
 
 use super::Engine;
-use super::parts::{ACTIVE, Buf, IDLE};
+use super::parts::{ACTIVE, Buf, FLOW, IDLE};
 use crate::network::NONE;
 
 impl Engine {
@@ -15,7 +15,12 @@ impl Engine {
     /// without early free it grows by exactly one in a cycle in which the buffer won its
     /// channel (a new message resets it to 0, and never arrives in a cycle in which one leaves).
     pub fn buffer_sent(&self, b: u32) -> u16 {
-        self.bufs.buf[b as usize].sent
+        let r = &self.bufs.buf[b as usize];
+        if r.state == FLOW {
+            let upto = (self.cycle as u32).wrapping_sub(1);
+            return r.sent.wrapping_add(upto.wrapping_sub(r.last) as u16);
+        }
+        r.sent
     }
 
     /// Buffers holding flits whose front flit has not moved for `cycles` cycles.
@@ -23,7 +28,9 @@ impl Engine {
         let mut v: Vec<u32> = (0..self.net.buffers() as u32)
             .filter(|&b| {
                 let buf = &self.bufs.buf[b as usize];
-                buf.cnt > 0 && (self.cycle as u32).wrapping_sub(buf.last) as u64 >= cycles
+                buf.cnt > 0
+                    && buf.state != FLOW
+                    && (self.cycle as u32).wrapping_sub(buf.last) as u64 >= cycles
             })
             .collect();
         v.sort_unstable();
@@ -138,6 +145,11 @@ impl Engine {
             }
             if cnt > 0 && self.bufs.buf[b].state == IDLE {
                 return Err(format!("buffer {b} holds flits but is not tracked"));
+            }
+            if state == FLOW && (cnt != 1 || msg == NONE || self.msgs.flow[msg as usize] == 0) {
+                return Err(format!(
+                    "buffer {b} flows with {cnt} flits, message {msg} not flowing"
+                ));
             }
             if times > 1 {
                 return Err(format!("buffer {b} is in the active sets {times} times"));

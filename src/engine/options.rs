@@ -75,6 +75,12 @@ impl Engine {
         self
     }
 
+    /// Lets the one-pass cycle's worms flow as a whole (`flows.rs`; on by default).
+    pub fn with_flows(mut self, on: bool) -> Engine {
+        self.set_flows(on);
+        self
+    }
+
     /// Splits each cycle across `threads` threads, by partitions of the routers (results are
     /// the same whatever the count). Early free and router or link timing other than the
     /// papers' keep one thread, as does a count of 1. Call it last, before the first step.

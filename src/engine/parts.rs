@@ -10,6 +10,10 @@ use crate::network::{NONE, Network};
 pub(super) const IDLE: u8 = 0;
 pub(super) const ACTIVE: u8 = 1;
 pub(super) const ASLEEP: u8 = 2;
+/// Inside a flowing worm (`flows.rs`): holds one flit and sends and receives one every cycle
+/// from the cycle after `last`, its `sent` and its channel's `flits` brought up to date only
+/// when it leaves the flow; on no active list.
+pub(super) const FLOW: u8 = 3;
 
 /// No request at an arbiter this cycle.
 pub(super) const NO_REQUEST: u64 = u64::MAX;
@@ -297,6 +301,9 @@ pub(super) struct Chan {
     /// First header asleep until a buffer of this channel frees (a node of `WaitLists`), or
     /// NONE.
     pub wait: u32,
+    /// 1 + the virtual channel whose feeder crosses this channel inside a flowing worm (its
+    /// flits not yet counted in `flits`), or 0.
+    pub flow: u8,
 }
 
 /// Headers asleep until a buffer of one channel frees: one list per channel, headed in its
@@ -452,6 +459,7 @@ impl Arbiters {
                 msgs: 0,
                 rr: 0,
                 wait: NONE,
+                flow: 0,
             },
         );
         for (c, &d) in chan.iter_mut().zip(&net.arb_drivers) {

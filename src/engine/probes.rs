@@ -46,13 +46,25 @@ impl Engine {
     /// start.
     pub fn link_flits(&self) -> u64 {
         let links = self.net.links as usize;
-        (0..links).map(|c| self.arbiters.counts(c)[0]).sum()
+        let pending: u64 = self
+            .pending_flits()
+            .iter()
+            .filter(|&&(c, _)| c < links)
+            .map(|p| p.1)
+            .sum();
+        (0..links).map(|c| self.arbiters.counts(c)[0]).sum::<u64>() + pending
     }
 
     /// Each channel's flits (`which` 0) or headers (1), as `c_flits`.
     fn channel_counts(&self, which: usize) -> Vec<u64> {
         let n = self.net.channels();
-        (0..n).map(|c| self.arbiters.counts(c)[which]).collect()
+        let mut v: Vec<u64> = (0..n).map(|c| self.arbiters.counts(c)[which]).collect();
+        if which == 0 {
+            for (c, d) in self.pending_flits() {
+                v[c] += d;
+            }
+        }
+        v
     }
 
     /// The network-wide counts now: flits and messages ejected, messages generated.
@@ -67,6 +79,7 @@ impl Engine {
     /// Opens the measurement window: every channel's counters restart from zero (so that a
     /// window needs no copy of them), and the network-wide counts are returned as they stand.
     pub fn open_window(&mut self) -> Totals {
+        self.rebase_flows();
         self.arbiters.restart();
         self.arbiters.counting = 1;
         self.totals()
@@ -75,6 +88,7 @@ impl Engine {
     /// Closes the measurement window: the channels stop counting, so that their counts stay
     /// those of the window while the point drains, and the network-wide counts are returned.
     pub fn close_window(&mut self) -> Totals {
+        self.rebase_flows();
         self.arbiters.counting = 0;
         self.totals()
     }
@@ -83,13 +97,20 @@ impl Engine {
     /// which is empty but counts every message generated; `end` None: it stopped inside its
     /// window, which counts up to now).
     pub fn window_counts(&self, span: Span) -> Counters {
-        window_counters(&self.arbiters, self.net.channels(), span, self.totals())
+        let mut counts = window_counters(&self.arbiters, self.net.channels(), span, self.totals());
+        if span.start.is_some() {
+            for (c, d) in self.pending_flits() {
+                counts.flits[c] += d;
+            }
+        }
+        counts
     }
 
     /// The counts of the window `span`, from an engine that is done: everything but its
     /// network and its channels' counters is freed first, so that the counts of a large
     /// network are not held beside its buffers.
-    pub fn into_window_counts(self, span: Span) -> (Network, Counters) {
+    pub fn into_window_counts(mut self, span: Span) -> (Network, Counters) {
+        self.rebase_flows();
         let now = self.totals();
         let (net, arbiters) = self.into_counters();
         let counts = window_counters(&arbiters, net.channels(), span, now);

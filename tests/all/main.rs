@@ -15,6 +15,7 @@ mod exact_reference;
 mod exact_timing;
 mod exact_zero_load;
 mod experiment;
+mod flows;
 mod hyperx;
 mod model_cli;
 mod mway_channels;

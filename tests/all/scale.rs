@@ -136,7 +136,7 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
 
 /// Calls `f` with every case's scenario at a light load and far past saturation, and a
 /// description of both for messages.
-fn each_case(f: impl Fn(&Scenario, f64, &str)) {
+pub(crate) fn each_case(f: impl Fn(&Scenario, f64, &str)) {
     for (topology, router, routing, traffic) in cases() {
         let s = scenario(topology, router, routing, traffic);
         for flit_rate in [0.05, 0.9] {

@@ -1,0 +1,358 @@
+//! Flowing worms: the one-pass cycle's worms whose every flit moves every cycle are moved as a
+//! whole. In a worm that flows, every buffer between its rear (the buffer holding its tail, or
+//! the injection buffer its source feeds) and its front (the buffer holding its header, or
+//! feeding its ejection channel) holds one flit, sends it and receives the next every cycle:
+//! its count does not change, and its flits sent, its stamp and its channel's flit counter
+//! grow by one a cycle. Those buffers (state FLOW) are visited no more: only the rear, the
+//! front and the buffer the header left last cycle are, and the others' counters are brought
+//! up to date when the worm stops flowing (its front or rear did not send, a header asked for
+//! one of its channels, its tail reached them) or when the counters are read.
+//!
+//! A worm starts to flow after a cycle in which its header moved and every buffer between its
+//! rear and its header sent a flit and holds one, with no other message on their channels
+//! (`enter`); each of those buffers then becomes FLOW at its next visit, when it moves once
+//! more (`Engine::traverse`). A visited buffer whose feeder is FLOW counts the flit that feeder
+//! sends it that cycle; an explicit move into a FLOW buffer adds no flit, since that buffer
+//! sends one the same cycle.
+
+use super::active::ActiveSet;
+use super::parts::{ACTIVE, Buf, Chan, FLOW, IDLE};
+use super::{Engine, messages::Messages};
+use crate::network::NONE;
+
+/// A message's worm does not flow (`Messages::flow`).
+pub(super) const STILL: u8 = 0;
+/// It flows.
+pub(super) const FLOWING: u8 = 1;
+/// It flows, and its front sent a flit this cycle.
+pub(super) const SENT: u8 = 2;
+/// Its flow broke this cycle: it stops flowing after the grants.
+pub(super) const BROKEN: u8 = 3;
+
+/// The flowing worms' bookkeeping of one engine.
+#[derive(Clone, Default)]
+pub(super) struct Flows {
+    /// Worms may flow (a one-pass cycle on one thread, buffers of two flits or more).
+    pub on: bool,
+    /// May be switched off (`Engine::with_flows`).
+    pub enabled: bool,
+    /// Worms whose flow broke this cycle, each with a buffer that holds it at the cycle's end.
+    pub broken: Vec<(u32, u32)>,
+    /// Worms whose header moved this cycle into the buffer given, that may start to flow.
+    pub entering: Vec<(u32, u32)>,
+    /// FLOW buffers that the tail of their worm reached this cycle: its new rears.
+    pub rears: Vec<u32>,
+    /// The flowing worms' messages.
+    pub worms: Vec<u32>,
+    /// Buffers in state FLOW.
+    pub bufs: u64,
+}
+
+impl Flows {
+    /// Before a one-pass cycle's bodies move: the flowing worms whose channel a header asked
+    /// for in step 2 (`asked`) stop flowing, and are visited as any other this cycle (`pull`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub fn start(
+        &mut self,
+        buf: &mut [Buf],
+        chans: &mut [Chan],
+        msgs: &mut Messages,
+        pull: &mut Vec<u32>,
+        asked: &[u32],
+        now: u32,
+        s: Shape,
+    ) {
+        for &h in asked {
+            let ch = buf[h as usize].out_chan;
+            let f = chans[ch as usize].flow;
+            if f != 0 {
+                let fed = buf[(ch * s.vcs + f as u32 - 1) as usize].up;
+                msgs.flow[buf[fed as usize].msg as usize] = STILL;
+                settle_now(buf, chans, pull, fed, now, s, &mut self.bufs);
+            }
+        }
+    }
+
+    /// After a one-pass cycle's grants: the worms whose tail reached a FLOW buffer have a new
+    /// rear; a flowing worm stops flowing if its front did not send, if its rear asked for a
+    /// channel and did not send, or if a buffer of it did not move when it was to become
+    /// FLOW; those whose header moved may start.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub fn end(
+        &mut self,
+        buf: &mut [Buf],
+        chans: &mut [Chan],
+        msgs: &mut Messages,
+        active: &mut ActiveSet,
+        asked: &[u32],
+        now: u32,
+        s: Shape,
+    ) {
+        for &t in &self.rears {
+            let tb = &mut buf[t as usize];
+            bring_up(tb, chans, now, s.counting);
+            chans[tb.out_chan as usize].flow = 0;
+            tb.state = ACTIVE;
+            active.join::<true>(t);
+            self.bufs -= 1;
+        }
+        self.rears.clear();
+        for &b in asked {
+            let r = &buf[b as usize];
+            if r.last != now && r.msg != NONE {
+                let f = &mut msgs.flow[r.msg as usize];
+                if *f == FLOWING || *f == SENT {
+                    *f = BROKEN;
+                    self.broken.push((r.msg, b));
+                }
+            }
+        }
+        let mut i = 0;
+        while i < self.worms.len() {
+            let m = self.worms[i] as usize;
+            match msgs.flow[m] {
+                SENT => {
+                    msgs.flow[m] = FLOWING;
+                    i += 1;
+                    continue;
+                }
+                FLOWING => {
+                    msgs.flow[m] = BROKEN;
+                    self.broken.push((m as u32, msgs.front[m]));
+                }
+                _ => {}
+            }
+            self.worms.swap_remove(i);
+        }
+        for &(m, b) in &self.broken {
+            if msgs.flow[m as usize] == BROKEN {
+                msgs.flow[m as usize] = STILL;
+                settle_worm(buf, chans, active, b, now, s, &mut self.bufs);
+            }
+        }
+        self.broken.clear();
+        for &(m, f) in &self.entering {
+            let r = &buf[f as usize];
+            if msgs.flow[m as usize] == STILL
+                && r.msg == m
+                && r.sent == 0
+                && enter(buf, m, f, now, s)
+            {
+                msgs.flow[m as usize] = FLOWING;
+                msgs.front[m as usize] = f;
+                self.worms.push(m);
+            }
+        }
+        self.entering.clear();
+    }
+}
+
+/// What the walks along a worm need of the network.
+#[derive(Clone, Copy)]
+pub(super) struct Shape {
+    pub no_up: u32,
+    pub bufchans: u32,
+    pub vcs: u32,
+    pub counting: u32,
+}
+
+/// Brings FLOW buffer `b`'s flits sent, stamp and channel counter up to cycle `upto`: it sent a
+/// flit in every cycle after its stamp.
+#[inline(always)]
+pub(super) fn bring_up(b: &mut Buf, chans: &mut [Chan], upto: u32, counting: u32) {
+    let d = upto.wrapping_sub(b.last);
+    b.sent = b.sent.wrapping_add(d as u16);
+    chans[b.out_chan as usize].flits += d * counting;
+    b.last = upto;
+}
+
+/// The rear of the worm holding buffer `b`: up its feeders to the one whose tail has arrived
+/// (or that a source feeds).
+fn rear_of(buf: &[Buf], mut b: u32, no_up: u32) -> u32 {
+    while buf[b as usize].up != no_up {
+        b = buf[b as usize].up;
+    }
+    b
+}
+
+/// The buffer after `x` in its worm, towards the header, or NONE at the front.
+#[inline(always)]
+fn next_in_worm(buf: &[Buf], x: u32, s: Shape) -> u32 {
+    let r = &buf[x as usize];
+    if r.sent == 0 {
+        return NONE;
+    }
+    r.out_buf(s.bufchans, s.vcs)
+}
+
+/// The worm holding buffer `b` stops flowing at the end of cycle `now`: each FLOW buffer is
+/// brought up to date (one that became FLOW this cycle already is), loses the flit its feeder
+/// did not send this cycle, and is tracked again.
+fn settle_worm(
+    buf: &mut [Buf],
+    chans: &mut [Chan],
+    active: &mut ActiveSet,
+    b: u32,
+    now: u32,
+    s: Shape,
+    count: &mut u64,
+) {
+    let mut x = rear_of(buf, b, s.no_up);
+    let mut up_sent = buf[x as usize].last == now;
+    loop {
+        let t = next_in_worm(buf, x, s);
+        if t == NONE {
+            break;
+        }
+        let tb = &mut buf[t as usize];
+        if tb.state == FLOW {
+            if tb.last != now {
+                bring_up(tb, chans, now, s.counting);
+                if !up_sent {
+                    tb.cnt -= 1;
+                }
+            }
+            chans[tb.out_chan as usize].flow = 0;
+            *count -= 1;
+            if tb.cnt == 0 {
+                tb.state = IDLE;
+            } else {
+                tb.state = ACTIVE;
+                active.join::<true>(t);
+            }
+            up_sent = true;
+        } else {
+            up_sent = tb.last == now;
+        }
+        x = t;
+    }
+}
+
+/// The worm holding buffer `b` stops flowing at the start of cycle `now` (a header asked for
+/// one of its channels): each FLOW buffer is brought up to the cycle before and joins this
+/// cycle's visits, `pull`.
+fn settle_now(
+    buf: &mut [Buf],
+    chans: &mut [Chan],
+    pull: &mut Vec<u32>,
+    b: u32,
+    now: u32,
+    s: Shape,
+    count: &mut u64,
+) {
+    let mut x = rear_of(buf, b, s.no_up);
+    loop {
+        let t = next_in_worm(buf, x, s);
+        if t == NONE {
+            break;
+        }
+        let tb = &mut buf[t as usize];
+        if tb.state == FLOW {
+            bring_up(tb, chans, now.wrapping_sub(1), s.counting);
+            chans[tb.out_chan as usize].flow = 0;
+            *count -= 1;
+            tb.state = ACTIVE;
+            pull.push(t);
+        }
+        x = t;
+    }
+}
+
+/// Whether the worm whose header moved into buffer `f` in cycle `now` may flow from the next
+/// cycle on: every buffer between its rear and `f` sent a flit this cycle and holds one. (Each
+/// becomes FLOW only if it moves alone on its channel at its next visit.)
+fn enter(buf: &[Buf], m: u32, f: u32, now: u32, s: Shape) -> bool {
+    let mut y = buf[f as usize].up;
+    let mut inside = 0;
+    while y != s.no_up {
+        let r = &buf[y as usize];
+        if r.up == s.no_up {
+            return inside > 0;
+        }
+        if r.msg != m || r.cnt != 1 || r.last != now || r.state != ACTIVE || inside > 64 {
+            return false;
+        }
+        if r.out_buf(s.bufchans, s.vcs) == NONE {
+            return false;
+        }
+        inside += 1;
+        y = r.up;
+    }
+    false
+}
+
+impl Engine {
+    /// Brings every FLOW buffer's counters up to the last cycle, leaving it FLOW (before the
+    /// channels' counting changes).
+    pub(super) fn rebase_flows(&mut self) {
+        if self.flows.bufs == 0 {
+            return;
+        }
+        let upto = (self.cycle as u32).wrapping_sub(1);
+        let counting = self.arbiters.counting;
+        let chans = &mut self.arbiters.chan;
+        for b in self.bufs.buf.iter_mut().filter(|b| b.state == FLOW) {
+            bring_up(b, chans, upto, counting);
+        }
+    }
+
+    /// Every worm stops flowing, between two cycles.
+    pub(super) fn settle_flows(&mut self) {
+        self.rebase_flows();
+        if self.flows.bufs == 0 {
+            return;
+        }
+        let Engine { bufs, arbiters, .. } = self;
+        let (buf, active) = (&mut bufs.buf, &mut bufs.active);
+        for (b, r) in buf.iter_mut().enumerate() {
+            if r.state == FLOW {
+                arbiters.chan[r.out_chan as usize].flow = 0;
+                r.state = ACTIVE;
+                active.add(b as u32);
+            }
+        }
+        self.flows.bufs = 0;
+        self.flows.worms.clear();
+        clear_flags(&mut self.msgs);
+    }
+
+    /// The flits that FLOW buffers' channels carried and have not counted yet, by channel.
+    pub(super) fn pending_flits(&self) -> Vec<(usize, u64)> {
+        if self.flows.bufs == 0 {
+            return Vec::new();
+        }
+        let upto = (self.cycle as u32).wrapping_sub(1);
+        let counting = self.arbiters.counting as u64;
+        self.bufs
+            .buf
+            .iter()
+            .filter(|b| b.state == FLOW)
+            .map(|b| {
+                let d = upto.wrapping_sub(b.last) as u64;
+                (b.out_chan as usize, d * counting)
+            })
+            .collect()
+    }
+
+    /// Worms may flow in a one-pass cycle (on by default); off, every worm stops flowing.
+    pub fn set_flows(&mut self, on: bool) {
+        if !on {
+            self.settle_flows();
+        }
+        self.flows.enabled = on;
+    }
+
+    /// Buffers inside flowing worms now.
+    pub fn flowing_buffers(&self) -> u64 {
+        self.flows.bufs
+    }
+}
+
+/// No worm flows.
+fn clear_flags(msgs: &mut Messages) {
+    for f in &mut msgs.flow {
+        *f = 0;
+    }
+}
