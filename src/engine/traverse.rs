@@ -224,7 +224,7 @@ impl Engine {
                 let (tail, empty) = buf[b].send_front(len, now);
                 if $convert {
                     // Inside a flowing worm from now on: it sends a flit every cycle.
-                    debug_assert!(!tail && !was_full);
+                    debug_assert!(!tail);
                     buf[b].state = FLOW;
                     chans[c].flow = (t - c as u32 * vcs) as u8 + 1;
                     flows.bufs += 1;
