@@ -49,6 +49,14 @@ pub(super) struct Flows {
 }
 
 impl Flows {
+    /// Bytes of its lists.
+    pub fn heap_bytes(&self) -> u64 {
+        super::memory::vec_bytes(&self.broken)
+            + super::memory::vec_bytes(&self.entering)
+            + super::memory::vec_bytes(&self.rears)
+            + super::memory::vec_bytes(&self.worms)
+    }
+
     /// Before a one-pass cycle's bodies move: the flowing worms whose channel a header asked
     /// for in step 2 (`asked`) stop flowing, and are visited as any other this cycle (`pull`).
     #[allow(clippy::too_many_arguments)]

@@ -30,7 +30,9 @@ impl Engine {
             + vec_bytes(&m.hops)
             + vec_bytes(&m.escape)
             + vec_bytes(&m.tie)
-            + vec_bytes(&m.next);
+            + vec_bytes(&m.next)
+            + vec_bytes(&m.flow)
+            + vec_bytes(&m.front);
         let rest = self.waits.heap_bytes()
             + self.early.heap_bytes()
             + self.pipe.heap_bytes()
@@ -39,6 +41,7 @@ impl Engine {
             + vec_bytes(&self.pull)
             + vec_bytes(&self.delivered)
             + vec_bytes(&self.deliveries)
+            + self.flows.heap_bytes()
             + self.split.as_ref().map_or(0, |s| s.heap_bytes());
         vec![
             (
