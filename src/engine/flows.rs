@@ -9,9 +9,9 @@
 //! one of its channels, its tail reached them) or when the counters are read.
 //!
 //! A worm starts to flow after a cycle in which its header moved and every buffer between its
-//! rear and its header sent a flit and holds one, with no other message on their channels
-//! (`enter`); each of those buffers then becomes FLOW at its next visit, when it moves once
-//! more (`Engine::traverse`). A visited buffer whose feeder is FLOW counts the flit that feeder
+//! rear and its header sent a flit and holds one (`enter`); each of those buffers then becomes
+//! FLOW at its next visit, when it moves once more, alone on its channel (`Engine::traverse`;
+//! if it cannot, the worm stops flowing). A visited buffer whose feeder is FLOW counts the flit that feeder
 //! sends it that cycle; an explicit move into a FLOW buffer adds no flit, since that buffer
 //! sends one the same cycle.
 
