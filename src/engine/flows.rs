@@ -100,11 +100,9 @@ impl Flows {
     ) {
         for &t in &self.rears {
             let tb = &mut buf[t as usize];
-            bring_up(tb, chans, now, s.counting);
-            chans[tb.out_chan as usize].flow = 0;
+            leave_flow(tb, chans, now, s, &mut self.bufs);
             tb.state = ACTIVE;
             active.join::<true>(t);
-            self.bufs -= 1;
         }
         self.rears.clear();
         for &b in asked {
@@ -176,6 +174,15 @@ pub(super) fn bring_up(b: &mut Buf, chans: &mut [Chan], upto: u32, counting: u32
     b.last = upto;
 }
 
+/// FLOW buffer `b` leaves its flow, its counters brought up to cycle `upto` and its channel's
+/// mark cleared (`count`: the FLOW buffers); the caller sets its state and tracks it.
+#[inline(always)]
+fn leave_flow(b: &mut Buf, chans: &mut [Chan], upto: u32, s: Shape, count: &mut u64) {
+    bring_up(b, chans, upto, s.counting);
+    chans[b.out_chan as usize].flow = 0;
+    *count -= 1;
+}
+
 /// The rear of the worm holding buffer `b`: up its feeders to the one whose tail has arrived
 /// (or that a source feeds).
 fn rear_of(buf: &[Buf], mut b: u32, no_up: u32) -> u32 {
@@ -216,14 +223,11 @@ fn settle_worm(
         }
         let tb = &mut buf[t as usize];
         if tb.state == FLOW {
-            if tb.last != now {
-                bring_up(tb, chans, now, s.counting);
-                if !up_sent {
-                    tb.cnt -= 1;
-                }
+            if tb.last != now && !up_sent {
+                // It sent this cycle's flit, and its feeder did not send it another.
+                tb.cnt -= 1;
             }
-            chans[tb.out_chan as usize].flow = 0;
-            *count -= 1;
+            leave_flow(tb, chans, now, s, count);
             if tb.cnt == 0 {
                 tb.state = IDLE;
             } else {
@@ -258,9 +262,7 @@ fn settle_now(
         }
         let tb = &mut buf[t as usize];
         if tb.state == FLOW {
-            bring_up(tb, chans, now.wrapping_sub(1), s.counting);
-            chans[tb.out_chan as usize].flow = 0;
-            *count -= 1;
+            leave_flow(tb, chans, now.wrapping_sub(1), s, count);
             tb.state = ACTIVE;
             pull.push(t);
         }
