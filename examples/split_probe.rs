@@ -101,6 +101,13 @@ fn main() {
         ratios[ratios.len() - 1],
         t1 / tn
     );
+    if !rings {
+        println!(
+            "buffers in flowing worms at the end: 1 thread {}, {threads} threads {}",
+            one.flowing_buffers(),
+            split.flowing_buffers()
+        );
+    }
     if let Some(p) = split.split_profile() {
         print_profile(&p, t1 / (blocks * cycles) as f64);
     }

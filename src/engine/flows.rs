@@ -16,6 +16,7 @@
 //! sends one the same cycle.
 
 use super::active::ActiveSet;
+use super::partition::Split;
 use super::parts::{ACTIVE, Buf, Chan, FLOW, IDLE};
 use super::{Engine, messages::Messages};
 use crate::network::NONE;
@@ -65,7 +66,7 @@ impl Flows {
         &mut self,
         buf: &mut [Buf],
         chans: &mut [Chan],
-        msgs: &mut Messages,
+        flow: &mut [u8],
         pull: &mut Vec<u32>,
         asked: &[u32],
         now: u32,
@@ -76,7 +77,7 @@ impl Flows {
             let f = chans[ch as usize].flow;
             if f != 0 {
                 let fed = buf[(ch * s.vcs + f as u32 - 1) as usize].up;
-                msgs.flow[buf[fed as usize].msg as usize] = STILL;
+                flow[buf[fed as usize].msg as usize] = STILL;
                 settle_now(buf, chans, pull, fed, now, s, &mut self.bufs);
             }
         }
@@ -92,7 +93,7 @@ impl Flows {
         &mut self,
         buf: &mut [Buf],
         chans: &mut [Chan],
-        msgs: &mut Messages,
+        (flow, front): (&mut [u8], &mut [u32]),
         active: &mut ActiveSet,
         asked: &[u32],
         now: u32,
@@ -108,7 +109,7 @@ impl Flows {
         for &b in asked {
             let r = &buf[b as usize];
             if r.last != now && r.msg != NONE {
-                let f = &mut msgs.flow[r.msg as usize];
+                let f = &mut flow[r.msg as usize];
                 if *f == FLOWING || *f == SENT {
                     *f = BROKEN;
                     self.broken.push((r.msg, b));
@@ -118,36 +119,32 @@ impl Flows {
         let mut i = 0;
         while i < self.worms.len() {
             let m = self.worms[i] as usize;
-            match msgs.flow[m] {
+            match flow[m] {
                 SENT => {
-                    msgs.flow[m] = FLOWING;
+                    flow[m] = FLOWING;
                     i += 1;
                     continue;
                 }
                 FLOWING => {
-                    msgs.flow[m] = BROKEN;
-                    self.broken.push((m as u32, msgs.front[m]));
+                    flow[m] = BROKEN;
+                    self.broken.push((m as u32, front[m]));
                 }
                 _ => {}
             }
             self.worms.swap_remove(i);
         }
         for &(m, b) in &self.broken {
-            if msgs.flow[m as usize] == BROKEN {
-                msgs.flow[m as usize] = STILL;
+            if flow[m as usize] == BROKEN {
+                flow[m as usize] = STILL;
                 settle_worm(buf, chans, active, b, now, s, &mut self.bufs);
             }
         }
         self.broken.clear();
         for &(m, f) in &self.entering {
             let r = &buf[f as usize];
-            if msgs.flow[m as usize] == STILL
-                && r.msg == m
-                && r.sent == 0
-                && enter(buf, m, f, now, s)
-            {
-                msgs.flow[m as usize] = FLOWING;
-                msgs.front[m as usize] = f;
+            if flow[m as usize] == STILL && r.msg == m && r.sent == 0 && enter(buf, m, f, now, s) {
+                flow[m as usize] = FLOWING;
+                front[m as usize] = f;
                 self.worms.push(m);
             }
         }
@@ -157,11 +154,15 @@ impl Flows {
 
 /// What the walks along a worm need of the network.
 #[derive(Clone, Copy)]
-pub(super) struct Shape {
+pub(super) struct Shape<'a> {
     pub no_up: u32,
     pub bufchans: u32,
     pub vcs: u32,
     pub counting: u32,
+    /// In a split cycle, the partition holding each buffered channel's buffers, and the
+    /// partition walking (`me`), which reads no other's records; empty on one thread.
+    pub holders: &'a [u8],
+    pub me: u8,
 }
 
 /// Brings FLOW buffer `b`'s flits sent, stamp and channel counter up to cycle `upto`: it sent a
@@ -192,14 +193,19 @@ fn rear_of(buf: &[Buf], mut b: u32, no_up: u32) -> u32 {
     b
 }
 
-/// The buffer after `x` in its worm, towards the header, or NONE at the front.
+/// The buffer after `x` in its worm, towards the header, or NONE at the front (or where the
+/// worm's header has just left the walking partition).
 #[inline(always)]
 fn next_in_worm(buf: &[Buf], x: u32, s: Shape) -> u32 {
     let r = &buf[x as usize];
     if r.sent == 0 {
         return NONE;
     }
-    r.out_buf(s.bufchans, s.vcs)
+    let t = r.out_buf(s.bufchans, s.vcs);
+    if t != NONE && !s.holders.is_empty() && s.holders[(t / s.vcs) as usize] != s.me {
+        return NONE;
+    }
+    t
 }
 
 /// The worm holding buffer `b` stops flowing at the end of cycle `now`: each FLOW buffer is
@@ -271,9 +277,14 @@ fn settle_now(
 }
 
 /// Whether the worm whose header moved into buffer `f` in cycle `now` may flow from the next
-/// cycle on: every buffer between its rear and `f` sent a flit this cycle and holds one. (Each
-/// becomes FLOW only if it moves alone on its channel at its next visit.)
+/// cycle on: every buffer between its rear and `f` sent a flit this cycle and holds one, and
+/// in a split cycle the walking partition holds them all (a record whose channel joins two
+/// partitions, `sides_xor`, has its feeder in the other). (Each becomes FLOW only if it moves
+/// alone on its channel at its next visit.)
 fn enter(buf: &[Buf], m: u32, f: u32, now: u32, s: Shape) -> bool {
+    if buf[f as usize].sides_xor() != 0 {
+        return false;
+    }
     let mut y = buf[f as usize].up;
     let mut inside = 0;
     while y != s.no_up {
@@ -281,7 +292,13 @@ fn enter(buf: &[Buf], m: u32, f: u32, now: u32, s: Shape) -> bool {
         if r.up == s.no_up {
             return inside > 0;
         }
-        if r.msg != m || r.cnt != 1 || r.last != now || r.state != ACTIVE || inside > 64 {
+        if r.msg != m
+            || r.cnt != 1
+            || r.last != now
+            || r.state != ACTIVE
+            || r.sides_xor() != 0
+            || inside > 64
+        {
             return false;
         }
         if r.out_buf(s.bufchans, s.vcs) == NONE {
@@ -294,12 +311,21 @@ fn enter(buf: &[Buf], m: u32, f: u32, now: u32, s: Shape) -> bool {
 }
 
 impl Engine {
+    /// Buffers in state FLOW, on one thread and in a split cycle's partitions.
+    fn flow_bufs(&self) -> u64 {
+        self.flows.bufs + self.split.as_ref().map_or(0, |s| s.flow_bufs())
+    }
+
     /// Brings every FLOW buffer's counters up to the last cycle, leaving it FLOW (before the
     /// channels' counting changes).
     pub(super) fn rebase_flows(&mut self) {
-        if self.flows.bufs == 0 {
-            return;
+        if self.flow_bufs() > 0 {
+            self.bring_up_flows();
         }
+    }
+
+    /// [`Engine::rebase_flows`], however many buffers flow.
+    fn bring_up_flows(&mut self) {
         let upto = (self.cycle as u32).wrapping_sub(1);
         let counting = self.arbiters.counting;
         let chans = &mut self.arbiters.chan;
@@ -310,10 +336,20 @@ impl Engine {
 
     /// Every worm stops flowing, between two cycles.
     pub(super) fn settle_flows(&mut self) {
-        self.rebase_flows();
-        if self.flows.bufs == 0 {
+        let mut split = self.split.take();
+        self.settle_flows_in(split.as_deref_mut());
+        self.split = split;
+    }
+
+    /// [`Engine::settle_flows`], the split cycle's partitions being `split` (taken out of the
+    /// engine while it steps). A FLOW buffer joins the engine's active set, which the next
+    /// cycle hands to its partition.
+    pub(super) fn settle_flows_in(&mut self, split: Option<&mut Split>) {
+        let parts = split.as_ref().map_or(0, |s| s.flow_bufs());
+        if self.flows.bufs + parts == 0 {
             return;
         }
+        self.bring_up_flows();
         let Engine { bufs, arbiters, .. } = self;
         let (buf, active) = (&mut bufs.buf, &mut bufs.active);
         for (b, r) in buf.iter_mut().enumerate() {
@@ -325,12 +361,15 @@ impl Engine {
         }
         self.flows.bufs = 0;
         self.flows.worms.clear();
+        if let Some(split) = split {
+            split.forget_flows();
+        }
         clear_flags(&mut self.msgs);
     }
 
     /// The flits that FLOW buffers' channels carried and have not counted yet, by channel.
     pub(super) fn pending_flits(&self) -> Vec<(usize, u64)> {
-        if self.flows.bufs == 0 {
+        if self.flow_bufs() == 0 {
             return Vec::new();
         }
         let upto = (self.cycle as u32).wrapping_sub(1);
@@ -356,7 +395,7 @@ impl Engine {
 
     /// Buffers inside flowing worms now.
     pub fn flowing_buffers(&self) -> u64 {
-        self.flows.bufs
+        self.flow_bufs()
     }
 }
 

@@ -43,6 +43,7 @@ use sides::Sides;
 
 use super::active::ActiveSet;
 use super::crew::{Crew, Shared};
+use super::flows::Flows;
 use super::injection::InjectCtx;
 use super::messages::Messages;
 use super::parts::{Buf, SLOT_BITS, WaitLists};
@@ -87,6 +88,8 @@ struct Part {
     delivered: Vec<(u32, u32)>,
     /// Its changes to the occupancy accounts this cycle (`occupancy::change`).
     hist: Vec<u64>,
+    /// One-pass cycle: its flowing worms (`flows.rs`), each wholly in the partition.
+    flows: Flows,
     /// Flits moved this cycle.
     moved: u64,
     /// Flits ejected this cycle.
@@ -154,6 +157,7 @@ impl Split {
             visit: Vec::new(),
             delivered: Vec::new(),
             hist: crate::stats::VcOccupancy::zero_accounts(net.vcs),
+            flows: Flows::default(),
             moved: 0,
             ejected: 0,
             injected: 0,
@@ -254,6 +258,19 @@ impl Split {
         }
     }
 
+    /// Buffers in state FLOW in the partitions.
+    pub(super) fn flow_bufs(&self) -> u64 {
+        self.parts.iter().map(|p| p.flows.bufs).sum()
+    }
+
+    /// Every worm has stopped flowing (its buffers settled by the caller).
+    pub(super) fn forget_flows(&mut self) {
+        for p in &mut self.parts {
+            p.flows.bufs = 0;
+            p.flows.worms.clear();
+        }
+    }
+
     /// Heap bytes of the partitions' state.
     pub fn heap_bytes(&self) -> u64 {
         use super::memory::vec_bytes;
@@ -270,6 +287,7 @@ impl Split {
                     + vec_bytes(&p.visit)
                     + vec_bytes(&p.delivered)
                     + vec_bytes(&p.hist)
+                    + p.flows.heap_bytes()
             })
             .sum();
         let boxes: u64 = self.boxes.iter().map(|b| vec_bytes(&b.0)).sum();
@@ -288,6 +306,11 @@ impl Engine {
         self.bufs.keep_heads(one);
         split.keep_heads(one, &self.bufs.buf, vcs, bufchans);
         split.keep_listing(one);
+        // Worms flow inside a partition as on one thread (`flows.rs`).
+        let flowing = one && self.flows.enabled && self.net.depth >= 2;
+        for p in &mut split.parts {
+            p.flows.on = flowing;
+        }
         // Injection's buffers, tracked last cycle, go to their partitions.
         let (parts, sides) = (&mut split.parts, &split.sides);
         self.bufs
@@ -329,6 +352,8 @@ impl Engine {
     /// Moves `split`'s partition boundaries to `starts` between two cycles, the sources' lists
     /// with them.
     pub(super) fn move_boundaries(&mut self, split: &mut Split, starts: Vec<u32>) {
+        // A worm flows only inside one partition: the worms stop flowing first.
+        self.settle_flows_in(Some(split));
         split.repartition(
             &self.net,
             starts,
@@ -393,6 +418,8 @@ impl Engine {
             inject: injected_at,
             len,
             next,
+            flow,
+            front,
             ..
         } = &mut self.msgs;
         let sources = self.sources.shared();
@@ -419,6 +446,8 @@ impl Engine {
             drv_rr: Shared::new(&mut self.arbiters.drv_rr),
             hops: Shared::new(hops),
             escape: Shared::new(escape),
+            flow: Shared::new(flow),
+            front: Shared::new(front),
             busy: Shared::new(busy),
             boxes: Shared::new(&mut split.boxes),
             parts: n,

@@ -266,9 +266,11 @@ impl Engine {
                 bufchans,
                 vcs,
                 counting,
+                holders: &[],
+                me: 0,
             };
             if flowing {
-                flows.start(buf, chans, msgs, pull, asked, now, shape);
+                flows.start(buf, chans, &mut msgs.flow, pull, asked, now, shape);
             }
             for k in 0..pull.len() {
                 prefetch::pull_ahead::<LIST>(
@@ -371,8 +373,11 @@ impl Engine {
                 bufchans,
                 vcs,
                 counting,
+                holders: &[],
+                me: 0,
             };
-            flows.end(buf, chans, msgs, active, asked, now, shape);
+            let columns = (&mut msgs.flow[..], &mut msgs.front[..]);
+            flows.end(buf, chans, columns, active, asked, now, shape);
         }
         if LIST {
             keep_asked(asked, buf, active, now);

@@ -8,19 +8,29 @@ use super::scale::each_case;
 use flitsim::Scenario;
 use flitsim::engine::{Engine, Span, build_engine};
 
-/// Runs `s` at `flit_rate` for `cycles` cycles on one thread with the one-pass cycle, worms
-/// flowing and not, comparing every buffer after every cycle; returns the most buffers that
-/// flowed at once.
-fn lockstep(s: &Scenario, flit_rate: f64, cycles: u64, ctx: &str) -> u64 {
+/// Runs `s` at `flit_rate` for `cycles` cycles with the one-pass cycle, on one thread with no
+/// worm flowing and on `threads` threads with worms flowing (the split's partition boundaries
+/// moved at the cycles `moves` gives, to the fractions of the routers given), comparing every
+/// buffer after every cycle; returns the most buffers that flowed at once.
+fn lockstep(
+    s: &Scenario,
+    flit_rate: f64,
+    cycles: u64,
+    threads: usize,
+    moves: &[(u64, f64)],
+    ctx: &str,
+) -> u64 {
     let rate = flit_rate / s.traffic.mean_length();
-    let engine = |flows: bool| -> Engine {
+    let engine = |flows: bool, threads: usize| -> Engine {
         let mut e = build_engine(s, rate, 7)
+            .with_threads(threads)
             .with_prefetch(true)
             .with_flows(flows);
         e.log_deliveries = true;
         e
     };
-    let (mut plain, mut flowing) = (engine(false), engine(true));
+    let (mut plain, mut flowing) = (engine(false, 1), engine(true, threads));
+    let routers = flowing.net.routers() as f64;
     let buffers = plain.net.buffers() as u32;
     let (mut most, mut span_a, mut span_b) = (0, Span::default(), Span::default());
     for i in 0..cycles {
@@ -31,6 +41,11 @@ fn lockstep(s: &Scenario, flit_rate: f64, cycles: u64, ctx: &str) -> u64 {
         if i == 2 * cycles / 3 {
             span_a.end = Some(plain.close_window());
             span_b.end = Some(flowing.close_window());
+        }
+        if let Some(&(_, at)) = moves.iter().find(|(c, _)| *c == i)
+            && flowing.threads() == 2
+        {
+            flowing.repartition(&[0, ((at * routers) as u32).max(1)]);
         }
         plain.step();
         flowing.step();
@@ -81,7 +96,7 @@ fn lockstep(s: &Scenario, flit_rate: f64, cycles: u64, ctx: &str) -> u64 {
 #[test]
 fn flowing_worms_change_nothing() {
     each_case(|s, flit_rate, ctx| {
-        let most = lockstep(s, flit_rate, 1500, ctx);
+        let most = lockstep(s, flit_rate, 1500, 1, &[], ctx);
         let r = &s.router;
         let one_pass = !r.early_free
             && r.delay == 0
@@ -110,8 +125,38 @@ fn long_flowing_worms_change_nothing() {
             );
             let s = Scenario::from_toml(&text, "flows.toml").unwrap();
             let ctx = format!("8-ary 2-cube, {algorithm}, depth {depth}, at {flit_rate}");
-            let most = lockstep(&s, flit_rate, 2000, &ctx);
+            let most = lockstep(&s, flit_rate, 2000, 1, &[], &ctx);
             assert!(most >= 10, "{ctx}: at most {most} buffers flowed");
+            for threads in [2, 3] {
+                let moves = [(700, 0.3), (1300, 0.6)];
+                let ctx = format!("{ctx}, {threads} threads");
+                let most = lockstep(&s, flit_rate, 2000, threads, &moves, &ctx);
+                assert!(most > 0, "{ctx}: no worm flowed");
+            }
         }
     }
+}
+
+/// Every case of `scale.rs`, light and saturated, split across 2 threads (the boundaries moved
+/// twice while worms flow) and 3: the same state after every cycle as one thread with no worm
+/// flowing, worms flowing inside the partitions wherever they flow on one thread.
+#[test]
+fn flowing_worms_in_partitions_change_nothing() {
+    each_case(|s, flit_rate, ctx| {
+        let r = &s.router;
+        let split = !r.early_free
+            && r.delay == 0
+            && r.link_latency == 1
+            && r.crossbar != flitsim::scenario::Crossbar::PerPort;
+        let one_pass = split && !ctx.contains("mway");
+        for (threads, moves) in [(2, &[(500, 0.3), (1000, 0.7)][..]), (3, &[][..])] {
+            let ctx = format!("{ctx}, {threads} threads");
+            let most = lockstep(s, flit_rate, 1500, threads, moves, &ctx);
+            if one_pass && r.buffer_depth >= 2 {
+                assert!(most > 0, "{ctx}: no worm flowed");
+            } else {
+                assert_eq!(most, 0, "{ctx}: a worm flowed");
+            }
+        }
+    });
 }

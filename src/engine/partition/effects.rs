@@ -10,9 +10,9 @@ use crate::engine::crew::Shared;
 use crate::engine::endpoints::SharedSources;
 use crate::engine::injection::{InjectCtx, inject_part};
 use crate::engine::parts::{
-    ASLEEP, Buf, Chan, NO_REQUEST, SLOT_BITS, keep_asked, rival_fed, track, wake,
+    ASLEEP, Buf, Chan, FLOW, NO_REQUEST, SLOT_BITS, keep_asked, rival_fed, track, wake,
 };
-use crate::engine::{prefetch, vc_on};
+use crate::engine::{flows, prefetch, vc_on};
 use crate::network::{NONE, Network};
 use crate::stats::occupancy;
 
@@ -56,6 +56,10 @@ pub(super) struct TraverseCtx<'a> {
     pub(super) drv_rr: Shared<u8>,
     pub(super) hops: Shared<u16>,
     pub(super) escape: Shared<u16>,
+    /// The messages' flow flags and fronts (`Messages::flow`, `front`): a flowing worm's are
+    /// written by the partition holding it whole, another's only at its tail's ejection.
+    pub(super) flow: Shared<u8>,
+    pub(super) front: Shared<u32>,
     pub(super) busy: Shared<u8>,
     pub(super) boxes: Shared<Outbox>,
     pub(super) parts: usize,
@@ -93,12 +97,23 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             ctx.busy.get(),
         )
     };
+    // SAFETY: the flags and fronts of the messages whose flits this partition moves.
+    let (flow, front) = unsafe { (ctx.flow.get(), ctx.front.get()) };
     let n = ctx.parts;
     // SAFETY: row i of the boxes is this partition's alone during the grants.
     let boxes = unsafe { &mut ctx.boxes.get()[i * n..(i + 1) * n] };
     let net = ctx.net;
     let (vcs, now, bufchans) = (net.vcs, ctx.now, net.buffered_channels());
     let no_up = (buf.len() - 1) as u32;
+    let flowing = ONE && p.flows.on;
+    let shape = flows::Shape {
+        no_up,
+        bufchans,
+        vcs,
+        counting: ctx.counting,
+        holders: ctx.sides.holders(),
+        me: i as u8,
+    };
     if let Some((sources, injection)) = ctx.inject {
         // SAFETY: this partition's sources, injection buffers and channels are its own.
         let (injected, finished) = unsafe {
@@ -144,6 +159,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let was_full = src.feeder_may_sleep::<ONE>(net.depth);
             let (tail, empty) = src.send_front(len, now);
             p.active.sent::<ONE>(b as u32, empty);
+            let front_sent = flowing && (header || t == NONE) && flow[m as usize] == flows::FLOWING;
             let out = &mut chans[c];
             out.flits += ctx.counting;
             out.msgs += header as u32 & ctx.counting;
@@ -165,6 +181,15 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                 // Its header has left and its body stays: step 2 need not visit it.
                 p.heads.remove(b as u32);
             }
+            if front_sent && to == i {
+                // A flowing worm's front sent: it flows on, from its header's new buffer.
+                flow[m as usize] = flows::SENT;
+                front[m as usize] = if t == NONE { b as u32 } else { t };
+            } else if front_sent {
+                // Its header left the partition: it stops flowing after the grants.
+                flow[m as usize] = flows::BROKEN;
+                p.flows.broken.push((m, b as u32));
+            }
             if t != NONE {
                 if header {
                     let mi = m as usize;
@@ -182,10 +207,16 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                         tail,
                     }
                 );
+                if flowing && header && to == i && flow[m as usize] == flows::STILL {
+                    p.flows.entering.push((m, t));
+                }
             } else {
                 p.ejected += 1;
                 if tail {
                     p.delivered.push((a, m));
+                    if flowing {
+                        flow[m as usize] = flows::STILL;
+                    }
                 }
             }
         }};
@@ -194,7 +225,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
     // request, so the grant only moves the turn to it, and nothing a header or an ejection
     // does applies.
     macro_rules! move_body {
-        ($b:expr, $cur:expr, $c:expr, $t:expr) => {{
+        ($b:expr, $cur:expr, $c:expr, $t:expr, $convert:expr) => {{
             let (b, cur, c, t): (usize, Buf, usize, u32) = ($b, $cur, $c, $t);
             p.moved += 1;
             chans[c].rr = cur.slot & SLOT_BITS;
@@ -202,7 +233,15 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let feed = ctx.sides.feeder_into(b as u32 / vcs, &cur, i as u8) as usize;
             let was_full = cur.feeder_may_sleep::<true>(net.depth);
             let (tail, empty) = buf[b].send_front(len, now);
-            p.active.sent::<true>(b as u32, empty);
+            if $convert {
+                // Inside a flowing worm from now on: it sends a flit every cycle.
+                debug_assert!(!tail);
+                buf[b].state = FLOW;
+                chans[c].flow = (t - c as u32 * vcs) as u8 + 1;
+                p.flows.bufs += 1;
+            } else {
+                p.active.sent::<true>(b as u32, empty);
+            }
             chans[c].flits += ctx.counting;
             if cur.up != no_up && was_full {
                 post!(feed, Effect::Wake(cur.up));
@@ -220,6 +259,13 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             apply::<true>(flit, p, (&mut *buf, &mut *chans, &mut *busy), ctx, after);
         }};
     }
+    if flowing {
+        // Worms whose channel a header asked for in step 2 stop flowing.
+        let Part {
+            flows, pull, asked, ..
+        } = p;
+        flows.start(buf, chans, flow, pull, asked, now, shape);
+    }
     if ONE {
         // The bodies staying in the partition, in id order, as `Engine::traverse` moves them
         // in a one-pass cycle: one whose channel has no other requester moves at once, the
@@ -235,12 +281,24 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             }
             let c = cur.out_chan;
             let t = cur.out_buf(bufchans, vcs);
+            if t != NONE && ctx.sides.holder_from(c, &buf[t as usize], i as u8) as usize != i {
+                // Its message leaves the partition: it asked in step 2.
+                continue;
+            }
+            // In a flowing worm (wholly in this partition): as in `Engine::traverse`.
+            let mut inside = false;
+            if flowing {
+                let f = flow[cur.msg as usize];
+                if f != flows::STILL && cur.up != no_up {
+                    let u = &buf[cur.up as usize];
+                    if u.state == FLOW && u.last != now {
+                        buf[b].cnt += 1;
+                    }
+                    inside = f == flows::FLOWING && t != NONE;
+                }
+            }
             if t != NONE {
                 let tt = &buf[t as usize];
-                if ctx.sides.holder_from(c, tt, i as u8) as usize != i {
-                    // Its message leaves the partition: it asked in step 2.
-                    continue;
-                }
                 let t_sent = tt.last == now;
                 if tt.cnt + t_sent as u16 >= net.depth {
                     // Wormhole blocking: asleep, unless the wake-up has passed this cycle.
@@ -249,14 +307,26 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                     } else {
                         buf[b].state = ASLEEP;
                     }
+                    if inside {
+                        flow[cur.msg as usize] = flows::BROKEN;
+                        p.flows.broken.push((cur.msg, b as u32));
+                    }
                     continue;
                 }
                 let contended =
                     chans[c as usize].best != NO_REQUEST || rival_fed(buf, c, t, vcs, no_up);
                 if !contended {
-                    move_body!(b, cur, c as usize, t);
+                    if inside {
+                        move_body!(b, cur, c as usize, t, true);
+                    } else {
+                        move_body!(b, cur, c as usize, t, false);
+                    }
                     continue;
                 }
+            }
+            if inside {
+                flow[cur.msg as usize] = flows::BROKEN;
+                p.flows.broken.push((cur.msg, b as u32));
             }
             // A contended channel, or an ejection channel: it asks as in step 2.
             let a = ask_arbiter::<SHARED>(net, chans, drv_rr, c, b, cur.slot & SLOT_BITS);
@@ -273,6 +343,17 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             );
         }
         grant!(p.visit[k]);
+    }
+    if flowing {
+        let Part {
+            flows,
+            active,
+            asked,
+            ..
+        } = p;
+        flows.end(buf, chans, (flow, front), active, asked, now, shape);
+        // Its flowing worms' buffers move a flit each, which no grant counts.
+        p.moved += p.flows.bufs;
     }
     if ONE {
         keep_asked(&mut p.asked, buf, &mut p.active, now);
@@ -337,6 +418,17 @@ fn apply<const ONE: bool>(e: Effect, p: &mut Part, held: Held, ctx: &TraverseCtx
             tail,
         } => {
             let tb = &mut buf[t as usize];
+            if ONE && tb.state == FLOW {
+                // Into a flowing worm's buffer, as in `Engine::traverse` (`into_flow`).
+                if tb.last == ctx.now {
+                    tb.cnt += 1;
+                }
+                if tail {
+                    tb.up = no_up;
+                    p.flows.rears.push(t);
+                }
+                return;
+            }
             if header {
                 tb.msg = m;
                 tb.sent = 0;

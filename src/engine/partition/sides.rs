@@ -42,6 +42,11 @@ impl Sides {
         self.holder[c as usize]
     }
 
+    /// The partition holding each channel's buffers.
+    pub fn holders(&self) -> &[u8] {
+        &self.holder
+    }
+
     /// The partition owning channel `c`.
     pub fn feeder(&self, c: u32) -> u8 {
         self.feeder[c as usize]
