@@ -146,7 +146,7 @@ impl Engine {
             if cnt > 0 && self.bufs.buf[b].state == IDLE {
                 return Err(format!("buffer {b} holds flits but is not tracked"));
             }
-            if state == FLOW && (cnt != 1 || msg == NONE || self.msgs.flow[msg as usize] == 0) {
+            if state == FLOW && (cnt != 1 || msg == NONE || !self.flows_at(b as u32, msg)) {
                 return Err(format!(
                     "buffer {b} flows with {cnt} flits, message {msg} not flowing"
                 ));

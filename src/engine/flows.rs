@@ -15,10 +15,10 @@
 //! sends it that cycle; an explicit move into a FLOW buffer adds no flit, since that buffer
 //! sends one the same cycle.
 
+use super::Engine;
 use super::active::ActiveSet;
 use super::partition::Split;
 use super::parts::{ACTIVE, Buf, Chan, FLOW, IDLE};
-use super::{Engine, messages::Messages};
 use crate::network::NONE;
 
 /// A message's worm does not flow (`Messages::flow`).
@@ -30,13 +30,19 @@ pub(super) const SENT: u8 = 2;
 /// Its flow broke this cycle: it stops flowing after the grants.
 pub(super) const BROKEN: u8 = 3;
 
-/// The flowing worms' bookkeeping of one engine.
+/// The flowing worms' bookkeeping of one engine, or of one partition of a split cycle.
 #[derive(Clone, Default)]
 pub(super) struct Flows {
-    /// Worms may flow (a one-pass cycle on one thread, buffers of two flits or more).
+    /// Worms may flow (a one-pass cycle, buffers of two flits or more).
     pub on: bool,
     /// May be switched off (`Engine::with_flows`).
     pub enabled: bool,
+    /// Whether each message's worm (in a split cycle, its part in this partition) flows:
+    /// STILL, FLOWING, SENT or BROKEN.
+    pub flag: Vec<u8>,
+    /// A flowing worm's front: the buffer holding its header, feeding its ejection channel,
+    /// or (in a split cycle) sending its flits to another partition.
+    pub front: Vec<u32>,
     /// Worms whose flow broke this cycle, each with a buffer that holds it at the cycle's end.
     pub broken: Vec<(u32, u32)>,
     /// Worms whose header moved this cycle into the buffer given, that may start to flow.
@@ -50,23 +56,42 @@ pub(super) struct Flows {
 }
 
 impl Flows {
-    /// Bytes of its lists.
+    /// Bytes of its columns and lists.
     pub fn heap_bytes(&self) -> u64 {
-        super::memory::vec_bytes(&self.broken)
+        super::memory::vec_bytes(&self.flag)
+            + super::memory::vec_bytes(&self.front)
+            + super::memory::vec_bytes(&self.broken)
             + super::memory::vec_bytes(&self.entering)
             + super::memory::vec_bytes(&self.rears)
             + super::memory::vec_bytes(&self.worms)
     }
 
+    /// No worm flows (their buffers settled by the caller).
+    pub fn forget(&mut self) {
+        self.bufs = 0;
+        self.worms.clear();
+        self.flag.fill(STILL);
+    }
+
+    /// Keeps a flag and a front for each of `messages` messages.
+    #[inline]
+    pub fn fit(&mut self, messages: usize) {
+        if self.flag.len() < messages {
+            self.flag.resize(messages, STILL);
+            self.front.resize(messages, NONE);
+        }
+    }
+
     /// Before a one-pass cycle's bodies move: the flowing worms whose channel a header asked
     /// for in step 2 (`asked`) stop flowing, and are visited as any other this cycle (`pull`).
-    #[allow(clippy::too_many_arguments)]
+    /// In a split cycle, a worm whose front sends to another partition counts the flit its
+    /// FLOW feeder sends it this cycle (as the visit in `Engine::traverse` has other fronts
+    /// count it; step 2 visited it).
     #[inline(never)]
     pub fn start(
         &mut self,
         buf: &mut [Buf],
         chans: &mut [Chan],
-        flow: &mut [u8],
         pull: &mut Vec<u32>,
         asked: &[u32],
         now: u32,
@@ -77,9 +102,45 @@ impl Flows {
             let f = chans[ch as usize].flow;
             if f != 0 {
                 let fed = buf[(ch * s.vcs + f as u32 - 1) as usize].up;
-                flow[buf[fed as usize].msg as usize] = STILL;
+                self.flag[buf[fed as usize].msg as usize] = STILL;
                 settle_now(buf, chans, pull, fed, now, s, &mut self.bufs);
             }
+        }
+        if s.holders.is_empty() {
+            return;
+        }
+        for &m in &self.worms {
+            if self.flag[m as usize] != FLOWING {
+                continue;
+            }
+            let x = self.front[m as usize];
+            let r = &buf[x as usize];
+            let leaves = r.sent != 0 && r.out_buf(s.bufchans, s.vcs) != NONE;
+            if leaves && r.up != s.no_up && r.sides_xor() == 0 {
+                let u = &buf[r.up as usize];
+                if u.state == FLOW && u.last != now {
+                    buf[x as usize].cnt += 1;
+                }
+            }
+        }
+    }
+
+    /// A header of message `m` arrived from another partition (at the end of a split cycle's
+    /// cycle `now`): a worm of `m` flowing here stops, so that the partition never holds two
+    /// parts of one flowing message.
+    pub fn arrival(
+        &mut self,
+        buf: &mut [Buf],
+        chans: &mut [Chan],
+        active: &mut ActiveSet,
+        m: u32,
+        now: u32,
+        s: Shape,
+    ) {
+        if self.flag[m as usize] != STILL {
+            self.flag[m as usize] = STILL;
+            let f = self.front[m as usize];
+            settle_worm(buf, chans, active, f, now, s, &mut self.bufs);
         }
     }
 
@@ -87,13 +148,11 @@ impl Flows {
     /// rear; a flowing worm stops flowing if its front did not send, if its rear asked for a
     /// channel and did not send, or if a buffer of it did not move when it was to become
     /// FLOW; those whose header moved may start.
-    #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     pub fn end(
         &mut self,
         buf: &mut [Buf],
         chans: &mut [Chan],
-        (flow, front): (&mut [u8], &mut [u32]),
         active: &mut ActiveSet,
         asked: &[u32],
         now: u32,
@@ -109,7 +168,7 @@ impl Flows {
         for &b in asked {
             let r = &buf[b as usize];
             if r.last != now && r.msg != NONE {
-                let f = &mut flow[r.msg as usize];
+                let f = &mut self.flag[r.msg as usize];
                 if *f == FLOWING || *f == SENT {
                     *f = BROKEN;
                     self.broken.push((r.msg, b));
@@ -119,32 +178,36 @@ impl Flows {
         let mut i = 0;
         while i < self.worms.len() {
             let m = self.worms[i] as usize;
-            match flow[m] {
+            match self.flag[m] {
                 SENT => {
-                    flow[m] = FLOWING;
+                    self.flag[m] = FLOWING;
                     i += 1;
                     continue;
                 }
                 FLOWING => {
-                    flow[m] = BROKEN;
-                    self.broken.push((m as u32, front[m]));
+                    self.flag[m] = BROKEN;
+                    self.broken.push((m as u32, self.front[m]));
                 }
                 _ => {}
             }
             self.worms.swap_remove(i);
         }
         for &(m, b) in &self.broken {
-            if flow[m as usize] == BROKEN {
-                flow[m as usize] = STILL;
+            if self.flag[m as usize] == BROKEN {
+                self.flag[m as usize] = STILL;
                 settle_worm(buf, chans, active, b, now, s, &mut self.bufs);
             }
         }
         self.broken.clear();
         for &(m, f) in &self.entering {
             let r = &buf[f as usize];
-            if flow[m as usize] == STILL && r.msg == m && r.sent == 0 && enter(buf, m, f, now, s) {
-                flow[m as usize] = FLOWING;
-                front[m as usize] = f;
+            if self.flag[m as usize] == STILL
+                && r.msg == m
+                && r.sent == 0
+                && enter(buf, m, f, now, s)
+            {
+                self.flag[m as usize] = FLOWING;
+                self.front[m as usize] = f;
                 self.worms.push(m);
             }
         }
@@ -185,9 +248,9 @@ fn leave_flow(b: &mut Buf, chans: &mut [Chan], upto: u32, s: Shape, count: &mut 
 }
 
 /// The rear of the worm holding buffer `b`: up its feeders to the one whose tail has arrived
-/// (or that a source feeds).
+/// (or that a source feeds, or in a split cycle that another partition feeds).
 fn rear_of(buf: &[Buf], mut b: u32, no_up: u32) -> u32 {
-    while buf[b as usize].up != no_up {
+    while buf[b as usize].up != no_up && buf[b as usize].sides_xor() == 0 {
         b = buf[b as usize].up;
     }
     b
@@ -359,12 +422,19 @@ impl Engine {
                 active.add(b as u32);
             }
         }
-        self.flows.bufs = 0;
-        self.flows.worms.clear();
+        self.flows.forget();
         if let Some(split) = split {
             split.forget_flows();
         }
-        clear_flags(&mut self.msgs);
+    }
+
+    /// Whether message `m`, which buffer `b` holds, flows where `b` is (for the invariants).
+    pub(super) fn flows_at(&self, b: u32, m: u32) -> bool {
+        let flows = match &self.split {
+            Some(split) => split.flows_of(b, self.net.vcs),
+            None => &self.flows,
+        };
+        flows.flag.get(m as usize).is_some_and(|&f| f != STILL)
     }
 
     /// The flits that FLOW buffers' channels carried and have not counted yet, by channel.
@@ -396,12 +466,5 @@ impl Engine {
     /// Buffers inside flowing worms now.
     pub fn flowing_buffers(&self) -> u64 {
         self.flow_bufs()
-    }
-}
-
-/// No worm flows.
-fn clear_flags(msgs: &mut Messages) {
-    for f in &mut msgs.flow {
-        *f = 0;
     }
 }

@@ -30,9 +30,7 @@ impl Engine {
             + vec_bytes(&m.hops)
             + vec_bytes(&m.escape)
             + vec_bytes(&m.tie)
-            + vec_bytes(&m.next)
-            + vec_bytes(&m.flow)
-            + vec_bytes(&m.front);
+            + vec_bytes(&m.next);
         let rest = self.waits.heap_bytes()
             + self.early.heap_bytes()
             + self.pipe.heap_bytes()

@@ -21,10 +21,6 @@ pub struct Messages {
     pub tie: Vec<u32>,
     /// Next message in the same source queue (an intrusive FIFO), or NONE.
     pub next: Vec<u32>,
-    /// Whether the worm flows (`flows.rs`: STILL, FLOWING, SENT or BROKEN).
-    pub flow: Vec<u8>,
-    /// A flowing worm's front: the buffer holding its header, or feeding its ejection channel.
-    pub front: Vec<u32>,
     free: Vec<u32>,
 }
 
@@ -41,8 +37,6 @@ impl Messages {
             self.escape[i] = 0;
             self.tie[i] = tie;
             self.next[i] = NONE;
-            self.flow[i] = 0;
-            self.front[i] = NONE;
             id
         } else {
             self.src.push(src);
@@ -54,8 +48,6 @@ impl Messages {
             self.escape.push(0);
             self.tie.push(tie);
             self.next.push(NONE);
-            self.flow.push(0);
-            self.front.push(NONE);
             (self.src.len() - 1) as u32
         }
     }

@@ -264,6 +264,9 @@ impl Engine {
         // Its active set is a list (`active.rs`), and its worms may flow (`flows.rs`).
         self.bufs.active.keep_listing(one);
         self.flows.on = one && self.flows.enabled && self.net.depth >= 2;
+        if self.flows.on {
+            self.flows.fit(self.msgs.len.len());
+        }
         match (self.net.shared, timed) {
             (false, false) if one => self.request::<false, false, true, true>(),
             (false, false) => self.request::<false, false, false, false>(),

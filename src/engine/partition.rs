@@ -266,9 +266,13 @@ impl Split {
     /// Every worm has stopped flowing (its buffers settled by the caller).
     pub(super) fn forget_flows(&mut self) {
         for p in &mut self.parts {
-            p.flows.bufs = 0;
-            p.flows.worms.clear();
+            p.flows.forget();
         }
+    }
+
+    /// The flowing worms of the partition holding buffer `b` (of `vcs` a channel).
+    pub(super) fn flows_of(&self, b: u32, vcs: u32) -> &Flows {
+        &self.parts[self.sides.holder(b / vcs) as usize].flows
     }
 
     /// Heap bytes of the partitions' state.
@@ -310,6 +314,9 @@ impl Engine {
         let flowing = one && self.flows.enabled && self.net.depth >= 2;
         for p in &mut split.parts {
             p.flows.on = flowing;
+            if flowing {
+                p.flows.fit(self.msgs.len.len());
+            }
         }
         // Injection's buffers, tracked last cycle, go to their partitions.
         let (parts, sides) = (&mut split.parts, &split.sides);
@@ -418,8 +425,6 @@ impl Engine {
             inject: injected_at,
             len,
             next,
-            flow,
-            front,
             ..
         } = &mut self.msgs;
         let sources = self.sources.shared();
@@ -446,8 +451,6 @@ impl Engine {
             drv_rr: Shared::new(&mut self.arbiters.drv_rr),
             hops: Shared::new(hops),
             escape: Shared::new(escape),
-            flow: Shared::new(flow),
-            front: Shared::new(front),
             busy: Shared::new(busy),
             boxes: Shared::new(&mut split.boxes),
             parts: n,

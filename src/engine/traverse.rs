@@ -100,10 +100,10 @@ impl Engine {
                 src.cnt -= 1;
                 src.sent += 1;
                 let tail = src.sent == len;
-                if flowing && (header || t == NONE) && msgs.flow[m as usize] == flows::FLOWING {
+                if flowing && (header || t == NONE) && flows.flag[m as usize] == flows::FLOWING {
                     // A flowing worm's front sent: it flows on, from its header's new buffer.
-                    msgs.flow[m as usize] = flows::SENT;
-                    msgs.front[m as usize] = if t == NONE { b as u32 } else { t };
+                    flows.flag[m as usize] = flows::SENT;
+                    flows.front[m as usize] = if t == NONE { b as u32 } else { t };
                 }
                 let mut promoted = false;
                 // Fed over a link of L > 1: its upstream learns of the space L cycles later.
@@ -197,15 +197,15 @@ impl Engine {
                     if !arrive_later {
                         track::<LIST>(buf, active, t, far);
                     }
-                    if flowing && header && msgs.flow[m as usize] == flows::STILL {
+                    if flowing && header && flows.flag[m as usize] == flows::STILL {
                         flows.entering.push((m, t));
                     }
                 } else {
                     ejected += 1;
                     if tail {
                         delivered.push(m);
-                        if ONE {
-                            msgs.flow[m as usize] = flows::STILL;
+                        if flowing {
+                            flows.flag[m as usize] = flows::STILL;
                         }
                     }
                 }
@@ -270,7 +270,7 @@ impl Engine {
                 me: 0,
             };
             if flowing {
-                flows.start(buf, chans, &mut msgs.flow, pull, asked, now, shape);
+                flows.start(buf, chans, pull, asked, now, shape);
             }
             for k in 0..pull.len() {
                 prefetch::pull_ahead::<LIST>(
@@ -296,7 +296,7 @@ impl Engine {
                 // between the worm's rear and front becomes FLOW if it moves now.
                 let mut inside = false;
                 if flowing {
-                    let f = msgs.flow[cur.msg as usize];
+                    let f = flows.flag[cur.msg as usize];
                     if f != flows::STILL && cur.up != no_up {
                         let u = &buf[cur.up as usize];
                         if u.state == FLOW && u.last != now {
@@ -317,7 +317,7 @@ impl Engine {
                             buf[b].state = ASLEEP;
                         }
                         if inside {
-                            msgs.flow[cur.msg as usize] = flows::BROKEN;
+                            flows.flag[cur.msg as usize] = flows::BROKEN;
                             flows.broken.push((cur.msg, b as u32));
                         }
                         continue;
@@ -334,7 +334,7 @@ impl Engine {
                     }
                 }
                 if inside {
-                    msgs.flow[cur.msg as usize] = flows::BROKEN;
+                    flows.flag[cur.msg as usize] = flows::BROKEN;
                     flows.broken.push((cur.msg, b as u32));
                 }
                 // A contended channel, or an ejection channel (which many messages may share):
@@ -376,8 +376,7 @@ impl Engine {
                 holders: &[],
                 me: 0,
             };
-            let columns = (&mut msgs.flow[..], &mut msgs.front[..]);
-            flows.end(buf, chans, columns, active, asked, now, shape);
+            flows.end(buf, chans, active, asked, now, shape);
         }
         if LIST {
             keep_asked(asked, buf, active, now);

@@ -56,10 +56,6 @@ pub(super) struct TraverseCtx<'a> {
     pub(super) drv_rr: Shared<u8>,
     pub(super) hops: Shared<u16>,
     pub(super) escape: Shared<u16>,
-    /// The messages' flow flags and fronts (`Messages::flow`, `front`): a flowing worm's are
-    /// written by the partition holding it whole, another's only at its tail's ejection.
-    pub(super) flow: Shared<u8>,
-    pub(super) front: Shared<u32>,
     pub(super) busy: Shared<u8>,
     pub(super) boxes: Shared<Outbox>,
     pub(super) parts: usize,
@@ -97,8 +93,6 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             ctx.busy.get(),
         )
     };
-    // SAFETY: the flags and fronts of the messages whose flits this partition moves.
-    let (flow, front) = unsafe { (ctx.flow.get(), ctx.front.get()) };
     let n = ctx.parts;
     // SAFETY: row i of the boxes is this partition's alone during the grants.
     let boxes = unsafe { &mut ctx.boxes.get()[i * n..(i + 1) * n] };
@@ -159,7 +153,6 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             let was_full = src.feeder_may_sleep::<ONE>(net.depth);
             let (tail, empty) = src.send_front(len, now);
             p.active.sent::<ONE>(b as u32, empty);
-            let front_sent = flowing && (header || t == NONE) && flow[m as usize] == flows::FLOWING;
             let out = &mut chans[c];
             out.flits += ctx.counting;
             out.msgs += header as u32 & ctx.counting;
@@ -181,14 +174,17 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                 // Its header has left and its body stays: step 2 need not visit it.
                 p.heads.remove(b as u32);
             }
-            if front_sent && to == i {
-                // A flowing worm's front sent: it flows on, from its header's new buffer.
-                flow[m as usize] = flows::SENT;
-                front[m as usize] = if t == NONE { b as u32 } else { t };
-            } else if front_sent {
-                // Its header left the partition: it stops flowing after the grants.
-                flow[m as usize] = flows::BROKEN;
-                p.flows.broken.push((m, b as u32));
+            // A flowing worm's front sent (the partition holds one part of a flowing worm at
+            // most: its header, ejection or flits leaving the partition are its front's): it
+            // flows on, from its header's new buffer if that is here, else from this one.
+            let leaves = t == NONE || to != i;
+            if flowing && (header || leaves) && p.flows.flag[m as usize] == flows::FLOWING {
+                p.flows.flag[m as usize] = flows::SENT;
+                p.flows.front[m as usize] = if leaves { b as u32 } else { t };
+            }
+            if flowing && tail && leaves {
+                // Its tail left the partition: no part of it is here now.
+                p.flows.flag[m as usize] = flows::STILL;
             }
             if t != NONE {
                 if header {
@@ -207,16 +203,13 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                         tail,
                     }
                 );
-                if flowing && header && to == i && flow[m as usize] == flows::STILL {
+                if flowing && header && to == i && p.flows.flag[m as usize] == flows::STILL {
                     p.flows.entering.push((m, t));
                 }
             } else {
                 p.ejected += 1;
                 if tail {
                     p.delivered.push((a, m));
-                    if flowing {
-                        flow[m as usize] = flows::STILL;
-                    }
                 }
             }
         }};
@@ -264,7 +257,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
         let Part {
             flows, pull, asked, ..
         } = p;
-        flows.start(buf, chans, flow, pull, asked, now, shape);
+        flows.start(buf, chans, pull, asked, now, shape);
     }
     if ONE {
         // The bodies staying in the partition, in id order, as `Engine::traverse` moves them
@@ -285,11 +278,12 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                 // Its message leaves the partition: it asked in step 2.
                 continue;
             }
-            // In a flowing worm (wholly in this partition): as in `Engine::traverse`.
+            // In a flowing worm: as in `Engine::traverse`, its buffers fed from another
+            // partition (whose records are not read) being none of its FLOW buffers.
             let mut inside = false;
             if flowing {
-                let f = flow[cur.msg as usize];
-                if f != flows::STILL && cur.up != no_up {
+                let f = p.flows.flag[cur.msg as usize];
+                if f != flows::STILL && cur.up != no_up && cur.sides_xor() == 0 {
                     let u = &buf[cur.up as usize];
                     if u.state == FLOW && u.last != now {
                         buf[b].cnt += 1;
@@ -308,7 +302,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                         buf[b].state = ASLEEP;
                     }
                     if inside {
-                        flow[cur.msg as usize] = flows::BROKEN;
+                        p.flows.flag[cur.msg as usize] = flows::BROKEN;
                         p.flows.broken.push((cur.msg, b as u32));
                     }
                     continue;
@@ -325,7 +319,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                 }
             }
             if inside {
-                flow[cur.msg as usize] = flows::BROKEN;
+                p.flows.flag[cur.msg as usize] = flows::BROKEN;
                 p.flows.broken.push((cur.msg, b as u32));
             }
             // A contended channel, or an ejection channel: it asks as in step 2.
@@ -351,7 +345,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             asked,
             ..
         } = p;
-        flows.end(buf, chans, (flow, front), active, asked, now, shape);
+        flows.end(buf, chans, active, asked, now, shape);
         // Its flowing worms' buffers move a flit each, which no grant counts.
         p.moved += p.flows.bufs;
     }
@@ -392,6 +386,24 @@ pub(super) unsafe fn apply_part<const ONE: bool>(
                     Effect::Flit { t, .. } | Effect::Wake(t) => prefetch::prefetch(buf, t),
                     Effect::Freed(c) => prefetch::prefetch(chans, c),
                 }
+            }
+            if let Effect::Flit {
+                m, header: true, ..
+            } = inbox[k]
+                && ONE
+                && p.flows.on
+            {
+                // A header from another partition: no two parts of a flowing worm here.
+                let shape = flows::Shape {
+                    no_up: (buf.len() - 1) as u32,
+                    bufchans: ctx.net.buffered_channels(),
+                    vcs: ctx.net.vcs,
+                    counting: ctx.counting,
+                    holders: ctx.sides.holders(),
+                    me: j as u8,
+                };
+                p.flows
+                    .arrival(buf, chans, &mut p.active, m, ctx.now, shape);
             }
             let held = (&mut *buf, &mut *chans, &mut *busy);
             apply::<ONE>(inbox[k], p, held, ctx, after);
