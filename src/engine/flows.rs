@@ -43,6 +43,13 @@ pub(super) struct Flows {
     /// A flowing worm's front: the buffer holding its header, feeding its ejection channel,
     /// or (in a split cycle) sending its flits to another partition.
     pub front: Vec<u32>,
+    /// In a split cycle, a flowing worm's rear when another partition feeds it; else NONE.
+    pub rear: Vec<u32>,
+    /// In a split cycle, each message's creation cycle when its header has arrived here from
+    /// another partition once, its complement when more than once (noted from cycle `since`
+    /// on: the messages created before may have had parts here unnoted).
+    pub arrived: Vec<u64>,
+    pub since: u64,
     /// Worms whose flow broke this cycle, each with a buffer that holds it at the cycle's end.
     pub broken: Vec<(u32, u32)>,
     /// Worms whose header moved this cycle into the buffer given, that may start to flow.
@@ -60,17 +67,21 @@ impl Flows {
     pub fn heap_bytes(&self) -> u64 {
         super::memory::vec_bytes(&self.flag)
             + super::memory::vec_bytes(&self.front)
+            + super::memory::vec_bytes(&self.rear)
+            + super::memory::vec_bytes(&self.arrived)
             + super::memory::vec_bytes(&self.broken)
             + super::memory::vec_bytes(&self.entering)
             + super::memory::vec_bytes(&self.rears)
             + super::memory::vec_bytes(&self.worms)
     }
 
-    /// No worm flows (their buffers settled by the caller).
-    pub fn forget(&mut self) {
+    /// No worm flows (their buffers settled by the caller), from cycle `now` on.
+    pub fn forget(&mut self, now: u64) {
         self.bufs = 0;
         self.worms.clear();
         self.flag.fill(STILL);
+        self.rear.fill(NONE);
+        self.since = now;
     }
 
     /// Keeps a flag and a front for each of `messages` messages.
@@ -79,6 +90,8 @@ impl Flows {
         if self.flag.len() < messages {
             self.flag.resize(messages, STILL);
             self.front.resize(messages, NONE);
+            self.rear.resize(messages, NONE);
+            self.arrived.resize(messages, u64::MAX);
         }
     }
 
@@ -127,7 +140,7 @@ impl Flows {
 
     /// A header of message `m` arrived from another partition (at the end of a split cycle's
     /// cycle `now`): a worm of `m` flowing here stops, so that the partition never holds two
-    /// parts of one flowing message.
+    /// parts of one flowing message, and the arrival is noted.
     pub fn arrival(
         &mut self,
         buf: &mut [Buf],
@@ -137,6 +150,9 @@ impl Flows {
         now: u32,
         s: Shape,
     ) {
+        let c = s.created[m as usize];
+        let a = &mut self.arrived[m as usize];
+        *a = if *a == c || *a == !c { !c } else { c };
         if self.flag[m as usize] != STILL {
             self.flag[m as usize] = STILL;
             let f = self.front[m as usize];
@@ -178,6 +194,17 @@ impl Flows {
         let mut i = 0;
         while i < self.worms.len() {
             let m = self.worms[i] as usize;
+            let r = self.rear[m];
+            if r != NONE && (self.flag[m] == SENT || self.flag[m] == FLOWING) {
+                if buf[r as usize].msg != m as u32 {
+                    // Its tail has passed the rear another partition fed.
+                    self.rear[m] = NONE;
+                } else if buf[r as usize].last != now {
+                    // That rear did not send.
+                    self.flag[m] = BROKEN;
+                    self.broken.push((m as u32, self.front[m]));
+                }
+            }
             match self.flag[m] {
                 SENT => {
                     self.flag[m] = FLOWING;
@@ -201,17 +228,30 @@ impl Flows {
         self.broken.clear();
         for &(m, f) in &self.entering {
             let r = &buf[f as usize];
-            if self.flag[m as usize] == STILL
-                && r.msg == m
-                && r.sent == 0
-                && enter(buf, m, f, now, s)
-            {
-                self.flag[m as usize] = FLOWING;
-                self.front[m as usize] = f;
-                self.worms.push(m);
+            if self.flag[m as usize] != STILL || r.msg != m || r.sent != 0 {
+                continue;
+            }
+            match enter(buf, m, f, now, s) {
+                Some(rear) if rear == NONE || self.only_part(m, s) => {
+                    self.flag[m as usize] = FLOWING;
+                    self.front[m as usize] = f;
+                    self.rear[m as usize] = rear;
+                    self.worms.push(m);
+                }
+                _ => {}
             }
         }
         self.entering.clear();
+    }
+}
+
+impl Flows {
+    /// In a split cycle, whether message `m` has never had a part in this partition but the
+    /// one whose header arrived here once: it was created after the boundaries last moved, not
+    /// injected here, and its header arrived once.
+    fn only_part(&self, m: u32, s: Shape) -> bool {
+        let (m, c) = (m as usize, s.created[m as usize]);
+        c >= self.since && self.arrived[m] == c && s.home[s.src[m] as usize] != s.me
     }
 }
 
@@ -226,6 +266,11 @@ pub(super) struct Shape<'a> {
     /// partition walking (`me`), which reads no other's records; empty on one thread.
     pub holders: &'a [u8],
     pub me: u8,
+    /// In a split cycle, the messages' creation cycles and sources, and the partition
+    /// injecting each node's messages (`u8::MAX` when several may); empty on one thread.
+    pub created: &'a [u64],
+    pub src: &'a [u32],
+    pub home: &'a [u8],
 }
 
 /// Brings FLOW buffer `b`'s flits sent, stamp and channel counter up to cycle `upto`: it sent a
@@ -340,37 +385,33 @@ fn settle_now(
 }
 
 /// Whether the worm whose header moved into buffer `f` in cycle `now` may flow from the next
-/// cycle on: every buffer between its rear and `f` sent a flit this cycle and holds one, and
-/// in a split cycle the walking partition holds them all (a record whose channel joins two
-/// partitions, `sides_xor`, has its feeder in the other). (Each becomes FLOW only if it moves
-/// alone on its channel at its next visit.)
-fn enter(buf: &[Buf], m: u32, f: u32, now: u32, s: Shape) -> bool {
+/// cycle on: every buffer between its rear and `f` sent a flit this cycle and holds one.
+/// Its rear is the buffer holding its tail, or a source feeds, or in a split cycle another
+/// partition feeds (a record whose channel joins two partitions, `sides_xor`, has its feeder in
+/// the other): Some(NONE) for the first two, Some(rear) for the last, None when it may not
+/// flow. (Each buffer becomes FLOW only if it moves alone on its channel at its next visit.)
+fn enter(buf: &[Buf], m: u32, f: u32, now: u32, s: Shape) -> Option<u32> {
     if buf[f as usize].sides_xor() != 0 {
-        return false;
+        return None;
     }
     let mut y = buf[f as usize].up;
     let mut inside = 0;
     while y != s.no_up {
         let r = &buf[y as usize];
-        if r.up == s.no_up {
-            return inside > 0;
+        if r.up == s.no_up || r.sides_xor() != 0 {
+            let rear = if r.up == s.no_up { NONE } else { y };
+            return (inside > 0).then_some(rear);
         }
-        if r.msg != m
-            || r.cnt != 1
-            || r.last != now
-            || r.state != ACTIVE
-            || r.sides_xor() != 0
-            || inside > 64
-        {
-            return false;
+        if r.msg != m || r.cnt != 1 || r.last != now || r.state != ACTIVE || inside > 64 {
+            return None;
         }
         if r.out_buf(s.bufchans, s.vcs) == NONE {
-            return false;
+            return None;
         }
         inside += 1;
         y = r.up;
     }
-    false
+    None
 }
 
 impl Engine {
@@ -409,22 +450,21 @@ impl Engine {
     /// cycle hands to its partition.
     pub(super) fn settle_flows_in(&mut self, split: Option<&mut Split>) {
         let parts = split.as_ref().map_or(0, |s| s.flow_bufs());
-        if self.flows.bufs + parts == 0 {
-            return;
-        }
-        self.bring_up_flows();
-        let Engine { bufs, arbiters, .. } = self;
-        let (buf, active) = (&mut bufs.buf, &mut bufs.active);
-        for (b, r) in buf.iter_mut().enumerate() {
-            if r.state == FLOW {
-                arbiters.chan[r.out_chan as usize].flow = 0;
-                r.state = ACTIVE;
-                active.add(b as u32);
+        if self.flows.bufs + parts > 0 {
+            self.bring_up_flows();
+            let Engine { bufs, arbiters, .. } = self;
+            let (buf, active) = (&mut bufs.buf, &mut bufs.active);
+            for (b, r) in buf.iter_mut().enumerate() {
+                if r.state == FLOW {
+                    arbiters.chan[r.out_chan as usize].flow = 0;
+                    r.state = ACTIVE;
+                    active.add(b as u32);
+                }
             }
         }
-        self.flows.forget();
+        self.flows.forget(self.cycle);
         if let Some(split) = split {
-            split.forget_flows();
+            split.forget_flows(self.cycle);
         }
     }
 
@@ -457,9 +497,7 @@ impl Engine {
 
     /// Worms may flow in a one-pass cycle (on by default); off, every worm stops flowing.
     pub fn set_flows(&mut self, on: bool) {
-        if !on {
-            self.settle_flows();
-        }
+        self.settle_flows();
         self.flows.enabled = on;
     }
 

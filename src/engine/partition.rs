@@ -35,7 +35,7 @@ pub mod profile;
 mod requests;
 mod sides;
 pub(super) use boundaries::source_partitions;
-use boundaries::{Balance, channel_sides, even_starts};
+use boundaries::{Balance, channel_sides, even_starts, homes};
 use effects::{Outbox, TraverseCtx, apply_part, grant_part};
 use profile::{Profiling, SplitProfile};
 use requests::{RequestCtx, request_part};
@@ -108,6 +108,8 @@ pub(super) struct Split {
     /// The partitions holding each buffered channel's buffers (the router it enters) and
     /// owning it (the router it leaves: its upstream buffers, arbiter and wait list).
     sides: Sides,
+    /// The partition injecting each node's messages (`u8::MAX` when several may).
+    home: Vec<u8>,
     parts: Vec<Part>,
     /// Effects from partition i to partition j at `i * parts + j`.
     boxes: Vec<Outbox>,
@@ -170,6 +172,7 @@ impl Split {
         sides.mark(buf, net.vcs);
         Some(Split {
             crew: Arc::new(crew),
+            home: homes(net, &starts),
             starts,
             sides,
             parts: vec![part; n],
@@ -264,9 +267,9 @@ impl Split {
     }
 
     /// Every worm has stopped flowing (its buffers settled by the caller).
-    pub(super) fn forget_flows(&mut self) {
+    pub(super) fn forget_flows(&mut self, now: u64) {
         for p in &mut self.parts {
-            p.flows.forget();
+            p.flows.forget(now);
         }
     }
 
@@ -295,7 +298,7 @@ impl Split {
             })
             .sum();
         let boxes: u64 = self.boxes.iter().map(|b| vec_bytes(&b.0)).sum();
-        parts + boxes + self.sides.heap_bytes() + vec_bytes(&self.parts)
+        parts + boxes + self.sides.heap_bytes() + vec_bytes(&self.home) + vec_bytes(&self.parts)
     }
 }
 
@@ -425,6 +428,8 @@ impl Engine {
             inject: injected_at,
             len,
             next,
+            created,
+            src,
             ..
         } = &mut self.msgs;
         let sources = self.sources.shared();
@@ -451,6 +456,9 @@ impl Engine {
             drv_rr: Shared::new(&mut self.arbiters.drv_rr),
             hops: Shared::new(hops),
             escape: Shared::new(escape),
+            created,
+            src,
+            home: &split.home,
             busy: Shared::new(busy),
             boxes: Shared::new(&mut split.boxes),
             parts: n,

@@ -268,6 +268,9 @@ impl Engine {
                 counting,
                 holders: &[],
                 me: 0,
+                created: &[],
+                src: &[],
+                home: &[],
             };
             if flowing {
                 flows.start(buf, chans, pull, asked, now, shape);
@@ -375,6 +378,9 @@ impl Engine {
                 counting,
                 holders: &[],
                 me: 0,
+                created: &[],
+                src: &[],
+                home: &[],
             };
             flows.end(buf, chans, active, asked, now, shape);
         }

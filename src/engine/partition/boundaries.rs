@@ -45,6 +45,23 @@ pub(in crate::engine) fn source_partitions(net: &Network, starts: &[u32]) -> Vec
         .collect()
 }
 
+/// The partition that injects each node's messages: the one holding its processors' routers,
+/// `u8::MAX` when they are in several.
+pub(super) fn homes(net: &Network, starts: &[u32]) -> Vec<u8> {
+    let a = net.attach as usize;
+    (0..net.nodes as usize)
+        .map(|p| {
+            let at = |k: usize| partition_of(net.proc_at[p * a + k], starts);
+            let first = at(0);
+            if (1..a).all(|k| at(k) == first) {
+                first
+            } else {
+                u8::MAX
+            }
+        })
+        .collect()
+}
+
 /// Cycles between two looks at the threads' speeds, at least.
 const EVERY: u64 = 64;
 
@@ -203,6 +220,7 @@ impl Split {
                 buf[b as usize].mark_sides(holder ^ feeder);
             }
         }
+        self.home = homes(net, &starts);
         self.starts = starts;
         if listing {
             // The lists' members go to their buffers' holders.

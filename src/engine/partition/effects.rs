@@ -56,6 +56,11 @@ pub(super) struct TraverseCtx<'a> {
     pub(super) drv_rr: Shared<u8>,
     pub(super) hops: Shared<u16>,
     pub(super) escape: Shared<u16>,
+    /// The messages' creation cycles and sources, and the partition injecting each node's
+    /// messages (for `flows::Shape`).
+    pub(super) created: &'a [u64],
+    pub(super) src: &'a [u32],
+    pub(super) home: &'a [u8],
     pub(super) busy: Shared<u8>,
     pub(super) boxes: Shared<Outbox>,
     pub(super) parts: usize,
@@ -68,6 +73,23 @@ pub(super) struct TraverseCtx<'a> {
 
 // SAFETY: the raw slices follow `Shared`'s rules; the rest is read-only during the step.
 unsafe impl Sync for TraverseCtx<'_> {}
+
+impl TraverseCtx<'_> {
+    /// What partition `i`'s walks along its worms need.
+    fn shape(&self, i: usize) -> flows::Shape<'_> {
+        flows::Shape {
+            no_up: self.net.buffers() as u32,
+            bufchans: self.net.buffered_channels(),
+            vcs: self.net.vcs,
+            counting: self.counting,
+            holders: self.sides.holders(),
+            me: i as u8,
+            created: self.created,
+            src: self.src,
+            home: self.home,
+        }
+    }
+}
 
 /// Partition `i`'s injection (when `ctx.inject`), then its grants: each of its requested
 /// arbiters moves its winner's flit, in arbiter order; what the move does to buffers and
@@ -100,14 +122,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
     let (vcs, now, bufchans) = (net.vcs, ctx.now, net.buffered_channels());
     let no_up = (buf.len() - 1) as u32;
     let flowing = ONE && p.flows.on;
-    let shape = flows::Shape {
-        no_up,
-        bufchans,
-        vcs,
-        counting: ctx.counting,
-        holders: ctx.sides.holders(),
-        me: i as u8,
-    };
+    let shape = ctx.shape(i);
     if let Some((sources, injection)) = ctx.inject {
         // SAFETY: this partition's sources, injection buffers and channels are its own.
         let (injected, finished) = unsafe {
@@ -394,14 +409,7 @@ pub(super) unsafe fn apply_part<const ONE: bool>(
                 && p.flows.on
             {
                 // A header from another partition: no two parts of a flowing worm here.
-                let shape = flows::Shape {
-                    no_up: (buf.len() - 1) as u32,
-                    bufchans: ctx.net.buffered_channels(),
-                    vcs: ctx.net.vcs,
-                    counting: ctx.counting,
-                    holders: ctx.sides.holders(),
-                    me: j as u8,
-                };
+                let shape = ctx.shape(j);
                 p.flows
                     .arrival(buf, chans, &mut p.active, m, ctx.now, shape);
             }
