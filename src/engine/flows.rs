@@ -58,6 +58,9 @@ pub(super) struct Flows {
     pub rears: Vec<u32>,
     /// The flowing worms' messages.
     pub worms: Vec<u32>,
+    /// In a split cycle, the flowing worms whose front sent a flit to another partition this
+    /// cycle (for `Flows::start`).
+    pub leaving: Vec<u32>,
     /// Buffers in state FLOW.
     pub bufs: u64,
 }
@@ -73,12 +76,14 @@ impl Flows {
             + super::memory::vec_bytes(&self.entering)
             + super::memory::vec_bytes(&self.rears)
             + super::memory::vec_bytes(&self.worms)
+            + super::memory::vec_bytes(&self.leaving)
     }
 
     /// No worm flows (their buffers settled by the caller), from cycle `now` on.
     pub fn forget(&mut self, now: u64) {
         self.bufs = 0;
         self.worms.clear();
+        self.leaving.clear();
         self.flag.fill(STILL);
         self.rear.fill(NONE);
         self.since = now;
@@ -122,7 +127,7 @@ impl Flows {
         if s.holders.is_empty() {
             return;
         }
-        for &m in &self.worms {
+        for &m in &self.leaving {
             if self.flag[m as usize] != FLOWING {
                 continue;
             }
@@ -136,6 +141,7 @@ impl Flows {
                 }
             }
         }
+        self.leaving.clear();
     }
 
     /// A header of message `m` arrived from another partition (at the end of a split cycle's

@@ -196,6 +196,9 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             if flowing && (header || leaves) && p.flows.flag[m as usize] == flows::FLOWING {
                 p.flows.flag[m as usize] = flows::SENT;
                 p.flows.front[m as usize] = if leaves { b as u32 } else { t };
+                if to != i {
+                    p.flows.leaving.push(m);
+                }
             }
             if flowing && tail && leaves {
                 // Its tail left the partition: no part of it is here now.
