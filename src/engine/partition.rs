@@ -90,6 +90,11 @@ struct Part {
     hist: Vec<u64>,
     /// One-pass cycle: its flowing worms (`flows.rs`), each wholly in the partition.
     flows: Flows,
+    /// The hops each message's header made in the partition, and those on escape channels,
+    /// folded into the message's at its delivery (columns of its own: a line of the messages'
+    /// columns written by two threads travels between their cores).
+    hops: Vec<u16>,
+    escape: Vec<u16>,
     /// Flits moved this cycle.
     moved: u64,
     /// Flits ejected this cycle.
@@ -160,6 +165,8 @@ impl Split {
             delivered: Vec::new(),
             hist: crate::stats::VcOccupancy::zero_accounts(net.vcs),
             flows: Flows::default(),
+            hops: Vec::new(),
+            escape: Vec::new(),
             moved: 0,
             ejected: 0,
             injected: 0,
@@ -295,6 +302,8 @@ impl Split {
                     + vec_bytes(&p.delivered)
                     + vec_bytes(&p.hist)
                     + p.flows.heap_bytes()
+                    + vec_bytes(&p.hops)
+                    + vec_bytes(&p.escape)
             })
             .sum();
         let boxes: u64 = self.boxes.iter().map(|b| vec_bytes(&b.0)).sum();
@@ -422,9 +431,14 @@ impl Engine {
         let after = self.cycle + 1;
         let n = split.parts.len();
         let busy = self.occupancy.busy_mut();
+        let messages = self.msgs.len.len();
+        for p in &mut split.parts {
+            if p.hops.len() < messages {
+                p.hops.resize(messages, 0);
+                p.escape.resize(messages, 0);
+            }
+        }
         let Messages {
-            hops,
-            escape,
             inject: injected_at,
             len,
             next,
@@ -454,8 +468,6 @@ impl Engine {
             buf: Shared::new(&mut self.bufs.buf),
             chans: Shared::new(&mut self.arbiters.chan),
             drv_rr: Shared::new(&mut self.arbiters.drv_rr),
-            hops: Shared::new(hops),
-            escape: Shared::new(escape),
             created,
             src,
             home: &split.home,
@@ -503,6 +515,12 @@ impl Engine {
             let Some((_, i)) = best else { break };
             let m = parts[i].delivered[next[i]].1;
             next[i] += 1;
+            // Its hops, made in the partitions.
+            let mu = m as usize;
+            for p in parts.iter_mut() {
+                self.msgs.hops[mu] += std::mem::take(&mut p.hops[mu]);
+                self.msgs.escape[mu] += std::mem::take(&mut p.escape[mu]);
+            }
             self.deliver(m);
         }
         for p in parts.iter_mut() {

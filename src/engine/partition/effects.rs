@@ -54,8 +54,6 @@ pub(super) struct TraverseCtx<'a> {
     pub(super) buf: Shared<Buf>,
     pub(super) chans: Shared<Chan>,
     pub(super) drv_rr: Shared<u8>,
-    pub(super) hops: Shared<u16>,
-    pub(super) escape: Shared<u16>,
     /// The messages' creation cycles and sources, and the partition injecting each node's
     /// messages (for `flows::Shape`).
     pub(super) created: &'a [u64],
@@ -104,14 +102,12 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
     after: u64,
 ) {
     // SAFETY: own arbiters, own buffers (the winners), own channels' counters and occupancy,
-    // the moving header's message and this partition's row of boxes are written.
-    let (buf, chans, drv_rr, hops, escape, busy) = unsafe {
+    // and this partition's row of boxes are written.
+    let (buf, chans, drv_rr, busy) = unsafe {
         (
             ctx.buf.get(),
             ctx.chans.get(),
             ctx.drv_rr.get(),
-            ctx.hops.get(),
-            ctx.escape.get(),
             ctx.busy.get(),
         )
     };
@@ -207,8 +203,8 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             if t != NONE {
                 if header {
                     let mi = m as usize;
-                    hops[mi] += 1;
-                    escape[mi] += (vc_on(t, c, vcs) >= ctx.adaptive_vcs) as u16;
+                    p.hops[mi] += 1;
+                    p.escape[mi] += (vc_on(t, c, vcs) >= ctx.adaptive_vcs) as u16;
                     occupancy::change(busy, &mut p.hist, c, true, after);
                 }
                 post!(
