@@ -89,6 +89,38 @@ impl Flows {
         self.since = now;
     }
 
+    /// A visit to buffer `b` (record `cur`, downstream buffer `t`) in cycle `now`: if its
+    /// message's worm flows, the flit its FLOW feeder sends it this cycle is counted, and the
+    /// answer is whether it is inside the worm (it becomes FLOW if it moves now alone). A
+    /// feeder in another partition (`sides_xor`; split cycles) is neither read nor FLOW.
+    #[inline(always)]
+    pub fn visit(
+        &self,
+        buf: &mut [Buf],
+        b: usize,
+        cur: &Buf,
+        t: u32,
+        now: u32,
+        no_up: u32,
+    ) -> bool {
+        let f = self.flag[cur.msg as usize];
+        if f == STILL || cur.up == no_up || cur.sides_xor() != 0 {
+            return false;
+        }
+        let u = &buf[cur.up as usize];
+        if u.state == FLOW && u.last != now {
+            buf[b].cnt += 1;
+        }
+        f == FLOWING && t != NONE
+    }
+
+    /// Message `m`'s worm, which buffer `b` holds, stops flowing after the grants.
+    #[inline(always)]
+    pub fn stop(&mut self, m: u32, b: u32) {
+        self.flag[m as usize] = BROKEN;
+        self.broken.push((m, b));
+    }
+
     /// Keeps a flag and a front for each of `messages` messages.
     #[inline]
     pub fn fit(&mut self, messages: usize) {
@@ -190,10 +222,9 @@ impl Flows {
         for &b in asked {
             let r = &buf[b as usize];
             if r.last != now && r.msg != NONE {
-                let f = &mut self.flag[r.msg as usize];
-                if *f == FLOWING || *f == SENT {
-                    *f = BROKEN;
-                    self.broken.push((r.msg, b));
+                let f = self.flag[r.msg as usize];
+                if f == FLOWING || f == SENT {
+                    self.stop(r.msg, b);
                 }
             }
         }
@@ -207,8 +238,7 @@ impl Flows {
                     self.rear[m] = NONE;
                 } else if buf[r as usize].last != now {
                     // That rear did not send.
-                    self.flag[m] = BROKEN;
-                    self.broken.push((m as u32, self.front[m]));
+                    self.stop(m as u32, self.front[m]);
                 }
             }
             match self.flag[m] {
@@ -217,10 +247,7 @@ impl Flows {
                     i += 1;
                     continue;
                 }
-                FLOWING => {
-                    self.flag[m] = BROKEN;
-                    self.broken.push((m as u32, self.front[m]));
-                }
+                FLOWING => self.stop(m as u32, self.front[m]),
                 _ => {}
             }
             self.worms.swap_remove(i);
@@ -248,6 +275,23 @@ impl Flows {
             }
         }
         self.entering.clear();
+    }
+}
+
+impl Shape<'_> {
+    /// The shape of a one-thread cycle's walks: no partitions.
+    pub fn alone(no_up: u32, bufchans: u32, vcs: u32, counting: u32) -> Shape<'static> {
+        Shape {
+            no_up,
+            bufchans,
+            vcs,
+            counting,
+            holders: &[],
+            me: 0,
+            created: &[],
+            src: &[],
+            home: &[],
+        }
     }
 }
 

@@ -60,6 +60,7 @@ impl Engine {
         let per_port = TIMED && ports.on();
         let mut ejected = 0;
         let mut moved = 0;
+        let shape = flows::Shape::alone(no_up, bufchans, vcs, counting);
         // A flit moves into buffer `$t`, FLOW: a buffer that became FLOW this cycle (its stamp)
         // moved its flit explicitly and counts this one; one that flows sends one as it
         // receives this one. The tail ends its flow after the grants: it is the worm's new
@@ -261,17 +262,6 @@ impl Engine {
             // below. A decision reads the start of the cycle, so the order changes nothing: a
             // downstream buffer that has sent this cycle (stamp `last`) had one flit more. A
             // list's body that stays active is put back on it; one that asks, after the grants.
-            let shape = flows::Shape {
-                no_up,
-                bufchans,
-                vcs,
-                counting,
-                holders: &[],
-                me: 0,
-                created: &[],
-                src: &[],
-                home: &[],
-            };
             if flowing {
                 flows.start(buf, chans, pull, asked, now, shape);
             }
@@ -297,17 +287,7 @@ impl Engine {
                 let t = cur.out_buf(bufchans, vcs);
                 // In a flowing worm: a flowing feeder sends it a flit this cycle, and a buffer
                 // between the worm's rear and front becomes FLOW if it moves now.
-                let mut inside = false;
-                if flowing {
-                    let f = flows.flag[cur.msg as usize];
-                    if f != flows::STILL && cur.up != no_up {
-                        let u = &buf[cur.up as usize];
-                        if u.state == FLOW && u.last != now {
-                            buf[b].cnt += 1;
-                        }
-                        inside = f == flows::FLOWING && t != NONE;
-                    }
-                }
+                let inside = flowing && flows.visit(buf, b, &cur, t, now, no_up);
                 if t != NONE {
                     let tt = &buf[t as usize];
                     let t_sent = tt.last == now;
@@ -320,8 +300,7 @@ impl Engine {
                             buf[b].state = ASLEEP;
                         }
                         if inside {
-                            flows.flag[cur.msg as usize] = flows::BROKEN;
-                            flows.broken.push((cur.msg, b as u32));
+                            flows.stop(cur.msg, b as u32);
                         }
                         continue;
                     }
@@ -337,8 +316,7 @@ impl Engine {
                     }
                 }
                 if inside {
-                    flows.flag[cur.msg as usize] = flows::BROKEN;
-                    flows.broken.push((cur.msg, b as u32));
+                    flows.stop(cur.msg, b as u32);
                 }
                 // A contended channel, or an ejection channel (which many messages may share):
                 // it asks as in step 2.
@@ -371,17 +349,6 @@ impl Engine {
             requested.drain(|a| grant_one!(a));
         }
         if flowing {
-            let shape = flows::Shape {
-                no_up,
-                bufchans,
-                vcs,
-                counting,
-                holders: &[],
-                me: 0,
-                created: &[],
-                src: &[],
-                home: &[],
-            };
             flows.end(buf, chans, active, asked, now, shape);
         }
         if LIST {

@@ -292,19 +292,8 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                 // Its message leaves the partition: it asked in step 2.
                 continue;
             }
-            // In a flowing worm: as in `Engine::traverse`, its buffers fed from another
-            // partition (whose records are not read) being none of its FLOW buffers.
-            let mut inside = false;
-            if flowing {
-                let f = p.flows.flag[cur.msg as usize];
-                if f != flows::STILL && cur.up != no_up && cur.sides_xor() == 0 {
-                    let u = &buf[cur.up as usize];
-                    if u.state == FLOW && u.last != now {
-                        buf[b].cnt += 1;
-                    }
-                    inside = f == flows::FLOWING && t != NONE;
-                }
-            }
+            // In a flowing worm: as in `Engine::traverse`.
+            let inside = flowing && p.flows.visit(buf, b, &cur, t, now, no_up);
             if t != NONE {
                 let tt = &buf[t as usize];
                 let t_sent = tt.last == now;
@@ -316,8 +305,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                         buf[b].state = ASLEEP;
                     }
                     if inside {
-                        p.flows.flag[cur.msg as usize] = flows::BROKEN;
-                        p.flows.broken.push((cur.msg, b as u32));
+                        p.flows.stop(cur.msg, b as u32);
                     }
                     continue;
                 }
@@ -333,8 +321,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
                 }
             }
             if inside {
-                p.flows.flag[cur.msg as usize] = flows::BROKEN;
-                p.flows.broken.push((cur.msg, b as u32));
+                p.flows.stop(cur.msg, b as u32);
             }
             // A contended channel, or an ejection channel: it asks as in step 2.
             let a = ask_arbiter::<SHARED>(net, chans, drv_rr, c, b, cur.slot & SLOT_BITS);
