@@ -231,7 +231,12 @@ impl Flows {
         let mut i = 0;
         while i < self.worms.len() {
             let m = self.worms[i] as usize;
-            let r = self.rear[m];
+            // (Only a split cycle's worms have a rear another partition feeds.)
+            let r = if s.holders.is_empty() {
+                NONE
+            } else {
+                self.rear[m]
+            };
             if r != NONE && (self.flag[m] == SENT || self.flag[m] == FLOWING) {
                 if buf[r as usize].msg != m as u32 {
                     // Its tail has passed the rear another partition fed.
