@@ -11,6 +11,7 @@ use super::Engine;
 use super::calendar::Calendar;
 use super::crew::Shared;
 use super::injection::Injector;
+use super::prefetch::{AHEAD, prefetch};
 use crate::network::NONE;
 use crate::scenario::Process;
 use crate::topology::KAryNCube;
@@ -160,6 +161,26 @@ impl Sources {
         }
     }
 
+    /// On a network larger than the caches, before the `k`-th drawn message joins its queue:
+    /// asks for the queue columns of the source of the message [`AHEAD`] on, and for the
+    /// queue's last message's link (`next`, behind it) of the one half as far on. A hint only:
+    /// drawn messages' sources are far apart in memory, and each join would wait on their
+    /// misses.
+    #[inline(always)]
+    pub(super) fn ahead_arrived(&self, k: usize, next: &[u32]) {
+        if let Some(&(s, _, _)) = self.arrived.get(k + AHEAD) {
+            prefetch(&self.head, s);
+            prefetch(&self.tail, s);
+            prefetch(&self.listed, s);
+            prefetch(&self.part, s);
+        }
+        if let Some(&(s, _, _)) = self.arrived.get(k + AHEAD / 2)
+            && self.head[s as usize] != NONE
+        {
+            prefetch(next, self.tail[s as usize]);
+        }
+    }
+
     /// Step 1's draws for cycle `now`: takes the sources due, draws each one's arrivals (its
     /// stream, and `traffic`'s destination and length on `topo`), files its next arrival, and
     /// lists the messages in the order they join their queues ([`Engine::queue_arrived`]);
@@ -273,6 +294,9 @@ impl Engine {
     /// in order.
     pub(super) fn queue_arrived(&mut self) {
         for k in 0..self.sources.arrived.len() {
+            if self.far {
+                self.sources.ahead_arrived(k, &self.msgs.next);
+            }
             let (s, dst, len) = self.sources.arrived[k];
             let m = self.msgs.alloc(s, dst, len, self.cycle, self.tie_bits());
             self.enqueue(s, m);
