@@ -2,7 +2,9 @@
 //! engine, that run one job on every partition at once, several times a cycle. A job's start
 //! and end are one atomic counter each: a waiting thread spins briefly, then yields, then
 //! parks, so that a cycle's meeting points cost about a microsecond while the crew is busy and
-//! an idle crew costs no core.
+//! an idle crew costs no core. A crew "in turn" has no helpers: the calling thread runs the
+//! partitions' shares one after another, to weigh a split cycle's own work against one
+//! thread's cycle (`examples/split_probe`).
 
 use std::any::Any;
 use std::cell::UnsafeCell;
@@ -32,6 +34,21 @@ struct Deck {
     caller: Mutex<Option<Thread>>,
 }
 
+impl Deck {
+    /// A deck for a crew that has run no job.
+    fn new() -> Arc<Deck> {
+        Arc::new(Deck {
+            epoch: AtomicU64::new(0),
+            done: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            panic: Mutex::new(None),
+            job: UnsafeCell::new(None),
+            helpers: Mutex::new(Vec::new()),
+            caller: Mutex::new(None),
+        })
+    }
+}
+
 // SAFETY: `job` is written by the caller only between jobs (every helper done, none reading),
 // and read by helpers only after the epoch's release; the rest is atomics and mutexes.
 unsafe impl Sync for Deck {}
@@ -41,6 +58,8 @@ pub(super) struct Crew {
     deck: Arc<Deck>,
     handles: Vec<JoinHandle<()>>,
     threads: usize,
+    /// The calling thread runs every share, one after another.
+    in_turn: bool,
 }
 
 /// Spins for about a microsecond, yields for up to 2 ms, then parks (woken by the thread that
@@ -66,15 +85,7 @@ fn wait_until(ready: impl Fn() -> bool) {
 impl Crew {
     /// The caller and `threads - 1` helpers; None if a helper cannot start.
     pub fn new(threads: usize) -> Option<Crew> {
-        let deck = Arc::new(Deck {
-            epoch: AtomicU64::new(0),
-            done: AtomicUsize::new(0),
-            stop: AtomicBool::new(false),
-            panic: Mutex::new(None),
-            job: UnsafeCell::new(None),
-            helpers: Mutex::new(Vec::new()),
-            caller: Mutex::new(None),
-        });
+        let deck = Deck::new();
         let mut handles = Vec::new();
         for i in 1..threads {
             let mine = Arc::clone(&deck);
@@ -92,10 +103,21 @@ impl Crew {
             deck,
             handles,
             threads,
+            in_turn: false,
         })
     }
 
-    /// Threads, the caller's included.
+    /// No helpers: the caller runs `shares` shares of each job, one after another.
+    pub fn in_turn(shares: usize) -> Crew {
+        Crew {
+            deck: Deck::new(),
+            handles: Vec::new(),
+            threads: shares,
+            in_turn: true,
+        }
+    }
+
+    /// Threads, the caller's included (shares, for a crew in turn).
     pub fn threads(&self) -> usize {
         self.threads
     }
@@ -103,7 +125,13 @@ impl Crew {
     /// Runs `job(i)` on thread i for every i, the caller running `job(0)`; returns when all have.
     /// A share that panics makes `run` panic with it once every share has ended (so that no
     /// thread is left running a job whose data the unwinding frees).
+    /// A crew in turn runs `job(0)`, `job(1)` and so on on the caller, and a panic goes on at
+    /// once.
     pub fn run(&self, job: &(dyn Fn(usize) + Sync)) {
+        if self.in_turn {
+            (0..self.threads).for_each(job);
+            return;
+        }
         let d = &*self.deck;
         *d.caller.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current());
         // SAFETY: no helper reads `job` now (all finished the last job); the reference outlives
@@ -217,5 +245,18 @@ mod tests {
             shares.fetch_add(1 << (8 * i), Ordering::Relaxed);
         });
         assert_eq!(shares.into_inner(), 0x01_01_01);
+    }
+
+    #[test]
+    fn a_crew_in_turn_runs_each_share_once_in_order_on_the_caller() {
+        let crew = Crew::in_turn(3);
+        assert_eq!(crew.threads(), 3);
+        let caller = std::thread::current().id();
+        let order = std::sync::Mutex::new(Vec::new());
+        crew.run(&|i| {
+            assert_eq!(std::thread::current().id(), caller);
+            order.lock().unwrap().push(i);
+        });
+        assert_eq!(order.into_inner().unwrap(), vec![0, 1, 2]);
     }
 }

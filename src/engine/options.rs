@@ -84,7 +84,21 @@ impl Engine {
     /// Splits each cycle across `threads` threads, by partitions of the routers (results are
     /// the same whatever the count). Early free and router or link timing other than the
     /// papers' keep one thread, as does a count of 1. Call it last, before the first step.
-    pub fn with_threads(mut self, threads: usize) -> Engine {
+    pub fn with_threads(self, threads: usize) -> Engine {
+        self.split_into(threads, false)
+    }
+
+    /// The split cycle of [`Engine::with_threads`]`(partitions)`, its partitions' shares run
+    /// one after another on the calling thread: the split's own work without a second core,
+    /// for weighing it against one thread's cycle (`examples/split_probe`). The results are
+    /// those of one thread.
+    pub fn with_partitions_in_turn(self, partitions: usize) -> Engine {
+        self.split_into(partitions, true)
+    }
+
+    /// Splits each cycle into `threads` partitions, run on as many threads or `in_turn` on
+    /// the calling one.
+    fn split_into(mut self, threads: usize, in_turn: bool) -> Engine {
         assert_eq!(self.cycle, 0, "threads are set before the first cycle");
         let timed = self.delay > 0 || self.pipe.on() || self.ports.on();
         self.split = if threads > 1 && !timed && !self.early.on() {
@@ -92,6 +106,7 @@ impl Engine {
             super::partition::Split::new(
                 &self.net,
                 threads,
+                in_turn,
                 &self.rngs[0],
                 waits,
                 &mut self.bufs.buf,

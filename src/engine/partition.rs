@@ -127,12 +127,14 @@ pub(super) struct Split {
 }
 
 impl Split {
-    /// `threads` partitions of `net`'s routers, and as many threads, with the buffers `buf`
-    /// whose channel joins two partitions marked; None when the pool cannot start or a router
-    /// has 2^10 driver slots or more (the point then runs on one thread, to the same results).
+    /// `threads` partitions of `net`'s routers, and as many threads (or the calling thread
+    /// alone running them `in_turn`), with the buffers `buf` whose channel joins two
+    /// partitions marked; None when the pool cannot start or a router has 2^10 driver slots or
+    /// more (the point then runs on one thread, to the same results).
     pub fn new(
         net: &Network,
         threads: usize,
+        in_turn: bool,
         rng: &Pcg64,
         waits: bool,
         buf: &mut [Buf],
@@ -142,7 +144,11 @@ impl Split {
             // A router of 2^10 driver slots or more: no bits are left to mark the sides with.
             return None;
         }
-        let crew = Crew::new(n)?;
+        let crew = if in_turn {
+            Crew::in_turn(n)
+        } else {
+            Crew::new(n)?
+        };
         let starts = even_starts(net.routers(), n);
         let chans = net.buffers() / net.vcs as usize;
         // A network that runs one-pass has its header sets from the start (then empty).

@@ -165,7 +165,7 @@ fn prefetching_visits_change_nothing() {
 }
 
 /// The cycle split across 2 and 3 threads (with and without prefetching, and so the one-pass
-/// cycle's partitions) delivers the same
+/// cycle's partitions), and into 2 partitions run in turn on one thread, delivers the same
 /// messages in the same cycles, with the same channel counters and occupancy, as one thread:
 /// at light load and far past saturation, on every kind of network (the options that keep one
 /// thread included: they must not change either).
@@ -182,6 +182,11 @@ fn threads_change_nothing() {
                 &format!("{ctx}, {threads} threads, prefetch {prefetch}"),
             );
         }
+        // Two partitions run in turn on the calling thread (the probes' measure of a split
+        // cycle's own work).
+        let e = build_engine(s, flit_rate / s.traffic.mean_length(), 7).with_partitions_in_turn(2);
+        let turn = outcome(s, e, 2, 2000, 0);
+        assert_same(&one, &turn, &format!("{ctx}, 2 partitions in turn"));
     });
 }
 
