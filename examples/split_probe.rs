@@ -15,6 +15,13 @@
 //! alternating blocks; the ratio is what two points at once move over one alone (2.0 when
 //! the memory system serves two cores as well as one).
 //!
+//! With THREADS `turn`, where a split's time goes instead: the point on one thread, split into
+//! two partitions run in turn on one thread (`Engine::with_partitions_in_turn`), and split
+//! across two threads, in blocks whose order rotates. The partitions in turn over one thread
+//! is the split cycle's own work (its crossings, effects and bookkeeping); two threads' time
+//! twice over the partitions in turn is what the two cores make of that work (1.0 when they
+//! run it as fast as one core runs half of it).
+//!
 //! With THREADS `rings`, the links' numbering instead: the point on one thread with its links
 //! numbered by router (`KAryNCube::new`, the tables' order) against the scenario's numbering
 //! along rings, in alternating blocks; both must move the same flits in every block. The ratio
@@ -26,8 +33,11 @@ use flitsim::network::Network;
 use flitsim::topology::KAryNCube;
 use std::time::Instant;
 
-/// Runs `cycles` cycles of `e`: seconds taken and flit-hops moved.
+/// Runs `cycles` cycles of `e`: seconds taken and flit-hops moved. One cycle runs first,
+/// untimed: the first cycle after the other engine's block finds this engine's state out of
+/// the caches and takes about twice as long, for either engine, which a run alone never does.
 fn block(e: &mut Engine, cycles: u64) -> (f64, u64) {
+    e.step();
     let before = e.link_flits();
     let t = Instant::now();
     for _ in 0..cycles {
@@ -53,6 +63,9 @@ fn main() {
     let s = Scenario::from_toml(&text, "probe").expect("a valid network");
     if args[4] == "pair" {
         return pair(&s, warmup, blocks, cycles);
+    }
+    if args[4] == "turn" {
+        return turn(&s, warmup, blocks, cycles);
     }
     let rings = args[4] == "rings";
     let threads = if rings { 1 } else { number(4) };
@@ -146,6 +159,50 @@ fn print_profile(p: &SplitProfile, one: f64) {
         100.0 * p.imbalance(),
         us(p.busy.iter().sum()) / (one * 1e6)
     );
+}
+
+/// The point on one thread, in two partitions in turn on one thread, and on two threads, in
+/// blocks whose order rotates.
+fn turn(s: &Scenario, warmup: u64, blocks: u64, cycles: u64) {
+    let mut engines = [
+        build_engine(s, 0.002 / 16.0, 1),
+        build_engine(s, 0.002 / 16.0, 1).with_partitions_in_turn(2),
+        build_engine(s, 0.002 / 16.0, 1).with_threads(2),
+    ];
+    for _ in 0..warmup {
+        engines.iter_mut().for_each(Engine::step);
+    }
+    engines[1].profile_split();
+    let mut secs = [0.0; 3];
+    for i in 0..blocks as usize {
+        let mut hops = [0; 3];
+        for k in 0..3 {
+            let e = (i + k) % 3;
+            let (t, h) = block(&mut engines[e], cycles);
+            (secs[e], hops[e]) = (secs[e] + t, h);
+        }
+        assert!(
+            hops.iter().all(|&h| h == hops[0]),
+            "the same point moves the same flits"
+        );
+    }
+    let us = secs.map(|t| t / (blocks * cycles) as f64 * 1e6);
+    println!(
+        "{} nodes, cycle: one thread {:.0} us, two partitions in turn on one thread {:.0} us, \
+         two threads {:.0} us; the split's own work over one thread's {:.3}; two threads' \
+         time twice over the partitions in turn {:.3}; speed-up {:.2}",
+        engines[0].net.nodes,
+        us[0],
+        us[1],
+        us[2],
+        us[1] / us[0],
+        2.0 * us[2] / us[1],
+        us[0] / us[2]
+    );
+    if let Some(p) = engines[1].split_profile() {
+        print!("the partitions in turn: ");
+        print_profile(&p, us[0] / 1e6);
+    }
 }
 
 /// Two one-thread engines of `s`, one alone then both at once, in alternating blocks.
