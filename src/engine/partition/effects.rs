@@ -288,7 +288,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             }
             let c = cur.out_chan;
             let t = cur.out_buf(bufchans, vcs);
-            if t != NONE && ctx.sides.holder_from(c, &buf[t as usize], i as u8) as usize != i {
+            if t != NONE && ctx.sides.leaves(c, &buf[t as usize], i as u8) {
                 // Its message leaves the partition: it asked in step 2.
                 continue;
             }

@@ -73,6 +73,15 @@ impl Sides {
         me ^ t.sides_xor()
     }
 
+    /// Whether channel `c`, which partition `me` owns, enters another partition, `t` being the
+    /// record of one of its buffers.
+    #[inline(always)]
+    pub fn leaves(&self, c: u32, t: &Buf, me: u8) -> bool {
+        debug_assert_eq!(self.feeder[c as usize], me);
+        debug_assert_eq!(self.holder[c as usize] != me, t.sides_xor() != 0);
+        t.sides_xor() != 0
+    }
+
     /// The partition owning channel `c`, whose buffers partition `me` holds, `b` being the
     /// record of one of them.
     #[inline(always)]
