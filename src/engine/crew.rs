@@ -122,6 +122,11 @@ impl Crew {
         self.threads
     }
 
+    /// Whether the caller runs every share, one after another.
+    pub fn runs_in_turn(&self) -> bool {
+        self.in_turn
+    }
+
     /// Runs `job(i)` on thread i for every i, the caller running `job(0)`; returns when all have.
     /// A share that panics makes `run` panic with it once every share has ended (so that no
     /// thread is left running a job whose data the unwinding frees).

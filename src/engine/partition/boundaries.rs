@@ -132,7 +132,8 @@ impl Split {
     /// After a cycle: the new first router of each partition when the threads' time in the
     /// steps since the last look, against the routers each partition holds, calls for a move.
     pub(super) fn rebalance(&mut self, routers: usize) -> Option<Vec<u32>> {
-        if routers < 8 * self.starts.len() {
+        // Partitions run in turn on one thread have no threads' speeds to follow.
+        if routers < 8 * self.starts.len() || self.crew.runs_in_turn() {
             return None;
         }
         let p = &self.profile.profile;
