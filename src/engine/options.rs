@@ -110,6 +110,7 @@ impl Engine {
                 &self.rngs[0],
                 waits,
                 &mut self.bufs.buf,
+                &mut self.arbiters.chan,
             )
             .map(Box::new)
         } else {

@@ -46,7 +46,7 @@ use super::crew::{Crew, Shared};
 use super::flows::Flows;
 use super::injection::InjectCtx;
 use super::messages::Messages;
-use super::parts::{Buf, SLOT_BITS, WaitLists};
+use super::parts::{Buf, Chan, SLOT_BITS, WaitLists};
 use super::route_ahead::RouteAhead;
 use super::{Engine, prefetch};
 use crate::network::{NONE, Network};
@@ -129,7 +129,7 @@ pub(super) struct Split {
 impl Split {
     /// `threads` partitions of `net`'s routers, and as many threads (or the calling thread
     /// alone running them `in_turn`), with the buffers `buf` whose channel joins two
-    /// partitions marked; None when the pool cannot start or a router has 2^10 driver slots or
+    /// partitions marked (and such channels `chans`); None when the pool cannot start or a router has 2^10 driver slots or
     /// more (the point then runs on one thread, to the same results).
     pub fn new(
         net: &Network,
@@ -138,6 +138,7 @@ impl Split {
         rng: &Pcg64,
         waits: bool,
         buf: &mut [Buf],
+        chans: &mut [Chan],
     ) -> Option<Split> {
         let n = threads.clamp(1, MAX_THREADS);
         if net.arb_drivers.iter().any(|&d| d > SLOT_BITS) {
@@ -150,7 +151,7 @@ impl Split {
             Crew::new(n)?
         };
         let starts = even_starts(net.routers(), n);
-        let chans = net.buffers() / net.vcs as usize;
+        let nchans = net.buffers() / net.vcs as usize;
         // A network that runs one-pass has its header sets from the start (then empty).
         let one = prefetch::far(net) && !net.shared;
         let part = Part {
@@ -178,11 +179,11 @@ impl Split {
             injected: 0,
             finished: 0,
         };
-        let (holder, feeder) = (0..chans as u32)
+        let (holder, feeder) = (0..nchans as u32)
             .map(|c| channel_sides(net, &starts, c))
             .unzip();
         let sides = Sides::new(holder, feeder);
-        sides.mark(buf, net.vcs);
+        sides.mark(buf, chans, net.vcs);
         Some(Split {
             crew: Arc::new(crew),
             home: homes(net, &starts),

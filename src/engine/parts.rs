@@ -304,6 +304,10 @@ pub(super) struct Chan {
     /// 1 + the virtual channel whose feeder crosses this channel inside a flowing worm (its
     /// flits not yet counted in `flits`), or 0.
     pub flow: u8,
+    /// In a split cycle: the partitions holding and owning this channel, xored (zero when one
+    /// partition holds both sides), so that its owner's grants find the downstream side
+    /// without reading a record the other partition writes; zero on one thread.
+    pub sides: u8,
 }
 
 /// Headers asleep until a buffer of one channel frees: one list per channel, headed in its
@@ -460,6 +464,7 @@ impl Arbiters {
                 rr: 0,
                 wait: NONE,
                 flow: 0,
+                sides: 0,
             },
         );
         for (c, &d) in chan.iter_mut().zip(&net.arb_drivers) {

@@ -217,9 +217,7 @@ impl Split {
                     .put_list(c as usize, &list, chans);
             }
             self.sides.set(c, holder, feeder);
-            for b in buffers {
-                buf[b as usize].mark_sides(holder ^ feeder);
-            }
+            self.sides.mark_channel(c, buf, chans, vcs);
         }
         self.home = homes(net, &starts);
         self.starts = starts;

@@ -177,7 +177,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             }
             // The partition that holds the downstream buffer (this one for an ejection).
             let to = if t != NONE {
-                ctx.sides.holder_from(c as u32, &buf[t as usize], i as u8) as usize
+                ctx.sides.holder_from(c as u32, &chans[c], i as u8) as usize
             } else {
                 i
             };
@@ -288,7 +288,7 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
             }
             let c = cur.out_chan;
             let t = cur.out_buf(bufchans, vcs);
-            if t != NONE && ctx.sides.leaves(c, &buf[t as usize], i as u8) {
+            if t != NONE && ctx.sides.leaves(c, &chans[c as usize], i as u8) {
                 // Its message leaves the partition: it asked in step 2.
                 continue;
             }

@@ -149,7 +149,7 @@ pub(super) unsafe fn request_part<const SHARED: bool, const ONE: bool>(
             let cur = &buf[b as usize];
             let stays = || {
                 let t = cur.out_buf(bufchans, vcs);
-                t == NONE || !sides.leaves(cur.out_chan, &buf[t as usize], me)
+                t == NONE || !sides.leaves(cur.out_chan, &chans[cur.out_chan as usize], me)
             };
             if cur.msg == NONE || (cur.sent != 0 && stays()) {
                 p.heads.remove(b);

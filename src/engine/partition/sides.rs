@@ -1,13 +1,15 @@
 //! The partitions on the two sides of each buffered channel: the one holding its buffers (the
 //! router it enters) and the one owning it (the router it leaves, which holds the upstream
 //! buffers and the channel's arbiter and wait list). Most channels have one partition on both
-//! sides; each buffer's record holds the two sides xored ([`Buf::sides_xor`]), so that a grant
-//! or a request finds the other side of a channel from a record it reads anyway, and never
-//! reads the arrays (a byte per channel each, 20 MB on a 1 M-node torus, most of a last-level
-//! cache: a crossing channel's lookup there missed every cache).
+//! sides; each buffer's record holds the two sides xored ([`Buf::sides_xor`]), and so does each
+//! channel's ([`Chan::sides`]), so that a grant or a request finds the other side of a channel
+//! from a record it reads anyway, and never reads the arrays (a byte per channel each, 20 MB
+//! on a 1 M-node torus, most of a last-level cache: a crossing channel's lookup there missed
+//! every cache). The channel's owner reads its record, not the downstream buffer's: that
+//! buffer is the other partition's, whose thread writes its line in the same step.
 
 use crate::engine::memory::vec_bytes;
-use crate::engine::parts::Buf;
+use crate::engine::parts::{Buf, Chan};
 
 /// Both sides of every buffered channel.
 #[derive(Clone)]
@@ -25,15 +27,21 @@ impl Sides {
     }
 
     /// Marks in each buffer's record (the `vcs` buffers of each channel; the sentinel record
-    /// past them stays unmarked) the two partitions its channel joins, xored.
-    pub fn mark(&self, buf: &mut [Buf], vcs: u32) {
-        for (b, r) in buf[..self.holder.len() * vcs as usize]
-            .iter_mut()
-            .enumerate()
-        {
-            let c = b / vcs as usize;
-            r.mark_sides(self.holder[c] ^ self.feeder[c]);
+    /// past them stays unmarked) and in each buffered channel's the two partitions the channel
+    /// joins, xored.
+    pub fn mark(&self, buf: &mut [Buf], chans: &mut [Chan], vcs: u32) {
+        for c in 0..self.holder.len() {
+            self.mark_channel(c as u32, buf, chans, vcs);
         }
+    }
+
+    /// [`Sides::mark`] for channel `c` alone.
+    pub fn mark_channel(&self, c: u32, buf: &mut [Buf], chans: &mut [Chan], vcs: u32) {
+        let xor = self.holder[c as usize] ^ self.feeder[c as usize];
+        for b in c * vcs..(c + 1) * vcs {
+            buf[b as usize].mark_sides(xor);
+        }
+        chans[c as usize].sides = xor;
     }
 
     /// The partition holding channel `c`'s buffers.
@@ -64,22 +72,22 @@ impl Sides {
         self.feeder[c as usize] = feeder;
     }
 
-    /// The partition holding the buffers of channel `c`, which partition `me` owns, `t` being
-    /// the record of one of them.
+    /// The partition holding the buffers of buffered channel `c`, which partition `me` owns,
+    /// `ch` being its record.
     #[inline(always)]
-    pub fn holder_from(&self, c: u32, t: &Buf, me: u8) -> u8 {
+    pub fn holder_from(&self, c: u32, ch: &Chan, me: u8) -> u8 {
         debug_assert_eq!(self.feeder[c as usize], me);
-        debug_assert_eq!(self.holder[c as usize], me ^ t.sides_xor());
-        me ^ t.sides_xor()
+        debug_assert_eq!(self.holder[c as usize], me ^ ch.sides);
+        me ^ ch.sides
     }
 
-    /// Whether channel `c`, which partition `me` owns, enters another partition, `t` being the
-    /// record of one of its buffers.
+    /// Whether buffered channel `c`, which partition `me` owns, enters another partition, `ch`
+    /// being its record.
     #[inline(always)]
-    pub fn leaves(&self, c: u32, t: &Buf, me: u8) -> bool {
+    pub fn leaves(&self, c: u32, ch: &Chan, me: u8) -> bool {
         debug_assert_eq!(self.feeder[c as usize], me);
-        debug_assert_eq!(self.holder[c as usize] != me, t.sides_xor() != 0);
-        t.sides_xor() != 0
+        debug_assert_eq!(self.holder[c as usize] != me, ch.sides != 0);
+        ch.sides != 0
     }
 
     /// The partition owning channel `c`, whose buffers partition `me` holds, `b` being the
