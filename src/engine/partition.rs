@@ -35,7 +35,7 @@ pub mod profile;
 mod requests;
 mod sides;
 pub(super) use boundaries::source_partitions;
-use boundaries::{Balance, channel_sides, even_starts, homes};
+use boundaries::{Balance, Ends, even_starts, homes};
 use effects::{Outbox, TraverseCtx, apply_part, grant_part};
 use profile::{Profiling, SplitProfile};
 use requests::{RequestCtx, request_part};
@@ -179,14 +179,13 @@ impl Split {
             injected: 0,
             finished: 0,
         };
-        let (holder, feeder) = (0..nchans as u32)
-            .map(|c| channel_sides(net, &starts, c))
-            .unzip();
+        let ends = Ends::new(net, &starts);
+        let (holder, feeder) = (0..nchans as u32).map(|c| ends.sides(c)).unzip();
         let sides = Sides::new(holder, feeder);
         sides.mark(buf, chans, net.vcs);
         Some(Split {
             crew: Arc::new(crew),
-            home: homes(net, &starts),
+            home: homes(net, &ends.part),
             starts,
             sides,
             parts: vec![part; n],

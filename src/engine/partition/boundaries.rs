@@ -12,6 +12,7 @@
 use super::Split;
 use crate::engine::parts::{Buf, Chan};
 use crate::network::{NONE, Network};
+use crate::topology::Link;
 use std::time::Duration;
 
 /// The first router of each of `n` equal partitions of `routers`: contiguous ranges of ids.
@@ -21,37 +22,72 @@ pub(super) fn even_starts(routers: usize, n: usize) -> Vec<u32> {
 
 /// The partition of router `r`, partition i holding the routers from `starts[i]` to the next
 /// start.
+#[cfg(test)]
 fn partition_of(r: u32, starts: &[u32]) -> u8 {
     (starts.partition_point(|&s| s <= r) - 1) as u8
 }
 
-/// The partitions holding channel `c`'s buffers (the router it enters) and owning it (the
-/// router it leaves; a processor's injection channel is its router's).
-pub(super) fn channel_sides(net: &Network, starts: &[u32], c: u32) -> (u8, u8) {
-    if c < net.links {
-        let l = net.link(c);
-        (partition_of(l.dst, starts), partition_of(l.src, starts))
-    } else {
-        let at = partition_of(net.proc_at[(c - net.links) as usize], starts);
-        (at, at)
+/// The partition of each of `routers` routers, partition i holding the routers from
+/// `starts[i]` to the next start: a byte each, so that a pass over the channels looks their
+/// ends up rather than searching the starts for each (at 1 M nodes, 9.4 M channels).
+pub(super) fn router_partitions(routers: usize, starts: &[u32]) -> Vec<u8> {
+    let mut part = vec![0; routers];
+    for (i, &s) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map_or(routers, |&e| e as usize);
+        part[s as usize..end].fill(i as u8);
+    }
+    part
+}
+
+/// Each router's partition, and the routers at the ends of each channel: the partitions on
+/// the two sides of every channel, a few instructions each.
+pub(super) struct Ends<'a> {
+    links: &'a [Link],
+    proc_at: &'a [u32],
+    /// Each router's partition ([`router_partitions`]).
+    pub(super) part: Vec<u8>,
+}
+
+impl<'a> Ends<'a> {
+    /// The ends of `net`'s channels, partition i holding the routers from `starts[i]` on.
+    pub(super) fn new(net: &'a Network, starts: &[u32]) -> Ends<'a> {
+        Ends {
+            links: net.topology.links(),
+            proc_at: &net.proc_at,
+            part: router_partitions(net.routers(), starts),
+        }
+    }
+
+    /// The partitions holding channel `c`'s buffers (the router it enters) and owning it (the
+    /// router it leaves; a processor's injection channel is its router's).
+    #[inline]
+    pub(super) fn sides(&self, c: u32) -> (u8, u8) {
+        match self.links.get(c as usize) {
+            Some(l) => (self.part[l.dst as usize], self.part[l.src as usize]),
+            None => {
+                let at = self.part[self.proc_at[c as usize - self.links.len()] as usize];
+                (at, at)
+            }
+        }
     }
 }
 
 /// The partition holding each processor's router (its injection channel and buffers), for
 /// partitions that inject their own sources.
 pub(in crate::engine) fn source_partitions(net: &Network, starts: &[u32]) -> Vec<u8> {
+    let part = router_partitions(net.routers(), starts);
     (0..net.nodes as usize)
-        .map(|p| partition_of(net.proc_at[p * net.attach as usize], starts))
+        .map(|p| part[net.proc_at[p * net.attach as usize] as usize])
         .collect()
 }
 
 /// The partition that injects each node's messages: the one holding its processors' routers,
-/// `u8::MAX` when they are in several.
-pub(super) fn homes(net: &Network, starts: &[u32]) -> Vec<u8> {
+/// `u8::MAX` when they are in several; `part` being each router's partition.
+pub(super) fn homes(net: &Network, part: &[u8]) -> Vec<u8> {
     let a = net.attach as usize;
     (0..net.nodes as usize)
         .map(|p| {
-            let at = |k: usize| partition_of(net.proc_at[p * a + k], starts);
+            let at = |k: usize| part[net.proc_at[p * a + k] as usize];
             let first = at(0);
             if (1..a).all(|k| at(k) == first) {
                 first
@@ -185,8 +221,9 @@ impl Split {
         let heads = self.parts[0].heads.on();
         let listing = self.parts[0].active.listing();
         let mut feeding = Vec::new();
+        let ends = Ends::new(net, &starts);
         for c in 0..self.sides.channels() as u32 {
-            let (holder, feeder) = channel_sides(net, &starts, c);
+            let (holder, feeder) = ends.sides(c);
             let (was_holder, was_feeder) = (self.sides.holder(c), self.sides.feeder(c));
             if (holder, feeder) == (was_holder, was_feeder) {
                 continue;
@@ -219,7 +256,7 @@ impl Split {
             self.sides.set(c, holder, feeder);
             self.sides.mark_channel(c, buf, chans, vcs);
         }
-        self.home = homes(net, &starts);
+        self.home = homes(net, &ends.part);
         self.starts = starts;
         if listing {
             // The lists' members go to their buffers' holders.
@@ -245,7 +282,7 @@ impl Split {
 
 #[cfg(test)]
 mod tests {
-    use super::{even_starts, partition_of, toward};
+    use super::{even_starts, partition_of, router_partitions, toward};
 
     #[test]
     fn even_partitions_cut_the_routers_as_before() {
@@ -261,6 +298,22 @@ mod tests {
                         "{routers} {n} {r}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_routers_table_gives_each_router_its_partition() {
+        for (routers, starts) in [
+            (1usize, vec![0u32]),
+            (7, vec![0, 3]),
+            (12, vec![0, 1, 10, 11]),
+            (1000, even_starts(1000, 5)),
+        ] {
+            let part = router_partitions(routers, &starts);
+            assert_eq!(part.len(), routers);
+            for r in 0..routers as u32 {
+                assert_eq!(part[r as usize], partition_of(r, &starts), "{starts:?} {r}");
             }
         }
     }
