@@ -506,12 +506,16 @@ impl Engine {
     pub(super) fn settle_flows_in(&mut self, split: Option<&mut Split>) {
         let parts = split.as_ref().map_or(0, |s| s.flow_bufs());
         if self.flows.bufs + parts > 0 {
-            self.bring_up_flows();
+            // One pass over the buffers (a large network's records fill most of its memory):
+            // each FLOW buffer's counters brought up to date, its channel's mark cleared.
+            let upto = (self.cycle as u32).wrapping_sub(1);
             let Engine { bufs, arbiters, .. } = self;
             let (buf, active) = (&mut bufs.buf, &mut bufs.active);
+            let (chans, counting) = (&mut arbiters.chan, arbiters.counting);
             for (b, r) in buf.iter_mut().enumerate() {
                 if r.state == FLOW {
-                    arbiters.chan[r.out_chan as usize].flow = 0;
+                    bring_up(r, chans, upto, counting);
+                    chans[r.out_chan as usize].flow = 0;
                     r.state = ACTIVE;
                     active.add(b as u32);
                 }
