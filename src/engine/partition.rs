@@ -128,9 +128,9 @@ pub(super) struct Split {
 
 impl Split {
     /// `threads` partitions of `net`'s routers, and as many threads (or the calling thread
-    /// alone running them `in_turn`), with the buffers `buf` whose channel joins two
-    /// partitions marked (and such channels `chans`); None when the pool cannot start or a router has 2^10 driver slots or
-    /// more (the point then runs on one thread, to the same results).
+    /// alone running them `in_turn`), with the buffers `buf` and channels `chans` of each
+    /// channel that joins two partitions marked; None when the pool cannot start or a router
+    /// has 2^10 driver slots or more (the point then runs on one thread, to the same results).
     pub fn new(
         net: &Network,
         threads: usize,
