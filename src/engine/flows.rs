@@ -89,6 +89,14 @@ impl Flows {
         self.since = now;
     }
 
+    /// The fronts of the flowing worms, each FLOW buffer being up one of them.
+    pub fn fronts(&self) -> impl Iterator<Item = u32> + '_ {
+        self.worms
+            .iter()
+            .filter(|&&m| self.flag[m as usize] != STILL)
+            .map(|&m| self.front[m as usize])
+    }
+
     /// A visit to buffer `b` (record `cur`, downstream buffer `t`) in cycle `now`: if its
     /// message's worm flows, the flit its FLOW feeder sends it this cycle is counted, and the
     /// answer is whether it is inside the worm (it becomes FLOW if it moves now alone). A
@@ -505,19 +513,48 @@ impl Engine {
     /// cycle hands to its partition.
     pub(super) fn settle_flows_in(&mut self, split: Option<&mut Split>) {
         let parts = split.as_ref().map_or(0, |s| s.flow_bufs());
-        if self.flows.bufs + parts > 0 {
-            // One pass over the buffers (a large network's records fill most of its memory):
-            // each FLOW buffer's counters brought up to date, its channel's mark cleared.
+        let flowing = self.flows.bufs + parts;
+        if flowing > 0 {
+            // Each FLOW buffer's counters brought up to date, its channel's mark cleared: up
+            // each flowing worm from its front, then, should the walks miss one, in one pass
+            // over the buffers (a large network's records fill most of its memory).
+            let mut fronts: Vec<u32> = self.flows.fronts().collect();
+            if let Some(split) = &split {
+                split.flow_fronts(&mut fronts);
+            }
             let upto = (self.cycle as u32).wrapping_sub(1);
             let Engine { bufs, arbiters, .. } = self;
             let (buf, active) = (&mut bufs.buf, &mut bufs.active);
             let (chans, counting) = (&mut arbiters.chan, arbiters.counting);
-            for (b, r) in buf.iter_mut().enumerate() {
-                if r.state == FLOW {
-                    bring_up(r, chans, upto, counting);
-                    chans[r.out_chan as usize].flow = 0;
-                    r.state = ACTIVE;
-                    active.add(b as u32);
+            let no_up = buf.len() - 1;
+            let mut settle = |b: usize, r: &mut Buf| {
+                bring_up(r, chans, upto, counting);
+                chans[r.out_chan as usize].flow = 0;
+                r.state = ACTIVE;
+                active.add(b as u32);
+            };
+            let mut settled = 0;
+            for f in fronts {
+                let mut x = f as usize;
+                // (A worm holds fewer buffers than a message has flits; the bound is a guard.)
+                for _ in 0..=u16::MAX {
+                    let r = &mut buf[x];
+                    if r.state == FLOW {
+                        settle(x, r);
+                        settled += 1;
+                    }
+                    if r.up as usize >= no_up {
+                        break;
+                    }
+                    x = r.up as usize;
+                }
+            }
+            debug_assert_eq!(settled, flowing, "FLOW buffers up the flowing worms");
+            if settled < flowing {
+                for (b, r) in buf.iter_mut().enumerate() {
+                    if r.state == FLOW {
+                        settle(b, r);
+                    }
                 }
             }
         }

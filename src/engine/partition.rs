@@ -279,6 +279,13 @@ impl Split {
         self.parts.iter().map(|p| p.flows.bufs).sum()
     }
 
+    /// Appends the fronts of every partition's flowing worms to `fronts`.
+    pub(super) fn flow_fronts(&self, fronts: &mut Vec<u32>) {
+        for p in &self.parts {
+            fronts.extend(p.flows.fronts());
+        }
+    }
+
     /// Every worm has stopped flowing (its buffers settled by the caller).
     pub(super) fn forget_flows(&mut self, now: u64) {
         for p in &mut self.parts {
