@@ -189,6 +189,30 @@ impl KAryNCube {
         self.out_link[(node as usize * self.radix.len() + d) * 2 + dir as usize]
     }
 
+    /// Calls `f` on every link that leaves or enters router `node` (a link may come twice):
+    /// its own from the out-link table, and its neighbours' towards it, the neighbours found
+    /// from its coordinates (ids count in the mixed radix, dimension 0 fastest).
+    pub fn each_link_at(&self, node: u32, mut f: impl FnMut(u32)) {
+        let mut stride = 1;
+        for (d, &k) in self.radix.iter().enumerate() {
+            let a = self.coord(node, d);
+            for dir in [Dir::Plus, Dir::Minus] {
+                let l = self.out_link(node, d, dir);
+                if l != NO_LINK {
+                    f(l);
+                }
+            }
+            // Entering: from the neighbour below going Plus, from the one above going Minus.
+            for (b, dir) in [((a + k - 1) % k, Dir::Plus), ((a + 1) % k, Dir::Minus)] {
+                let l = self.out_link(node - a * stride + b * stride, d, dir);
+                if l != NO_LINK && self.links[l as usize].dst == node {
+                    f(l);
+                }
+            }
+            stride *= k;
+        }
+    }
+
     /// The direction and hop count that minimal routing takes in dimension d from coordinate
     /// `a` to `b`. On a bidirectional torus a tie (distance exactly k/2) goes Plus.
     #[inline]
@@ -538,6 +562,39 @@ mod tests {
                             assert_eq!(after as i64 - l as i64, step, "{ctx}");
                         }
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_link_at_a_router_is_every_link_leaving_or_entering_it() {
+        let cases = [
+            (Kind::Mesh, vec![4, 3], true),
+            (Kind::Mesh, vec![1, 5], true),
+            (Kind::Torus, vec![5, 3], false),
+            (Kind::Torus, vec![4, 4], true),
+            (Kind::Torus, vec![2, 3, 2], true),
+            (Kind::Torus, vec![2, 3], false),
+            (Kind::Hypercube, vec![2, 2, 2], true),
+        ];
+        for (kind, radix, bi) in cases {
+            for t in [
+                KAryNCube::new(kind, radix.clone(), bi),
+                KAryNCube::with_rings_together(kind, radix.clone(), bi),
+            ] {
+                for r in 0..t.nodes as u32 {
+                    let mut found = Vec::new();
+                    t.each_link_at(r, |l| found.push(l));
+                    found.sort_unstable();
+                    found.dedup();
+                    let all: Vec<u32> = (0..t.links.len() as u32)
+                        .filter(|&l| t.links[l as usize].src == r || t.links[l as usize].dst == r)
+                        .collect();
+                    assert_eq!(
+                        found, all,
+                        "{kind:?} {radix:?} bidirectional {bi}: router {r}"
+                    );
                 }
             }
         }

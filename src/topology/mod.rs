@@ -268,6 +268,19 @@ impl Topology {
         }
     }
 
+    /// Calls `f` on every link that leaves or enters router `r` (a link may come twice) and
+    /// returns true, when the topology can list a router's links without a pass over all of
+    /// them; false otherwise, `f` not called.
+    pub fn each_link_at(&self, r: u32, f: impl FnMut(u32)) -> bool {
+        match self.cube() {
+            Some(c) => {
+                c.each_link_at(r, f);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The k-ary m-way network, when this is one.
     pub fn mway(&self) -> Option<&MWay> {
         match self {
