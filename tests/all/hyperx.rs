@@ -257,6 +257,42 @@ fn dimension_order_is_deadlock_free_past_saturation() {
     assert!(r.saturated());
 }
 
+/// A HyperX lists no router's links, so a move of a split point's boundaries renews every
+/// channel's sides: moved three times (to lopsided ranges and back) on two threads with the
+/// one-pass cycle and its flowing worms, the point delivers the same messages in the same
+/// cycles, with the same channel counters, as one thread.
+#[test]
+fn moving_partition_boundaries_on_a_hyperx_changes_nothing() {
+    let s = scenario(&[4, 4, 3], 2, 4, 8, 0.02, "");
+    let run = |threads: usize, moves: &[(u64, u32)]| {
+        let mut e = build_engine(&s, 0.02, 7)
+            .with_threads(threads)
+            .with_prefetch(true);
+        assert_eq!(e.threads(), threads);
+        e.log_deliveries = true;
+        for i in 0..1500 {
+            if let Some(&(_, at)) = moves.iter().find(|(c, _)| *c == i) {
+                e.repartition(&[0, at]);
+                assert_eq!(e.partition_starts(), Some(&[0, at][..]));
+            }
+            e.step();
+            if i % 250 == 0 {
+                e.check_invariants().unwrap();
+            }
+        }
+        e.check_invariants().unwrap();
+        (e.deliveries.clone(), e.c_flits(), e.c_msgs())
+    };
+    let one = run(1, &[]);
+    assert!(
+        one.0.len() > 500,
+        "too few deliveries to compare: {}",
+        one.0.len()
+    );
+    let moving = run(2, &[(1, 5), (400, 44), (900, 24)]);
+    assert!(one == moving, "boundaries moved on a HyperX");
+}
+
 /// Routings that need k-ary n-cube coordinates and locality patterns are refused on a HyperX
 /// with one line naming the key and the fix; dimension order is accepted.
 #[test]
