@@ -120,8 +120,7 @@ impl Engine {
             && self.sources.splittable(self.net.attach)
         {
             let n = split.threads();
-            let part = super::partition::source_partitions(&self.net, split.starts());
-            self.sources.partition(part, n);
+            self.sources.partition(split.homes().to_vec(), n);
         }
         self
     }

@@ -34,7 +34,6 @@ mod effects;
 pub mod profile;
 mod requests;
 mod sides;
-pub(super) use boundaries::source_partitions;
 use boundaries::{Balance, Ends, even_starts, homes};
 use effects::{Outbox, TraverseCtx, apply_part, grant_part};
 use profile::{Profiling, SplitProfile};
@@ -279,6 +278,13 @@ impl Split {
         self.parts.iter().map(|p| p.flows.bufs).sum()
     }
 
+    /// The partition that injects each node's messages (`u8::MAX` when several may): with one
+    /// injection channel per processor, the partition holding each processor's router, as
+    /// partitions that inject their own sources list them.
+    pub(super) fn homes(&self) -> &[u8] {
+        &self.home
+    }
+
     /// Appends the fronts of every partition's flowing worms to `fronts`.
     pub(super) fn flow_fronts(&self, fronts: &mut Vec<u32>) {
         for p in &self.parts {
@@ -392,8 +398,7 @@ impl Engine {
             &mut self.bufs.buf,
             &mut self.arbiters.chan,
         );
-        let part = source_partitions(&self.net, split.starts());
-        self.sources.repartition(part);
+        self.sources.repartition(split.homes().to_vec());
     }
 
     /// Step 2 on the partitions' threads, and step 1's draws by the first thread done with

@@ -74,15 +74,6 @@ impl<'a> Ends<'a> {
     }
 }
 
-/// The partition holding each processor's router (its injection channel and buffers), for
-/// partitions that inject their own sources.
-pub(in crate::engine) fn source_partitions(net: &Network, starts: &[u32]) -> Vec<u8> {
-    let part = router_partitions(net.routers(), starts);
-    (0..net.nodes as usize)
-        .map(|p| part[net.proc_at[p * net.attach as usize] as usize])
-        .collect()
-}
-
 /// The partition that injects each node's messages: the one holding its processors' routers,
 /// `u8::MAX` when they are in several; `part` being each router's partition.
 pub(super) fn homes(net: &Network, part: &[u8]) -> Vec<u8> {
