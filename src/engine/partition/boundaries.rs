@@ -15,6 +15,7 @@ use super::Split;
 use crate::engine::parts::{Buf, Chan};
 use crate::network::{NONE, Network};
 use crate::topology::Link;
+use std::ops::Range;
 use std::time::Duration;
 
 /// The first router of each of `n` equal partitions of `routers`: contiguous ranges of ids.
@@ -24,9 +25,24 @@ pub(super) fn even_starts(routers: usize, n: usize) -> Vec<u32> {
 
 /// The partition of router `r`, partition i holding the routers from `starts[i]` to the next
 /// start.
-#[cfg(test)]
 fn partition_of(r: u32, starts: &[u32]) -> u8 {
     (starts.partition_point(|&s| s <= r) - 1) as u8
+}
+
+/// The routers whose partition differs between the starts `old` and `new`, as ascending
+/// disjoint ranges: those between each partition's old and new first router (a router below
+/// one start and above the other changes side of that boundary).
+fn moved_ranges(old: &[u32], new: &[u32]) -> Vec<Range<u32>> {
+    let mut ranges: Vec<Range<u32>> = Vec::new();
+    for (&a, &b) in old.iter().zip(new).skip(1) {
+        let r = a.min(b)..a.max(b);
+        match ranges.last_mut() {
+            _ if r.is_empty() => {}
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => ranges.push(r),
+        }
+    }
+    ranges
 }
 
 /// The partition of each of `routers` routers, partition i holding the routers from
@@ -215,10 +231,9 @@ impl Split {
     ) {
         let mut feeding = Vec::new();
         let ends = Ends::new(net, &starts);
-        let was = router_partitions(net.routers(), &self.starts);
-        let moved = |r: u32| was[r as usize] != ends.part[r as usize];
+        let old = self.starts.clone();
         let mut listed = true;
-        for r in (0..net.routers() as u32).filter(|&r| moved(r)) {
+        for r in moved_ranges(&old, &starts).into_iter().flatten() {
             listed = net.topology.each_link_at(r, |c| {
                 self.move_channel(net, c, &ends, buf, chans, &mut feeding)
             });
@@ -229,7 +244,7 @@ impl Split {
         if listed {
             // The injection channels of the processors at those routers.
             for (i, &r) in net.proc_at.iter().enumerate() {
-                if moved(r) {
+                if partition_of(r, &old) != ends.part[r as usize] {
                     let c = net.links + i as u32;
                     self.move_channel(net, c, &ends, buf, chans, &mut feeding);
                 }
@@ -314,7 +329,7 @@ impl Split {
 
 #[cfg(test)]
 mod tests {
-    use super::{even_starts, partition_of, router_partitions, toward};
+    use super::{even_starts, moved_ranges, partition_of, router_partitions, toward};
 
     #[test]
     fn even_partitions_cut_the_routers_as_before() {
@@ -346,6 +361,28 @@ mod tests {
             assert_eq!(part.len(), routers);
             for r in 0..routers as u32 {
                 assert_eq!(part[r as usize], partition_of(r, &starts), "{starts:?} {r}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_moved_ranges_are_the_routers_that_change_partition() {
+        for (routers, old, new) in [
+            (40u32, vec![0u32, 10, 20], vec![0, 25, 30]),
+            (40, vec![0, 10, 20], vec![0, 5, 35]),
+            (40, vec![0, 20], vec![0, 20]),
+            (12, vec![0, 1, 10, 11], vec![0, 9, 10, 11]),
+            (1000, even_starts(1000, 5), vec![0, 150, 420, 600, 990]),
+        ] {
+            let ranges = moved_ranges(&old, &new);
+            assert!(
+                ranges.windows(2).all(|w| w[0].end < w[1].start),
+                "{ranges:?}"
+            );
+            for r in 0..routers {
+                let moved = partition_of(r, &old) != partition_of(r, &new);
+                let listed = ranges.iter().any(|g| g.contains(&r));
+                assert_eq!(listed, moved, "{old:?} to {new:?}: router {r}");
             }
         }
     }
