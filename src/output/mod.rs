@@ -5,6 +5,7 @@ mod columns;
 mod csv_tables;
 pub mod directory;
 pub mod experiment_tables;
+pub mod files;
 pub mod plot;
 pub mod pooled;
 mod row;
