@@ -64,6 +64,9 @@ enum Command {
         out: Option<PathBuf>,
         #[command(flatten)]
         sets: SetArgs,
+        /// Write into a directory that holds another experiment's results, discarding them.
+        #[arg(long)]
+        replace: bool,
     },
     /// Simulation and model on the same loads: validation.csv and validation.svg.
     Validate(RunArgs),
@@ -86,6 +89,9 @@ enum Command {
         /// The shard directories.
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
+        /// Write into a directory that holds another experiment's results, discarding them.
+        #[arg(long)]
+        replace: bool,
     },
 }
 
@@ -144,6 +150,12 @@ struct RunArgs {
     /// Output directory (default: results/<scenario name>).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Write into a directory that holds another experiment's results (or files flitsim did
+    /// not write): flitsim's tables, plots and point records there are discarded when this run
+    /// publishes its own (the records of points this run shares are reused); files flitsim
+    /// did not write are kept.
+    #[arg(long)]
+    replace: bool,
     /// Seed, replacing the scenario's seed(s).
     #[arg(long)]
     seed: Option<u64>,
@@ -239,9 +251,10 @@ fn dispatch(cmd: Command) -> Result<()> {
             scenario,
             out,
             sets,
-        } => commands::model(&scenario, out, &sets.sets),
+            replace,
+        } => commands::model(&scenario, out, &sets.sets, replace),
         Command::Validate(args) => commands::validate(&args),
-        Command::Merge { out, dirs } => commands::merge(&out, &dirs),
+        Command::Merge { out, dirs, replace } => commands::merge(&out, &dirs, replace),
         Command::Slurm(args) => commands::slurm(&args),
         Command::Saturation { run, tolerance } => commands::saturation(&run, tolerance),
         Command::Plot {

@@ -32,7 +32,7 @@ use crate::RunArgs;
 use flitsim::Result;
 use flitsim::experiment::Experiment;
 use flitsim::experiment::runner::{Outcome, RunOptions};
-use flitsim::output::directory::OutDir;
+use flitsim::output::directory::{Claim, OutDir, Owner};
 use flitsim::output::terminal::PointTable;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -44,15 +44,6 @@ fn out_lines(lines: Vec<String>) {
     for line in lines {
         out!("{line}");
     }
-}
-
-/// A simulating command's experiment (the scenario file with `--set` and `--seed` applied,
-/// every configuration validated) and its output directory, opened and locked before anything
-/// is simulated.
-fn load_run(args: &RunArgs) -> Result<(Experiment, OutDir)> {
-    let exp = load_experiment(args)?;
-    let dir = open_out(args, &exp)?;
-    Ok((exp, dir))
 }
 
 /// A simulating command's experiment: the scenario file with `--set` and `--seed` applied.
@@ -72,13 +63,35 @@ pub(crate) fn load_experiment(args: &RunArgs) -> Result<Experiment> {
     Ok(exp)
 }
 
-/// The output directory (`--out`, or results/<name>), opened and locked.
-fn open_out(args: &RunArgs, exp: &Experiment) -> Result<OutDir> {
+/// The output directory (`--out`, or results/<name>), opened for `owner` (with `--replace`)
+/// and locked.
+fn open_out(args: &RunArgs, exp: &Experiment, owner: Owner) -> Result<OutDir> {
     let path = args
         .out
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&exp.name));
-    OutDir::open(&path)
+    OutDir::open(&path, claim(exp, owner, args.replace))
+}
+
+/// What a command claims its output directory for: `owner`, the experiment's name, and
+/// whether it may take over another owner's directory (`--replace`).
+fn claim(exp: &Experiment, owner: Owner, replace: bool) -> Claim {
+    let mut given: Vec<String> = exp.sets.iter().map(|s| format!("--set {s}")).collect();
+    given.extend(exp.seed.map(|s| format!("--seed {s}")));
+    let mut given = given.join(" ");
+    if given.len() > 200 {
+        let cut = (0..=200)
+            .rev()
+            .find(|&i| given.is_char_boundary(i))
+            .unwrap_or(0);
+        given = format!("{}… ({} bytes)", &given[..cut], given.len());
+    }
+    Claim {
+        owner,
+        scenario: exp.name.clone(),
+        given,
+        replace,
+    }
 }
 
 /// What an interruption (Ctrl-C, SIGTERM) reports: the points kept so far and the command that
@@ -176,8 +189,8 @@ pub(crate) fn report_seconds() -> f64 {
         .unwrap_or(60.0)
 }
 
-/// Writes the experiment's files (and `extra` ones) into `dir` as one set, then drops the
-/// records of points that are not the experiment's.
+/// Publishes the experiment's files (and `extra` ones) in `dir` as one set, keeping the records
+/// of the experiment's points only.
 fn commit(
     exp: &Experiment,
     dir: &OutDir,
@@ -187,8 +200,6 @@ fn commit(
     let argv: Vec<String> = std::env::args().collect();
     let mut files = flitsim::output::experiment_tables::experiment_files(exp, results, &argv);
     files.extend(extra);
-    let names = dir.commit_made(&files)?;
     let keep = exp.points().into_iter().map(|p| exp.key(p).0).collect();
-    dir.prune_points(&keep)?;
-    Ok(names)
+    dir.commit_made(&files, &keep)
 }

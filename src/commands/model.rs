@@ -30,9 +30,10 @@ pub(super) fn rows_of(m: &flitsim::model::Model, s: &Scenario) -> Vec<ModelRow> 
         .collect()
 }
 
-/// Writes model.csv into `out` (default: results/<scenario name>) and prints, per
+/// Writes model.csv into `out` (default: results/<scenario name>; a directory of the same
+/// experiment's results, or another's with `replace`) and prints, per
 /// configuration, the model's table and saturation load.
-pub fn model(path: &Path, out: Option<PathBuf>, sets: &[String]) -> Result<()> {
+pub fn model(path: &Path, out: Option<PathBuf>, sets: &[String], replace: bool) -> Result<()> {
     let exp = Experiment::load(path, sets, None)?;
     let models = exp
         .configurations
@@ -52,7 +53,9 @@ pub fn model(path: &Path, out: Option<PathBuf>, sets: &[String]) -> Result<()> {
         .map(|(c, m)| m.saturation(1.0 / c.scenario.traffic.mean_length()))
         .collect();
     let path_out = out.unwrap_or_else(|| Path::new("results").join(&exp.name));
-    let dir = flitsim::output::directory::OutDir::open(&path_out)?;
+    let owner = flitsim::output::directory::Owner::Run(exp.hash());
+    let dir =
+        flitsim::output::directory::OutDir::open(&path_out, super::claim(&exp, owner, replace))?;
     let text = flitsim::output::experiment_tables::per_configuration(&exp, &|c| {
         Some(model_csv(&rows[c], sat[c]))
     })

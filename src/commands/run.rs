@@ -1,9 +1,10 @@
 //! `run`: the experiment's points (or one shard of them), its tables and its terminal table.
 
-use super::{commit, load_run, run_points};
+use super::{commit, load_experiment, open_out, run_points};
 use crate::RunArgs;
 use flitsim::Result;
 use flitsim::experiment::shard::Shard;
+use flitsim::output::directory::Owner;
 
 /// Runs the experiment (resuming from the points already in its output directory), writes its
 /// files as one set and, unless `--quiet`, prints each point's line as it finishes. With
@@ -11,7 +12,12 @@ use flitsim::experiment::shard::Shard;
 /// `flitsim merge`.
 pub fn run(args: &RunArgs) -> Result<()> {
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
-    let (exp, dir) = load_run(args)?;
+    let exp = load_experiment(args)?;
+    let owner = match shard {
+        Some(s) => Owner::Shard(format!("{}/{}", s.index, s.count), exp.hash()),
+        None => Owner::Run(exp.hash()),
+    };
+    let dir = open_out(args, &exp, owner)?;
     let wanted: Vec<usize> = match shard {
         Some(s) => s.points(&exp),
         None => (0..exp.points().len()).collect(),
@@ -27,12 +33,14 @@ pub fn run(args: &RunArgs) -> Result<()> {
         let argv: Vec<String> = std::env::args().collect();
         let label = format!("{}/{}", s.index, s.count);
         let json = flitsim::output::experiment_tables::experiment_json(&exp, &argv, Some(&label));
-        dir.commit(&[
-            ("scenario.toml".into(), exp.text.clone().into_bytes()),
-            ("experiment.json".into(), json.into_bytes()),
-        ])?;
         let keep = exp.points().into_iter().map(|p| exp.key(p).0).collect();
-        dir.prune_points(&keep)?;
+        dir.commit(
+            &[
+                ("scenario.toml".into(), exp.text.clone().into_bytes()),
+                ("experiment.json".into(), json.into_bytes()),
+            ],
+            &keep,
+        )?;
         if !args.quiet {
             out!("shard {label}: {counts}");
             out!(

@@ -4,7 +4,7 @@ use super::{KEPT, load_experiment, on_interrupt};
 use crate::RunArgs;
 use flitsim::experiment::runner::RunOptions;
 use flitsim::experiment::saturation::{saturation_csv, search};
-use flitsim::output::directory::OutDir;
+use flitsim::output::directory::{OutDir, Owner};
 use flitsim::{Error, Result};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -27,7 +27,8 @@ pub fn saturation(args: &RunArgs, tolerance: f64) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("results").join(format!("{}-saturation", exp.name)));
-    let dir = OutDir::open(&path)?;
+    let owner = Owner::Saturation(tolerance.to_string(), exp.hash());
+    let dir = OutDir::open(&path, super::claim(&exp, owner, args.replace))?;
     on_interrupt(0, dir.path());
     let opts = RunOptions {
         threads: args.threads,
@@ -55,12 +56,14 @@ pub fn saturation(args: &RunArgs, tolerance: f64) -> Result<()> {
     let text = saturation_csv(&exp, &found);
     let argv: Vec<String> = std::env::args().collect();
     let json = flitsim::output::experiment_tables::experiment_json(&exp, &argv, None);
-    dir.commit(&[
-        ("saturation.csv".into(), text.clone().into_bytes()),
-        ("scenario.toml".into(), exp.text.clone().into_bytes()),
-        ("experiment.json".into(), json.into_bytes()),
-    ])?;
-    dir.prune_points(&keys)?;
+    dir.commit(
+        &[
+            ("saturation.csv".into(), text.clone().into_bytes()),
+            ("scenario.toml".into(), exp.text.clone().into_bytes()),
+            ("experiment.json".into(), json.into_bytes()),
+        ],
+        &keys,
+    )?;
     if !quiet {
         for line in text.lines() {
             out!("{}", line.replace(',', "  "));

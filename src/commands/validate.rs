@@ -4,7 +4,7 @@ use super::model::{model_of, rows_of};
 use super::{commit, load_experiment, open_out, out_lines, run_points};
 use crate::RunArgs;
 use flitsim::experiment::Experiment;
-use flitsim::output::directory::OutDir;
+use flitsim::output::directory::{OutDir, Owner};
 use flitsim::output::experiment_tables::{
     Maker, chunks, made, with_coordinates, write_per_configuration,
 };
@@ -43,7 +43,7 @@ pub fn validate(args: &RunArgs) -> Result<()> {
             "validate: --shard is for `flitsim run`; fix: run the shards with `flitsim run --shard I/N`, merge them, then validate the whole scenario".into(),
         ));
     }
-    let dir = open_out(args, &exp)?;
+    let dir = open_out(args, &exp, Owner::Run(exp.hash()))?;
     let all: Vec<usize> = (0..points.len()).collect();
     let outcome = run_points(args, &exp, &dir, &all)?;
     let results = &outcome.results;

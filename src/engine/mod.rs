@@ -45,7 +45,7 @@ pub use partition::profile::{STEPS, SplitProfile};
 pub use probes::{REFRESH, Span, Totals};
 pub use run::{
     AUTO_SPLIT_BUFFERS, RunControl, SIMULATED, SIMULATED_STEP, build_engine, build_engine_on,
-    run_engine, run_point, run_point_on,
+    run_engine, run_point, run_point_on, run_point_until,
 };
 
 use crate::network::{NONE, Network};

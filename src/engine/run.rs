@@ -9,6 +9,7 @@ use crate::routing::Routing;
 use crate::scenario::Scenario;
 use crate::stats::{Measured, PointResult, StopReason};
 use crate::traffic::Traffic;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Cycles simulated by every point of this process so far, in steps of [`SIMULATED_STEP`]: what
 /// a run's progress report counts while a long point runs.
@@ -86,11 +87,26 @@ pub fn run_point(s: &Scenario, rate: f64, seed: u64) -> Result<PointResult> {
 /// network has at least [`AUTO_SPLIT_BUFFERS`] buffers (on a smaller one the threads' meeting
 /// points each cycle cost more than they share). Results are the same either way.
 pub fn run_point_on(s: &Scenario, rate: f64, seed: u64, threads: usize) -> Result<PointResult> {
+    run_point_until(s, rate, seed, threads, &NEVER)
+}
+
+/// A flag never set: the stop of a point that runs to its end.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// [`run_point_on`] that ends early, with an error, once `stop` is set (checked every
+/// [`SIMULATED_STEP`] cycles): how a run stops its points when it cannot keep their results.
+pub fn run_point_until(
+    s: &Scenario,
+    rate: f64,
+    seed: u64,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<PointResult> {
     let mut e = build_engine(s, rate, seed);
     if s.run.threads_per_point == 0 && threads > 1 && e.net.buffers() >= AUTO_SPLIT_BUFFERS {
         e = e.with_threads(threads);
     }
-    let (measured, span) = simulate(&mut e, RunControl::from_scenario(s), rate, seed)?;
+    let (measured, span) = simulate(&mut e, RunControl::from_scenario(s), rate, seed, stop)?;
     let (net, window) = e.into_window_counts(span);
     Ok(PointResult::from_window(&net, measured, &window))
 }
@@ -103,7 +119,7 @@ pub const AUTO_SPLIT_BUFFERS: usize = 1 << 16;
 
 /// Runs an engine through warm-up, window and drain.
 pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Result<PointResult> {
-    let (measured, span) = simulate(e, rc, rate, seed)?;
+    let (measured, span) = simulate(e, rc, rate, seed, &NEVER)?;
     Ok(PointResult::from_window(
         &e.net,
         measured,
@@ -111,9 +127,16 @@ pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Resul
     ))
 }
 
-/// Runs an engine through warm-up, window and drain: what it measured, and the network-wide
-/// counts where its window opened and closed (its channels count only inside the window).
-fn simulate(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Result<(Measured, Span)> {
+/// Runs an engine through warm-up, window and drain, or until `halt` is set: what it measured,
+/// and the network-wide counts where its window opened and closed (its channels count only
+/// inside the window).
+fn simulate(
+    e: &mut Engine,
+    rc: RunControl,
+    rate: f64,
+    seed: u64,
+    halt: &AtomicBool,
+) -> Result<(Measured, Span)> {
     let w0 = rc.warmup;
     let w1 = rc.warmup + rc.measure;
     e.set_window(w0, w1, rc.batches);
@@ -153,7 +176,13 @@ fn simulate(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Result<(Mea
         }
         e.step();
         if e.cycle.is_multiple_of(SIMULATED_STEP) {
-            SIMULATED.fetch_add(SIMULATED_STEP, std::sync::atomic::Ordering::Relaxed);
+            SIMULATED.fetch_add(SIMULATED_STEP, Ordering::Relaxed);
+            if halt.load(Ordering::Relaxed) {
+                return Err(Error::Io(format!(
+                    "the point (rate {rate}, seed {seed}) was stopped at cycle {}",
+                    e.cycle
+                )));
+            }
         }
         stalled = if e.moved == 0 && e.flits_in_net > 0 {
             stalled + 1

@@ -5,21 +5,30 @@
 use super::{Experiment, record};
 use crate::error::{Error, Result};
 use crate::output::directory::{check_points, read_point};
+use crate::output::files::read_regular_text;
 use crate::stats::PointResult;
 use std::path::{Path, PathBuf};
 
 /// How many points a message lists before "and N more".
 const SHOWN: usize = 8;
 
-/// A shard directory's experiment.json.
-fn experiment_json(dir: &Path) -> Result<serde_json::Value> {
-    let path = dir.join("experiment.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| {
+/// The most bytes of a shard's experiment.json or scenario.toml merge reads.
+const MAX_TEXT: u64 = 1 << 30;
+
+/// A file of a shard directory as text: a regular file, not followed through a link, bounded.
+fn read_text(path: &Path) -> Result<String> {
+    read_regular_text(path, MAX_TEXT).map_err(|e| {
         Error::Input(format!(
             "{}: cannot read it ({e}); fix: give the output directories of `flitsim run --shard I/N`",
             path.display()
         ))
-    })?;
+    })
+}
+
+/// A shard directory's experiment.json.
+fn experiment_json(dir: &Path) -> Result<serde_json::Value> {
+    let path = dir.join("experiment.json");
+    let text = read_text(&path)?;
     serde_json::from_str(&text).map_err(|e| {
         Error::Input(format!(
             "{}: not flitsim's experiment.json ({e}); fix: give the output directories of `flitsim run --shard I/N`",
@@ -38,7 +47,7 @@ fn experiment_of(dir: &Path) -> Result<(Experiment, String)> {
             dir.join("experiment.json").display()
         ))
     };
-    let text = crate::scenario::Scenario::read(&dir.join("scenario.toml"))?;
+    let text = read_text(&dir.join("scenario.toml"))?;
     let file = json["scenario_file"]
         .as_str()
         .ok_or_else(|| bad("scenario_file"))?;
@@ -104,10 +113,13 @@ pub fn gather(dirs: &[PathBuf]) -> Result<(Experiment, Vec<PointResult>)> {
     for (i, &p) in points.iter().enumerate() {
         let (key, text) = exp.key(p);
         // One record read at a time, so that merging never holds every record's bytes.
-        let found: Vec<PointResult> = dirs
-            .iter()
-            .filter_map(|d| read_point(d, &key).and_then(|b| record::decode(&b, &text)))
-            .collect();
+        let max = record::max_bytes(exp.scenario(p));
+        let mut found = Vec::new();
+        for d in dirs {
+            if let Some(r) = read_point(d, &key, max)?.and_then(|b| record::decode(&b, &text)) {
+                found.push(r);
+            }
+        }
         match found.len() {
             0 => missing.push(i),
             1 => results.extend(found),

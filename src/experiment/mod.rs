@@ -79,6 +79,7 @@ impl Experiment {
                 "{file}: the experiment has {points} points (configurations × loads × seeds), more than {MAX_POINTS}; fix: sweep fewer values, loads or seeds, or split the study"
             )));
         }
+        distinct_configurations(&e.configurations, &e.axes, file)?;
         Ok(Experiment {
             name: first.name.clone(),
             file: file.to_string(),
@@ -201,6 +202,41 @@ impl Experiment {
         parts.push(format!("seed {}", p.seed));
         parts.join(", ")
     }
+}
+
+/// Refuses two configurations that resolve to the same scenario (swept values that differ in
+/// writing only, say): their points would be the same points, run twice under one record.
+fn distinct_configurations(configs: &[Configuration], axes: &[Axis], file: &str) -> Result<()> {
+    let mut seen = std::collections::HashMap::new();
+    let at = |c: &Configuration| -> String {
+        let pairs: Vec<String> = axes
+            .iter()
+            .zip(&c.coordinates)
+            .map(|(a, v)| format!("{} = {v}", a.key))
+            .collect();
+        pairs.join(", ")
+    };
+    let text = |c: &Configuration| {
+        let mut s = c.scenario.clone();
+        s.name = String::new();
+        serde_json::to_string(&s).expect("a scenario serializes")
+    };
+    for (i, c) in configs.iter().enumerate() {
+        let mine = text(c);
+        let hash = fnv1a(mine.as_bytes());
+        if let Some(&j) = seen.get(&hash)
+            && text(&configs[j]) == mine
+        {
+            let first: &Configuration = &configs[j];
+            return Err(Error::Input(format!(
+                "{file}: [sweep]: the configurations ({}) and ({}) are the same scenario, and would run the same points; fix: sweep values that differ",
+                at(first),
+                at(c)
+            )));
+        }
+        seen.insert(hash, i);
+    }
+    Ok(())
 }
 
 /// FNV-1a, 64 bits.

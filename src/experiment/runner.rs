@@ -3,13 +3,13 @@
 //! handed to the caller in point order as soon as that order allows.
 
 use super::{Experiment, Point, record};
-use crate::engine::run_point_on;
+use crate::engine::run_point_until;
 use crate::error::{Error, Result};
-use crate::output::directory::{OutDir, read_point};
+use crate::output::directory::OutDir;
 use crate::stats::PointResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How to run an experiment.
 #[derive(Clone, Copy, Debug, Default)]
@@ -61,7 +61,9 @@ impl InOrder<'_> {
 /// `fresh`), recording each as it finishes; `kept` counts the wanted points on disk (for an
 /// interruption's message); `on_point` receives every wanted point (its index and results), in
 /// point order, as soon as it and all before it are known. The first error in point order (a
-/// deadlock, say) is returned after every point has run.
+/// deadlock, say) is returned after every point has run; a record that cannot be saved stops
+/// the run at once (no point is started, the points running are stopped) and is the error
+/// returned, the records saved before it kept.
 pub fn run(
     exp: &Experiment,
     dir: &OutDir,
@@ -73,17 +75,20 @@ pub fn run(
     let all = exp.points();
     let points: Vec<Point> = wanted.iter().map(|&i| all[i]).collect();
     let keys: Vec<(String, String)> = points.iter().map(|&p| exp.key(p)).collect();
-    if !opts.fresh {
-        dir.remove_temporaries();
-    }
+    dir.remove_temporaries();
     // One record read at a time: a record's bytes are as large as the results it holds.
-    let mut slots: Vec<Option<Result<PointResult>>> = keys
-        .iter()
-        .map(|(hash, text)| {
-            let bytes = (!opts.fresh).then(|| read_point(dir.path(), hash))??;
-            record::decode(&bytes, text).map(Ok)
-        })
-        .collect();
+    let mut slots: Vec<Option<Result<PointResult>>> = Vec::with_capacity(points.len());
+    for (&p, (hash, text)) in points.iter().zip(&keys) {
+        let bytes = match opts.fresh {
+            true => None,
+            false => dir.read_point(hash, record::max_bytes(exp.scenario(p)))?,
+        };
+        slots.push(bytes.and_then(|b| record::decode(&b, text)).map(Ok));
+    }
+    let todo_any = slots.iter().any(Option::is_none);
+    if todo_any {
+        dir.check_store_writable()?;
+    }
     let reused = slots.iter().filter(|s| s.is_some()).count();
     kept.store(reused, Ordering::SeqCst);
     let todo: Vec<usize> = (0..points.len()).filter(|&i| slots[i].is_none()).collect();
@@ -104,13 +109,25 @@ pub fn run(
         .max()
         .unwrap_or(0);
     let (threads, split) = point_threads(opts.threads, todo.len(), per_point);
+    // Set when a record cannot be saved: no point starts after it, the running ones stop.
+    let stop = AtomicBool::new(false);
+    let unsaved: Mutex<Option<Error>> = Mutex::new(None);
     let worker = || {
         loop {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
             let j = next.fetch_add(1, Ordering::SeqCst);
             let Some(&i) = todo.get(j) else { break };
             let p = points[i];
-            let result = run_one(exp, p, split).and_then(|r| {
-                dir.save_point(&keys[i].0, &record::encode(&keys[i].1, &r))?;
+            let result = run_one(exp, p, split, &stop).and_then(|r| {
+                let saved = dir.save_point(&keys[i].0, &record::encode(&keys[i].1, &r));
+                if let Err(e) = saved {
+                    stop.store(true, Ordering::SeqCst);
+                    let mut first = unsaved.lock().unwrap_or_else(|e| e.into_inner());
+                    let e = first.get_or_insert(e);
+                    return Err(Error::Io(e.to_string()));
+                }
                 kept.fetch_add(1, Ordering::SeqCst);
                 Ok(r)
             });
@@ -152,6 +169,9 @@ pub fn run(
         finished.store(true, Ordering::SeqCst);
     });
     bar.finish_and_clear();
+    if let Some(e) = unsaved.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
     let order = order.into_inner().unwrap_or_else(|e| e.into_inner());
     let results = order
         .slots
@@ -185,9 +205,9 @@ pub fn point_threads(asked: usize, points: usize, per_point: usize) -> (usize, u
 }
 
 /// Simulates one point, with its load as the scenario gave it, its cycle split across up to
-/// `split` threads.
-fn run_one(exp: &Experiment, p: Point, split: usize) -> Result<PointResult> {
-    let mut r = run_point_on(exp.scenario(p), exp.rate(p), p.seed, split)?;
+/// `split` threads, until it ends or `stop` is set.
+fn run_one(exp: &Experiment, p: Point, split: usize, stop: &AtomicBool) -> Result<PointResult> {
+    let mut r = run_point_until(exp.scenario(p), exp.rate(p), p.seed, split, stop)?;
     r.given_flit_rate = exp.given_flit_rate(p);
     Ok(r)
 }

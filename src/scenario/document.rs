@@ -329,6 +329,9 @@ fn parse_set<'a>(set: &str, value_doc: &'a str) -> Result<Override<'a>> {
                         ))
                     })?;
                 }
+                if let Some(v) = repeated(items) {
+                    return Err(err(format!("{shown}: {}", repeated_why(&v))));
+                }
             }
             _ => {
                 return Err(err(format!(
@@ -345,6 +348,21 @@ fn parse_set<'a>(set: &str, value_doc: &'a str) -> Result<Override<'a>> {
         })?;
     }
     Ok(Override { path, value })
+}
+
+/// Why the swept value `v`, listed twice, is refused.
+fn repeated_why(v: &str) -> String {
+    format!("{v} is listed twice, and the two would run the same points; fix: list each value once")
+}
+
+/// The first value (as shown) that `items` list twice, if any.
+fn repeated(items: &[Spanned<DeValue<'_>>]) -> Option<String> {
+    let shown: Vec<String> = items.iter().map(|i| display(i.get_ref())).collect();
+    shown
+        .iter()
+        .enumerate()
+        .find(|(i, v)| shown[..*i].contains(v))
+        .map(|(_, v)| v.clone())
 }
 
 /// A command-line value as TOML; a bare word that is not TOML (`duato`, `bit-reversal`) is
@@ -412,6 +430,12 @@ fn file_axes<'a>(
             schema_check::check(item, field.ty)
                 .map_err(|e| Error::Input(super::messages::schema_error(file, text, doc, e)))?;
         }
+        if let Some(v) = repeated(items) {
+            return Err(Error::Input(format!(
+                "{at}: [sweep] {key}: {}",
+                repeated_why(&v)
+            )));
+        }
         axes.push((key, items.to_vec()));
     }
     Ok(axes)
@@ -444,6 +468,12 @@ fn implicit_axes<'a>(
             if axes.iter().any(|a| a.0 == key) {
                 return Err(Error::Input(format!(
                     "{file}: [traffic] {name}: given as a list and also in [sweep]; fix: give its values once, in [sweep]"
+                )));
+            }
+            if let Some(v) = repeated(items) {
+                return Err(Error::Input(format!(
+                    "{file}: [traffic] {name}: {}",
+                    repeated_why(&v)
                 )));
             }
             axes.push((key, items.to_vec()));

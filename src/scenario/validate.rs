@@ -42,6 +42,31 @@ impl Checker<'_> {
         Error::Input(format!("{}: {key}: {problem}; fix: {fix}", self.file))
     }
 
+    /// Refuses a list that gives a value twice: the two would be the same points of the
+    /// experiment, run twice (seeds, loads).
+    fn distinct<T: PartialEq>(
+        &self,
+        key: &str,
+        list: &[T],
+        show: impl Fn(&T) -> String,
+    ) -> Result<()> {
+        match list
+            .iter()
+            .enumerate()
+            .find(|(i, v)| list[..*i].contains(v))
+        {
+            Some((_, v)) => Err(self.err(
+                key,
+                format!(
+                    "{} is listed twice, and the two would run the same points",
+                    show(v)
+                ),
+                "list each value once",
+            )),
+            None => Ok(()),
+        }
+    }
+
     fn prob(&self, key: &str, v: f64) -> Result<f64> {
         if !(0.0..=1.0).contains(&v) {
             return Err(self.err(
@@ -138,6 +163,7 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
         Some(s) => s,
         None => vec![raw.seed],
     };
+    c.distinct("seeds", &seeds, |s| s.to_string())?;
     let topology = topology(&c, &raw.topology)?;
     let router = router(&c, &raw.router, &raw.topology, &topology)?;
     let routing = routing(&c, &raw.routing, &topology, &router)?;
@@ -314,6 +340,7 @@ fn traffic(
         }
         rates.push(rate);
     }
+    c.distinct(key, list, |&v| shown(v))?;
     let hotspot_fractions = match &t.hotspot_fraction {
         Some(h) if matches!(pattern, Pattern::Hotspot { .. }) => {
             c.probs("[traffic] hotspot_fraction", &h.to_vec())?

@@ -106,20 +106,20 @@ fn dir_labels(dirs: &[PathBuf], read: &[DirCurves], given: &[String]) -> Vec<Str
         .collect()
 }
 
-/// Writes the four plots into `dir`, each atomically.
+/// Writes the four plots into `dir`, each atomically, listed in its manifest as plots (the
+/// directory is locked meanwhile; a file of those names that flitsim did not write is refused,
+/// never overwritten).
 fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec<String>> {
     let io = |e: String| Error::Io(format!("{}: {e}", dir.display()));
-    std::fs::create_dir_all(dir).map_err(|e| io(e.to_string()))?;
     let caption = |what: &str| match title {
         Some(t) => format!("{t}: {what}"),
         None => format!("{}{}", what[..1].to_uppercase(), &what[1..]),
     };
-    let mut files = Vec::new();
+    let mut files: Vec<(String, String)> = Vec::new();
     let mut emit = |name: &str, draw: &dyn Fn(&mut String) -> Drawn| -> Result<()> {
         let mut svg = String::new();
         draw(&mut svg).map_err(|e| io(e.to_string()))?;
-        super::write_file(dir, name, &svg)?;
-        files.push(dir.join(name).display().to_string());
+        files.push((name.to_string(), svg));
         Ok(())
     };
     let offered = "offered load (flits/node/cycle)";
@@ -185,7 +185,18 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
             None,
         )
     })?;
-    Ok(files)
+    let claim = crate::output::directory::Claim {
+        owner: crate::output::directory::Owner::Plots,
+        scenario: String::new(),
+        given: String::new(),
+        replace: false,
+    };
+    let out = crate::output::directory::OutDir::open(dir, claim)?;
+    out.add_plots(&files)?;
+    Ok(files
+        .iter()
+        .map(|(name, _)| dir.join(name).display().to_string())
+        .collect())
 }
 
 /// The largest finite value (0 if none).

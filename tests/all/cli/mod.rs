@@ -154,8 +154,9 @@ const SENTINEL: &str = "rate,latency_mean\n0.001,42\n";
 
 /// A working directory with earlier results in it: `work/` (the command's current directory,
 /// holding `results/t/summary.csv`, where a run of scenario `t` without --out writes) and
-/// `out/summary.csv` (the --out of the runs), plus `logs/`; all in a fresh temporary directory,
-/// removed when the `Setup` is dropped, whether the test passes or fails.
+/// `out/summary.csv` (the --out of the runs), each listed in a manifest as an earlier flitsim
+/// writes it, plus `logs/`; all in a fresh temporary directory, removed when the `Setup` is
+/// dropped, whether the test passes or fails.
 struct Setup {
     tmp: TempDir,
 }
@@ -164,10 +165,11 @@ impl Setup {
     fn new(test: &str) -> Setup {
         let tmp = temp_dir(&format!("cli-{test}"));
         let work = tmp.path().join("work");
-        fs::create_dir_all(work.join("results").join("t")).unwrap();
-        fs::write(work.join("results").join("t").join("summary.csv"), SENTINEL).unwrap();
-        fs::create_dir_all(tmp.path().join("out")).unwrap();
-        fs::write(tmp.path().join("out").join("summary.csv"), SENTINEL).unwrap();
+        for dir in [work.join("results").join("t"), tmp.path().join("out")] {
+            fs::create_dir_all(&dir).unwrap();
+            fs::write(dir.join("summary.csv"), SENTINEL).unwrap();
+            fs::write(dir.join(".flitsim-manifest"), "summary.csv\n").unwrap();
+        }
         Setup { tmp }
     }
 

@@ -47,7 +47,7 @@ fn a_second_run_into_a_directory_in_use_is_refused_at_once() {
     assert_eq!(second.code, Some(4), "{}", second.stderr);
     assert!(t.elapsed() < Duration::from_secs(5), "refused at once");
     assert!(
-        second.stderr.contains("another flitsim run"),
+        second.stderr.contains("another flitsim command"),
         "{}",
         second.stderr
     );
@@ -162,6 +162,7 @@ fn a_full_disk_leaves_the_earlier_tables_intact() {
             &big,
             "--set",
             "topology.k=8",
+            "--replace",
         ],
     );
     assert_eq!(o.code, Some(4), "{}", o.stderr);

@@ -79,16 +79,30 @@ fn a_killed_run_resumes_into_identical_tables() {
         &["run", &s, "--out", "out", "--quiet", "--seed", "9"],
     ));
     let earlier = tables(&d.join("out"));
+    // Another experiment's directory: the run takes it over (--replace) only when it publishes.
     let mut child = spawn(
         d,
         "killed",
-        &["run", &s, "--out", "out", "--quiet", "--threads", "1"],
+        &[
+            "run",
+            &s,
+            "--out",
+            "out",
+            "--quiet",
+            "--threads",
+            "1",
+            "--replace",
+        ],
     );
     wait_for_records(&d.join("out"), 24 + 3);
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(tables(&d.join("out")), earlier, "earlier results untouched");
-    let o = flitsim(d, "resumed", &["run", &s, "--out", "out", "--threads", "2"]);
+    let o = flitsim(
+        d,
+        "resumed",
+        &["run", &s, "--out", "out", "--threads", "2", "--replace"],
+    );
     ok(&o);
     let (run, kept) = counts(&o.stdout);
     assert_eq!(run + kept, 24);
@@ -100,8 +114,9 @@ fn a_killed_run_resumes_into_identical_tables() {
     );
 }
 
-/// A changed key reruns exactly the points it affects: V = 3 -> 5 reruns the 12 points with
-/// V = 5 and keeps the 12 with V = 3; the tables equal a fresh run's. `--fresh` reruns all.
+/// A changed key makes another experiment: refused without `--replace`, nothing changed; with
+/// it, it reruns exactly the points it affects: V = 3 -> 5 reruns the 12 points with V = 5 and
+/// keeps the 12 with V = 3; the tables equal a fresh run's. `--fresh` reruns all.
 #[test]
 fn a_changed_key_reruns_only_the_points_it_affects() {
     let tmp = temp_dir("exp-change");
@@ -117,10 +132,18 @@ fn a_changed_key_reruns_only_the_points_it_affects() {
         "nothing changed: nothing reruns"
     );
     let set = ["--set", "sweep.router.vcs=[3, 5]"];
+    let before = tables(&d.join("out"));
+    let o = flitsim(
+        d,
+        "refused",
+        &[&["run", &s, "--out", "out"][..], &set].concat(),
+    );
+    super::refused(&o, &["out: the directory holds", "--replace"]);
+    assert_eq!(tables(&d.join("out")), before, "nothing changed");
     let o = flitsim(
         d,
         "changed",
-        &[&["run", &s, "--out", "out"][..], &set].concat(),
+        &[&["run", &s, "--out", "out", "--replace"][..], &set].concat(),
     );
     ok(&o);
     assert_eq!(counts(&o.stdout), (12, 12));
