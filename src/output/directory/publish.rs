@@ -5,15 +5,17 @@
 //!
 //! 1. the sibling gets a marker (`.flitsim-staged`), the manifest of the new set (listing every
 //!    table it may hold, before any is written), the new tables, and then every other entry of
-//!    `D`: regular files (the lock, the user's files, plots kept, the records kept) as hard
-//!    links, anything else (the user's and `flitsim slurm`'s subdirectories) moved;
+//!    `D` (the lock, the user's files and directories, `flitsim slurm`'s, the plots and records
+//!    kept) mirrored while it stays in place: regular files as hard links, directories as
+//!    directories of such entries, symbolic links as copies (never followed); only what cannot
+//!    be linked (a FIFO, a socket) is moved;
 //! 2. one exchange makes the sibling `D` (the marker goes with it and is then removed);
-//! 3. the previous state, now the sibling, is folded back: what it shares with `D` (links) and
-//!    what its manifest lists (the previous set) is removed, records not kept are dropped, and
-//!    anything that appeared in `D` meanwhile is moved into the new `D`.
+//! 3. the previous state, now the sibling, is folded back: what it shares with `D` (its twins)
+//!    and what its manifest lists (the previous set) is removed, records not kept are dropped,
+//!    and anything that appeared in `D` meanwhile is moved into the new `D`.
 //!
-//! A failure before the exchange folds the sibling back the other way (its new tables removed,
-//! what was moved returned): `D` keeps its previous set. A process killed at any step leaves
+//! A failure before the exchange folds the sibling back the other way (its new tables and
+//! twins removed, what was moved returned): `D` keeps its previous set. A process killed at any step leaves
 //! `D` with its previous set or the new one, whole, and a sibling that the next command to open
 //! `D` folds back the same way: with the marker it is an unfinished commit, without it the
 //! previous state. On a file system without `RENAME_EXCHANGE`, `D` is renamed aside
@@ -118,19 +120,24 @@ pub(super) fn recover(dir: &Path) {
     let _ = fs::remove_file(dir.join(STAGED));
 }
 
-/// Whether `a` and `b` are the same regular file (one a hard link of the other).
-fn same_file(a: &Path, b: &Path) -> bool {
+/// Whether `a` is a twin of `b`: the same regular file (a hard link of it), or a symbolic
+/// link to the same place (a copy a commit made).
+fn twin(a: &Path, b: &Path) -> bool {
     match (fs::symlink_metadata(a), fs::symlink_metadata(b)) {
-        (Ok(x), Ok(y)) => x.file_type().is_file() && x.dev() == y.dev() && x.ino() == y.ino(),
+        (Ok(x), Ok(y)) if x.file_type().is_file() => x.dev() == y.dev() && x.ino() == y.ino(),
+        (Ok(x), Ok(y)) if x.file_type().is_symlink() && y.file_type().is_symlink() => {
+            fs::read_link(a).ok() == fs::read_link(b).ok()
+        }
         _ => false,
     }
 }
 
-/// Folds the sibling `sib` back into `dir` and removes it when nothing is left: what it shares
-/// with `dir` (hard links) and what its manifest lists (tables and plots of a set `dir` does not
-/// hold) is removed, with flitsim's internals and temporaries; when `previous` (it holds the
-/// state `dir` replaced) records that are not in `dir` were dropped from the set and are removed
-/// too; anything else that `dir` lacks is moved into `dir`, and the rest is left where it is.
+/// Folds the sibling `sib` back into `dir` and removes it when nothing is left: its twins of
+/// `dir`'s entries (links, copies of links, directories of twins) and the tables and plots its
+/// manifest lists (of a set `dir` does not hold) are removed, with flitsim's internals and
+/// temporaries; when `previous` (it holds the state `dir` replaced) records not in `dir` were
+/// dropped from the set and are removed too; anything else that `dir` lacks is moved into
+/// `dir`, and the rest is left where it is.
 fn fold(sib: &Path, dir: &Path, previous: bool) {
     let listed = read_regular_text(&sib.join(MANIFEST), 1 << 20)
         .ok()
@@ -149,9 +156,9 @@ fn fold(sib: &Path, dir: &Path, previous: bool) {
     let _ = fs::remove_dir(sib);
 }
 
-/// Folds the entries of `from` into `to` (not descending): links of `to`'s files, flitsim's
-/// temporaries and the regular files `discard` names are removed; what `to` lacks is moved
-/// there; the rest stays.
+/// Folds the entries of `from` into `to`: twins, flitsim's temporaries and the regular files
+/// `discard` names are removed; a directory `to` has too is folded into it (its own entries
+/// judged as twins only); what `to` lacks is moved there; the rest stays.
 fn fold_entries(from: &Path, to: &Path, discard: &dyn Fn(&str) -> bool) {
     let Ok(entries) = fs::read_dir(from) else {
         return;
@@ -159,11 +166,16 @@ fn fold_entries(from: &Path, to: &Path, discard: &dyn Fn(&str) -> bool) {
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().to_string();
         let (src, dst) = (e.path(), to.join(e.file_name()));
-        let regular = fs::symlink_metadata(&src).is_ok_and(|m| m.is_file());
-        if same_file(&src, &dst) || (regular && (is_temporary(&name) || discard(&name))) {
+        let Ok(kind) = fs::symlink_metadata(&src).map(|m| m.file_type()) else {
+            continue;
+        };
+        if twin(&src, &dst) || (kind.is_file() && (is_temporary(&name) || discard(&name))) {
             let _ = fs::remove_file(&src);
         } else if fs::symlink_metadata(&dst).is_err() {
             let _ = fs::rename(&src, &dst);
+        } else if kind.is_dir() && fs::symlink_metadata(&dst).is_ok_and(|m| m.is_dir()) {
+            fold_entries(&src, &dst, &|_| false);
+            let _ = fs::remove_dir(&src);
         }
     }
 }
@@ -278,7 +290,6 @@ fn stage(dir: &Path, staging: &Path, old: &Manifest, new: NewSet) -> io::Result<
     manifest.files = names.iter().cloned().collect();
     step()?;
     write_manifest(staging, &manifest)?;
-    let mut moves = Vec::new();
     for e in fs::read_dir(dir)? {
         let e = e?;
         let name = e.file_name().to_string_lossy().to_string();
@@ -289,33 +300,47 @@ fn stage(dir: &Path, staging: &Path, old: &Manifest, new: NewSet) -> io::Result<
             continue;
         }
         if name == POINTS && e.file_type()?.is_dir() {
-            link_records(&e.path(), &staging.join(POINTS), new.keep)?;
-        } else if e.file_type()?.is_file() {
-            step()?;
-            if fs::hard_link(e.path(), staging.join(&name)).is_err() {
-                moves.push(name);
-            }
+            mirror(&e.path(), &staging.join(POINTS), &|n| new.keep.contains(n))?;
         } else {
-            moves.push(name);
+            carry(&e.path(), &staging.join(&name))?;
         }
-    }
-    for name in moves {
-        step()?;
-        fs::rename(dir.join(&name), staging.join(&name))?;
     }
     Ok(names)
 }
 
-/// Links into the new records directory `to` each record of `from` that the new set keeps.
-fn link_records(from: &Path, to: &Path, keep: &BTreeSet<String>) -> io::Result<()> {
+/// Carries the entry `from` into the staging directory as `to`, leaving `from` in place where
+/// it can: a regular file as a hard link, a directory as a directory of its entries carried, a
+/// symbolic link as a copy of the link (never followed); anything else (a FIFO, a socket, a
+/// file that cannot be linked) is moved.
+fn carry(from: &Path, to: &Path) -> io::Result<()> {
+    step()?;
+    let kind = fs::symlink_metadata(from)?.file_type();
+    if kind.is_dir() {
+        return mirror(from, to, &|_| true);
+    }
+    let copied = if kind.is_file() {
+        fs::hard_link(from, to)
+    } else if kind.is_symlink() {
+        fs::read_link(from).and_then(|target| std::os::unix::fs::symlink(target, to))
+    } else {
+        Err(io::ErrorKind::Unsupported.into())
+    };
+    match copied {
+        Ok(()) => Ok(()),
+        Err(_) => fs::rename(from, to),
+    }
+}
+
+/// Makes the directory `to` (with `from`'s permissions) and carries into it each entry of the
+/// directory `from` whose name `wanted` accepts.
+fn mirror(from: &Path, to: &Path, wanted: &dyn Fn(&str) -> bool) -> io::Result<()> {
     step()?;
     fs::create_dir(to)?;
+    fs::set_permissions(to, fs::metadata(from)?.permissions())?;
     for e in fs::read_dir(from)? {
         let e = e?;
-        let name = e.file_name().to_string_lossy().to_string();
-        if keep.contains(&name) && e.file_type()?.is_file() {
-            step()?;
-            fs::hard_link(e.path(), to.join(&name))?;
+        if wanted(&e.file_name().to_string_lossy()) {
+            carry(&e.path(), &to.join(e.file_name()))?;
         }
     }
     Ok(())

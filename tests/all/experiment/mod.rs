@@ -4,6 +4,7 @@
 mod directory;
 mod memory;
 mod overrides;
+mod publication;
 mod resume;
 mod saturation;
 mod shards;
