@@ -385,9 +385,10 @@ fn take_lock(dir: &Path) -> Result<File> {
             return Err(io_error(dir, e, "give --out a directory you can write"));
         }
     }
-    let fix = "give --out a directory you can write";
-    lock.set_len(0).map_err(|e| io_error(&path, e, fix))?;
-    write!(lock, "{}", std::process::id()).map_err(|e| io_error(&path, e, fix))?;
+    // The process id is for the message a second opener gets: a full disk may refuse it.
+    let _ = lock
+        .set_len(0)
+        .and_then(|()| write!(lock, "{}", std::process::id()));
     Ok(lock)
 }
 

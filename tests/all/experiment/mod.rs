@@ -6,6 +6,7 @@ mod memory;
 mod overrides;
 mod publication;
 mod resume;
+mod safety;
 mod saturation;
 mod shards;
 mod slurm;
