@@ -470,6 +470,11 @@ fn implicit_axes<'a>(
                     "{file}: [traffic] {name}: given as a list and also in [sweep]; fix: give its values once, in [sweep]"
                 )));
             }
+            if items.is_empty() {
+                return Err(Error::Input(format!(
+                    "{file}: [traffic] {name}: the list is empty; fix: give at least one value, e.g. {name} = [0.5]"
+                )));
+            }
             if let Some(v) = repeated(items) {
                 return Err(Error::Input(format!(
                     "{file}: [traffic] {name}: {}",

@@ -11,6 +11,7 @@ mod deadlock;
 mod input_robustness;
 mod outputs;
 mod scenario_errors;
+mod set_fuzz;
 mod usage;
 mod value_errors;
 

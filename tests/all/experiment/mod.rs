@@ -4,6 +4,7 @@
 mod directory;
 mod memory;
 mod overrides;
+mod property;
 mod publication;
 mod resume;
 mod safety;

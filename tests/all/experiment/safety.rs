@@ -403,3 +403,39 @@ fn merge_refuses_a_shard_as_its_output() {
     assert_eq!(everything(&d.join("s1")), before);
     ok(&flitsim(d, "merge", &["merge", "m", "s1", "s2"]));
 }
+
+/// The README's quick start writes into a directory git ignores, never over the checkout's
+/// tracked results. Skipped, saying so, outside a git checkout.
+#[test]
+fn the_quick_start_writes_outside_tracked_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let start = readme.split("## Quick start").nth(1).unwrap();
+    let command = start
+        .lines()
+        .find(|l| l.starts_with("cargo run --release -- run "))
+        .expect("the quick start's run command");
+    let out = command
+        .split("--out ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the quick start gives --out");
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+    };
+    match git(&["rev-parse", "--is-inside-work-tree"]) {
+        Ok(o) if o.status.success() => {}
+        _ => {
+            eprintln!("SKIPPED the_quick_start_writes_outside_tracked_files: not a git checkout");
+            return;
+        }
+    }
+    let probe = format!("{out}/summary.csv");
+    let ignored = git(&["check-ignore", "-q", &probe]).unwrap();
+    assert!(ignored.status.success(), "{probe} is not ignored by git");
+    let tracked = git(&["ls-files", out]).unwrap();
+    assert!(tracked.stdout.is_empty(), "{out} holds tracked files");
+}
