@@ -83,9 +83,12 @@ enum Command {
     Merge {
         /// The output directory.
         out: PathBuf,
-        /// The shard directories.
-        #[arg(required = true)]
+        /// The shard directories (those of --dirs-from follow them).
         dirs: Vec<PathBuf>,
+        /// A file listing shard directories, one per line as written (relative ones to the
+        /// current directory); empty lines are skipped. It must be a regular file, not a link.
+        #[arg(long, value_name = "FILE")]
+        dirs_from: Option<PathBuf>,
     },
 }
 
@@ -241,7 +244,20 @@ fn dispatch(cmd: Command) -> Result<()> {
             sets,
         } => commands::model(&scenario, out, &sets.sets),
         Command::Validate(args) => commands::validate(&args),
-        Command::Merge { out, dirs } => commands::merge(&out, &dirs),
+        Command::Merge {
+            out,
+            mut dirs,
+            dirs_from,
+        } => {
+            if let Some(list) = dirs_from {
+                dirs.extend(flitsim::experiment::shard::read_dir_list(&list)?);
+            } else if dirs.is_empty() {
+                return Err(Error::Input(
+                    "merge: no shard directory given; fix: give the shard directories after OUT, or --dirs-from FILE listing them one a line".into(),
+                ));
+            }
+            commands::merge(&out, &dirs)
+        }
         Command::Slurm(args) => commands::slurm(&args),
         Command::Saturation { run, tolerance } => commands::saturation(&run, tolerance),
         Command::Plot {

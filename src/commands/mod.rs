@@ -46,15 +46,6 @@ fn out_lines(lines: Vec<String>) {
     }
 }
 
-/// A simulating command's experiment (the scenario file with `--set` and `--seed` applied,
-/// every configuration validated) and its output directory, opened and locked before anything
-/// is simulated.
-fn load_run(args: &RunArgs) -> Result<(Experiment, OutDir)> {
-    let exp = load_experiment(args)?;
-    let dir = open_out(args, &exp)?;
-    Ok((exp, dir))
-}
-
 /// A simulating command's experiment: the scenario file with `--set` and `--seed` applied.
 pub(crate) fn load_experiment(args: &RunArgs) -> Result<Experiment> {
     let exp = Experiment::load(&args.scenario, &args.sets.sets, args.seed)?;

@@ -1,6 +1,6 @@
 //! `run`: the experiment's points (or one shard of them), its tables and its terminal table.
 
-use super::{commit, load_run, run_points};
+use super::{commit, load_experiment, open_out, run_points};
 use crate::RunArgs;
 use flitsim::Result;
 use flitsim::experiment::shard::Shard;
@@ -8,14 +8,15 @@ use flitsim::experiment::shard::Shard;
 /// Runs the experiment (resuming from the points already in its output directory), writes its
 /// files as one set and, unless `--quiet`, prints each point's line as it finishes. With
 /// `--shard I/N`, runs only that share of the points and keeps their records for
-/// `flitsim merge`.
+/// `flitsim merge`; N more than the points is refused before the output directory is opened.
 pub fn run(args: &RunArgs) -> Result<()> {
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
-    let (exp, dir) = load_run(args)?;
+    let exp = load_experiment(args)?;
     let wanted: Vec<usize> = match shard {
-        Some(s) => s.points(&exp),
+        Some(s) => s.points(&exp)?,
         None => (0..exp.points().len()).collect(),
     };
+    let dir = open_out(args, &exp)?;
     let outcome = run_points(args, &exp, &dir, &wanted)?;
     let n = outcome.results.len();
     let counts = format!(
