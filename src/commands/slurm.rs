@@ -1,21 +1,24 @@
 //! `slurm`: the sbatch scripts that run an experiment's shards as a SLURM job array and merge
 //! them in a job that depends on the array, and, with `--submit`, their submission.
 //!
-//! Nothing a user gives runs as a command. Two parsers read the scripts: sbatch reads the
-//! `#SBATCH` lines, with a syntax of its own that shell quoting does not protect, and bash
-//! the rest. So the `#SBATCH` lines hold only plain words, each checked ([`values`]): the job
-//! name (`flitsim-` and the scenario's `name`, which the scenario's own check restricts to
-//! letters, digits, `-`, `_` and `.`), the array's range and the CPUs (numbers in range), the
-//! partition (SLURM partition names) and the time limit (SLURM's time forms), and the logs'
-//! names relative to the job's working directory (`shard-%a.log`, `merge.log`). No path goes
-//! there: `submit.sh` changes to `OUT/slurm` (a shell-quoted `cd`) and calls sbatch there, so
-//! the jobs start in that directory and their logs land in it whatever characters OUT holds
-//! (sbatch's `%` patterns and its `\` never see it). The paths (flitsim's binary, the scenario,
-//! OUT) and the `--set` values go only into bash lines, each single-quoted. A value holding a
-//! control character (a newline would end a line and start a command) or a path that is not
-//! UTF-8 is refused naming its flag. The merge job reads its shard directories from
-//! `OUT/slurm/shards.list` (`flitsim merge --dirs-from`), so its command line does not grow
-//! with the tasks, which are at most the experiment's points.
+//! Nothing a user gives runs as a command. Three parsers read what is written: sbatch reads
+//! the `#SBATCH` lines, with a syntax of its own that shell quoting does not protect; SLURM
+//! reads log file names as patterns (`%a` is the array task, `%%` a `%`, and a backslash
+//! anywhere turns the fields off), directory included (with SLURM 22.05 a relative name is
+//! read after the job's directory is put in front: a backslash there turned off `%a`, and
+//! was dropped); bash reads the rest. So the `#SBATCH` lines hold only
+//! plain, checked words ([`values`]): the job name (`flitsim-` and the scenario's `name`,
+//! which the scenario's own check keeps to letters, digits, `-`, `_` and `.`), the array's
+//! range and the CPUs (numbers in range), the partition (SLURM partition names) and the time
+//! limit (SLURM's time forms). No path goes there. The logs' names are given on sbatch's
+//! command line in `submit.sh`, where bash's quoting holds: `--output=OUT/slurm/shard-%a.log`
+//! and `--output=OUT/slurm/merge.log`, single-quoted, every `%` of OUT doubled, and an OUT
+//! holding a backslash refused. The other paths (flitsim's binary, the scenario, OUT) and the
+//! `--set` values go only into bash lines, single-quoted. A value holding a control character
+//! (a newline would end a line and start a command) or a path that is not UTF-8 is refused
+//! naming its flag. The merge job reads its shard directories from `OUT/slurm/shards.list`
+//! (`flitsim merge --dirs-from`), so its command line does not grow with the tasks, which are
+//! at most the experiment's points.
 
 mod values;
 
@@ -53,6 +56,8 @@ struct Job {
     scenario: String,
     /// The output directory, quoted.
     out: String,
+    /// `OUT/slurm`, as written (checked).
+    slurm_dir: String,
     /// The shard list, quoted.
     list: String,
     /// The ` --set='KEY=VALUE'` words.
@@ -78,7 +83,6 @@ impl Job {
                 format!("#SBATCH --job-name=flitsim-{}", self.name),
                 format!("#SBATCH --array=1-{n}"),
                 format!("#SBATCH --cpus-per-task={}", self.cpus),
-                "#SBATCH --output=shard-%a.log".to_string(),
             ],
             format!(
                 "exec {} run {} --out {}/shards/\"$SLURM_ARRAY_TASK_ID\" --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --threads \"${{SLURM_CPUS_PER_TASK:-1}}\"{}",
@@ -93,7 +97,6 @@ impl Job {
             &[
                 format!("#SBATCH --job-name=flitsim-{}-merge", self.name),
                 "#SBATCH --cpus-per-task=1".to_string(),
-                "#SBATCH --output=merge.log".to_string(),
             ],
             format!(
                 "exec {} merge {} --dirs-from {}",
@@ -101,23 +104,32 @@ impl Job {
             ),
         )
     }
-}
 
-/// `submit.sh`: in `slurm_dir` (where the jobs then start and write their logs), submits the
-/// array, then the merge once every task has succeeded.
-fn submit_script(slurm_dir: &Path) -> String {
-    [
-        "#!/bin/bash",
-        "# Submits the shards as a job array, then the merge once every task has succeeded. The",
-        "# jobs start in this directory, and their logs (shard-<task>.log, merge.log) go to it.",
-        "set -euo pipefail",
-        &format!("cd {}", quoted(&slurm_dir.display().to_string())),
-        "array=$(sbatch --parsable shards.sbatch)",
-        "merge=$(sbatch --parsable --dependency=afterok:\"${array%%;*}\" merge.sbatch)",
-        "echo \"submitted: shards as job $array, merge as job $merge\"",
-    ]
-    .join("\n")
-        + "\n"
+    /// `submit.sh`: in `OUT/slurm`, submits the array, then the merge once every task has
+    /// succeeded, each with its log's name (a pattern whose `%`s are SLURM's: OUT's doubled).
+    fn submit(&self) -> String {
+        let logs = self.slurm_dir.replace('%', "%%");
+        let output = |name: &str| quoted(&format!("--output={logs}/{name}"));
+        [
+            "#!/bin/bash".to_string(),
+            "# Submits the shards as a job array, then the merge once every task has succeeded;"
+                .to_string(),
+            "# the jobs start in this directory, and their logs go to it.".to_string(),
+            "set -euo pipefail".to_string(),
+            format!("cd {}", quoted(&self.slurm_dir)),
+            format!(
+                "array=$(sbatch --parsable {} shards.sbatch)",
+                output("shard-%a.log")
+            ),
+            format!(
+                "merge=$(sbatch --parsable --dependency=afterok:\"${{array%%;*}}\" {} merge.sbatch)",
+                output("merge.log")
+            ),
+            "echo \"submitted: shards as job $array, merge as job $merge\"".to_string(),
+        ]
+        .join("\n")
+            + "\n"
+    }
 }
 
 /// The job of `args`, every value checked (see the module's doc), and the experiment's
@@ -163,7 +175,9 @@ fn job(args: &SlurmArgs) -> Result<(Job, PathBuf)> {
         &out,
         "give --out a path of UTF-8 characters without control characters (from a current directory without them)",
     )?;
-    let list = out.join("slurm").join("shards.list");
+    values::no_backslash("--out", &out_text)?;
+    let slurm_dir = out.join("slurm");
+    let list = slurm_dir.join("shards.list");
     let job = Job {
         name: exp.name,
         points,
@@ -173,6 +187,7 @@ fn job(args: &SlurmArgs) -> Result<(Job, PathBuf)> {
         bin: quoted(&bin),
         scenario: quoted(&scenario),
         out: quoted(&out_text),
+        slurm_dir: slurm_dir.display().to_string(),
         list: quoted(&list.display().to_string()),
         sets: args
             .sets
@@ -201,14 +216,14 @@ pub fn slurm(args: &SlurmArgs) -> Result<()> {
         ("shards.sbatch", job.shards()),
         ("shards.list", list),
         ("merge.sbatch", job.merge()),
-        ("submit.sh", submit_script(&slurm_dir)),
+        ("submit.sh", job.submit()),
     ] {
         flitsim::output::write_file(&slurm_dir, name, &text)?;
     }
     let submit = quoted(&slurm_dir.join("submit.sh").display().to_string());
     if !args.submit {
         out!(
-            "{} points in {} shards; scripts in {}/; submit with: bash {submit} (it runs, in that directory: sbatch --parsable shards.sbatch, then sbatch --dependency=afterok:<that job> merge.sbatch)",
+            "{} points in {} shards; scripts in {}/; submit with: bash {submit} (it runs, in that directory, sbatch on shards.sbatch, then on merge.sbatch with --dependency=afterok:<that job>)",
             job.points,
             job.tasks,
             slurm_dir.display(),

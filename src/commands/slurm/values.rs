@@ -34,6 +34,18 @@ pub fn script_path(what: &str, path: &Path, fix: &str) -> Result<String> {
     Ok(text.to_string())
 }
 
+/// Refuses a directory of logs whose path holds a backslash: SLURM reads a log's whole
+/// name as a pattern, in which a backslash anywhere turns off every field (`%a`, the array
+/// task) and is dropped, so the logs would land elsewhere.
+pub fn no_backslash(what: &str, dir: &str) -> Result<()> {
+    if !dir.contains('\\') {
+        return Ok(());
+    }
+    Err(Error::Input(format!(
+        "{what}: {dir:?} holds a backslash, which SLURM reads in the names of the jobs' logs (it drops it and turns off their %a); fix: give {what} a path without a backslash"
+    )))
+}
+
 /// `--partition`: one SLURM partition name or several separated by commas, each of ASCII
 /// letters, digits, `_`, `-` and `.` (the characters partition names are made of, and none
 /// that sbatch or the shell would read otherwise).

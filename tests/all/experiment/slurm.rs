@@ -10,9 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Characters the shell or sbatch would read otherwise (quotes, substitutions, separators,
-/// globs, `%` patterns, a backslash), all legal in a path.
-const HOSTILE: &str =
-    r#"it's "a" $(touch MARKER1) `touch MARKER2`; * ? [ab] {c,d} ~ 100%a \ !x & |"#;
+/// globs, a `%` field of SLURM's log names), all legal in a path.
+const HOSTILE: &str = r#"it's "a" $(touch MARKER1) `touch MARKER2`; * ? [ab] {c,d} ~ 100%a !x & |"#;
 
 /// A `--set` as hostile: a TOML comment after the value.
 const HOSTILE_SET: &str =
@@ -110,19 +109,18 @@ fn hostile_paths_and_sets_reach_the_jobs_intact_and_run_nothing() {
     let shards = std::fs::read_to_string(dir.join("shards.sbatch")).unwrap();
     let lines: Vec<&str> = shards.lines().collect();
     assert_eq!(
-        lines[..8],
+        lines[..7],
         [
             "#!/bin/bash",
             "#SBATCH --job-name=flitsim-study",
             "#SBATCH --array=1-3",
             "#SBATCH --cpus-per-task=2",
-            "#SBATCH --output=shard-%a.log",
             "#SBATCH --partition=short,long",
             "#SBATCH --time=1-00:30",
             "set -euo pipefail",
         ]
     );
-    assert_eq!(lines.len(), 9, "{shards}");
+    assert_eq!(lines.len(), 8, "{shards}");
     let merge = std::fs::read_to_string(dir.join("merge.sbatch")).unwrap();
     assert!(merge.contains(" --dirs-from "), "{merge}");
     for script in [&shards, &merge] {
@@ -174,7 +172,8 @@ fn hostile_paths_and_sets_reach_the_jobs_intact_and_run_nothing() {
 }
 
 /// `flitsim slurm ... --submit` with the fake sbatch first on PATH: submit.sh calls it twice
-/// from OUT/slurm with the scripts' plain names, the merge depending on the array's job.
+/// from OUT/slurm with the scripts' plain names and their logs' names (OUT's `%` doubled, as
+/// SLURM's log patterns read it), the merge depending on the array's job.
 fn submit_with_a_fake_sbatch(d: &Path, args: &[&str], dir: &Path) {
     let bin = fake_sbatch(d);
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
@@ -192,10 +191,16 @@ fn submit_with_a_fake_sbatch(d: &Path, args: &[&str], dir: &Path) {
     );
     let call = |n: u32| std::fs::read_to_string(d.join("calls").join(n.to_string())).unwrap();
     let here = dir.display().to_string();
-    assert_eq!(call(1), format!("{here}\n--parsable\nshards.sbatch\n"));
+    let logs = here.replace("100%a", "100%%a");
+    assert_eq!(
+        call(1),
+        format!("{here}\n--parsable\n--output={logs}/shard-%a.log\nshards.sbatch\n")
+    );
     assert_eq!(
         call(2),
-        format!("{here}\n--parsable\n--dependency=afterok:101\nmerge.sbatch\n")
+        format!(
+            "{here}\n--parsable\n--dependency=afterok:101\n--output={logs}/merge.log\nmerge.sbatch\n"
+        )
     );
 }
 
@@ -207,7 +212,7 @@ fn values_that_would_break_a_script_are_refused_naming_their_flag() {
     let s = scenario(d, "s.toml", TORUS);
     let nl = scenario(d, "a\nb.toml", TORUS);
     let named = scenario(d, "named.toml", &TORUS.replace("\"study\"", "\"a\\nb\""));
-    let cases: [(&[&str], &str); 15] = [
+    let cases: [(&[&str], &str); 16] = [
         (
             &["--partition", "a\nb"],
             r#"--partition "a\nb": not a SLURM partition name"#,
@@ -252,6 +257,10 @@ fn values_that_would_break_a_script_are_refused_naming_their_flag() {
         (
             &["--out", "o\u{1b}[2J"],
             "holds a control character (U+001B)",
+        ),
+        (
+            &["--out", "a\\b"],
+            r#"a\\b" holds a backslash, which SLURM reads in the names of the jobs' logs"#,
         ),
     ];
     for (extra, expect) in cases {
