@@ -86,9 +86,12 @@ enum Command {
     Merge {
         /// The output directory.
         out: PathBuf,
-        /// The shard directories.
-        #[arg(required = true)]
+        /// The shard directories (those of --dirs-from follow them).
         dirs: Vec<PathBuf>,
+        /// A file listing shard directories, one per line as written (relative ones to the
+        /// current directory); empty lines are skipped. It must be a regular file, not a link.
+        #[arg(long, value_name = "FILE")]
+        dirs_from: Option<PathBuf>,
         /// Write into a directory that holds another experiment's results, discarding them.
         #[arg(long)]
         replace: bool,
@@ -126,6 +129,10 @@ struct SlurmArgs {
     /// OUT/shards/I and the scripts and logs to OUT/slurm/.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Write into a directory that holds another experiment's results, discarding them when
+    /// the merge publishes its own.
+    #[arg(long)]
+    replace: bool,
     /// Submit the scripts with sbatch.
     #[arg(long)]
     submit: bool,
@@ -254,7 +261,21 @@ fn dispatch(cmd: Command) -> Result<()> {
             replace,
         } => commands::model(&scenario, out, &sets.sets, replace),
         Command::Validate(args) => commands::validate(&args),
-        Command::Merge { out, dirs, replace } => commands::merge(&out, &dirs, replace),
+        Command::Merge {
+            out,
+            mut dirs,
+            dirs_from,
+            replace,
+        } => {
+            if let Some(list) = dirs_from {
+                dirs.extend(flitsim::experiment::shard::read_dir_list(&list)?);
+            } else if dirs.is_empty() {
+                return Err(Error::Input(
+                    "merge: no shard directory given; fix: give the shard directories after OUT, or --dirs-from FILE listing them one a line".into(),
+                ));
+            }
+            commands::merge(&out, &dirs, replace)
+        }
         Command::Slurm(args) => commands::slurm(&args),
         Command::Saturation { run, tolerance } => commands::saturation(&run, tolerance),
         Command::Plot {

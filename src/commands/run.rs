@@ -9,19 +9,19 @@ use flitsim::output::directory::Owner;
 /// Runs the experiment (resuming from the points already in its output directory), writes its
 /// files as one set and, unless `--quiet`, prints each point's line as it finishes. With
 /// `--shard I/N`, runs only that share of the points and keeps their records for
-/// `flitsim merge`.
+/// `flitsim merge`; N more than the points is refused before the output directory is opened.
 pub fn run(args: &RunArgs) -> Result<()> {
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let exp = load_experiment(args)?;
+    let wanted: Vec<usize> = match shard {
+        Some(s) => s.points(&exp)?,
+        None => (0..exp.points().len()).collect(),
+    };
     let owner = match shard {
         Some(s) => Owner::Shard(format!("{}/{}", s.index, s.count), exp.hash()),
         None => Owner::Run(exp.hash()),
     };
     let dir = open_out(args, &exp, owner)?;
-    let wanted: Vec<usize> = match shard {
-        Some(s) => s.points(&exp),
-        None => (0..exp.points().len()).collect(),
-    };
     let outcome = run_points(args, &exp, &dir, &wanted)?;
     let n = outcome.results.len();
     let counts = format!(

@@ -3,7 +3,10 @@
 # packages (munge, slurmctld, slurmd; state under a temporary directory), submits
 # tests/slurm/study.toml in 4 shards with `flitsim slurm --submit`, waits for the merge job,
 # compares every table byte for byte with a single-machine run, and tears the cluster down,
-# stopping only the daemons it started (by their pid files).
+# stopping only the daemons it started (by their pid files). The output directory's name holds
+# what the shell or SLURM would read otherwise (quotes, $(...), backticks, ';', a glob, a '%'
+# field of SLURM's log names): the jobs and their logs must find it, and nothing of it may run
+# (no MARKER file appears).
 # Usage: bash tests/slurm/e2e.sh   (from anywhere; needs root and apt-get, else it says why and
 # skips; a cluster that cannot start here is also a skip, with its logs, while anything that
 # fails once it runs is a failure). About 15 seconds after the build.
@@ -92,7 +95,7 @@ if ! sinfo -h -o %T 2> /dev/null | grep -qE '^(idle|mixed)'; then
   skip "the one-node cluster did not come up on this machine (logs above)"
 fi
 
-out=$tmp/cluster
+out="$tmp/cluster it's \"q\" \$(touch MARKER1) \`touch MARKER2\`; * 100%a z"
 "$bin" slurm tests/slurm/study.toml --tasks 4 --cpus 1 --out "$out" --submit
 deadline=$((SECONDS + 150))
 until [ -f "$out/summary.csv" ] && ! squeue -h | grep -q .; do
@@ -102,6 +105,11 @@ until [ -f "$out/summary.csv" ] && ! squeue -h | grep -q .; do
   sleep 1
 done
 grep -q "merged 24 points" "$out/slurm/merge.log" || { cat "$out/slurm/merge.log"; exit 1; }
+for i in 1 2 3 4; do
+  [ -f "$out/slurm/shard-$i.log" ] || { echo "no log of task $i in $out/slurm"; exit 1; }
+done
+ran=$(find "$tmp" -name 'MARKER*'; ls -d ./MARKER* /MARKER* ~/MARKER* 2> /dev/null || true)
+[ -z "$ran" ] || { echo "something in the scripts ran: $ran"; exit 1; }
 
 "$bin" run tests/slurm/study.toml --out "$tmp/single" --quiet
 n=0
@@ -109,4 +117,4 @@ for f in "$tmp/single"/*.csv; do
   cmp "$f" "$out/$(basename "$f")"
   n=$((n + 1))
 done
-echo "tests/slurm/e2e.sh: $n tables of 4 SLURM shards merged equal the single-machine run's, byte for byte"
+echo "tests/slurm/e2e.sh: $n tables of 4 SLURM shards merged into \"$(basename "$out")\" equal the single-machine run's, byte for byte; no MARKER file: nothing in the path ran"

@@ -330,6 +330,16 @@ impl OutDir {
             .collect()
     }
 
+    /// Writes `name` all at once in `sub`, a subdirectory [`OutDir::add_dirs`] made (e.g.
+    /// `flitsim slurm`'s scripts).
+    pub fn write_under(&self, sub: &str, name: &str, bytes: &[u8]) -> Result<()> {
+        let dir = self.real.join(sub);
+        publish::write_atomic(&dir, name, bytes).map_err(|e| {
+            let fix = records::write_fix(&e, &dir);
+            io_error(&dir, e, &fix)
+        })
+    }
+
     /// Writes `name` in the directory all at once.
     fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
         publish::write_atomic(&self.real, name, bytes).map_err(|e| {
