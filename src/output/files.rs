@@ -5,9 +5,10 @@
 //! record) then costs one refusal naming it, never a hang, a 4 GB read or a write elsewhere.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A symbolic link, in words.
 const LINK: &str = "a symbolic link, which flitsim does not follow";
@@ -94,6 +95,53 @@ pub fn kind_at(path: &Path) -> io::Result<Option<std::fs::FileType>> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
     }
+}
+
+/// A temporary name for `name` in `dir` (`.NAME.PID-N.tmp`), unique to this process and call.
+pub fn temporary(dir: &Path, name: &str) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let name = name.trim_start_matches('.');
+    dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()))
+}
+
+/// Whether `name` is a temporary file flitsim makes (`.NAME.PID-N.tmp`, or an earlier
+/// flitsim's `.NAME.PID.tmp`).
+pub fn is_temporary(name: &str) -> bool {
+    let Some(stem) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+        return false;
+    };
+    stem.rsplit_once('.').is_some_and(|(_, tag)| {
+        !tag.is_empty() && tag.chars().all(|c| c.is_ascii_digit() || c == '-')
+    })
+}
+
+/// Creates the new file `path` for writing: fails if anything (a link included) is there.
+pub fn create_new(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+}
+
+/// Writes `bytes` to a new file `path` (never through a link or over another file) and syncs
+/// it.
+pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = create_new(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
+}
+
+/// Writes `bytes` as `dir/name` all at once: a new temporary file, synced, renamed over
+/// whatever was there (a link there is replaced, never written through).
+pub fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
+    let tmp = temporary(dir, name);
+    write_new(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, dir.join(name)))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
 }
 
 #[cfg(test)]

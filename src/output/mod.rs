@@ -61,13 +61,11 @@ pub fn write_results(
     Ok(())
 }
 
-/// Writes `dir/name` by way of a temporary file renamed into place, creating `dir`.
+/// Writes `dir/name` all at once ([`files::write_atomic`]), creating `dir`.
 pub fn write_file(dir: &Path, name: &str, text: &str) -> Result<()> {
     let io = |e: std::io::Error| Error::Io(format!("{}: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(io)?;
-    let tmp = dir.join(format!(".{name}.tmp"));
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, dir.join(name)).map_err(io)
+    files::write_atomic(dir, name, text.as_bytes()).map_err(io)
 }
 
 /// A CSV file's text: the header, then the rows.

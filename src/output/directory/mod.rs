@@ -25,7 +25,7 @@ pub mod records;
 
 use crate::error::{Error, Result};
 use crate::output::experiment_tables::{Made, Maker};
-use crate::output::files::{kind_at, not_regular, read_regular_text};
+use crate::output::files::{self, kind_at, not_regular, read_regular_text};
 pub use manifest::{Manifest, Owner};
 use std::collections::BTreeSet;
 use std::fs::{self, File};
@@ -187,8 +187,8 @@ impl OutDir {
             Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(fail(e)),
             _ => {}
         }
-        let probe = records::temporary(&points, "probe");
-        let written = records::write_new(&probe, &[0u8; 64]);
+        let probe = files::temporary(&points, "probe");
+        let written = files::write_new(&probe, &[0u8; 64]);
         let _ = fs::remove_file(&probe);
         written.map_err(fail)
     }
@@ -334,7 +334,7 @@ impl OutDir {
     /// `flitsim slurm`'s scripts).
     pub fn write_under(&self, sub: &str, name: &str, bytes: &[u8]) -> Result<()> {
         let dir = self.real.join(sub);
-        publish::write_atomic(&dir, name, bytes).map_err(|e| {
+        files::write_atomic(&dir, name, bytes).map_err(|e| {
             let fix = records::write_fix(&e, &dir);
             io_error(&dir, e, &fix)
         })
@@ -342,7 +342,7 @@ impl OutDir {
 
     /// Writes `name` in the directory all at once.
     fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
-        publish::write_atomic(&self.real, name, bytes).map_err(|e| {
+        files::write_atomic(&self.real, name, bytes).map_err(|e| {
             let fix = records::write_fix(&e, &self.real);
             io_error(&self.real, e, &fix)
         })
@@ -463,7 +463,7 @@ fn entries(dir: &Path) -> Result<Vec<String>> {
     for e in fs::read_dir(dir).map_err(|e| io_error(dir, e, fix))? {
         let name = e.map_err(|e| io_error(dir, e, fix))?.file_name();
         let name = name.to_string_lossy().to_string();
-        if ![LOCK, MANIFEST, POINTS].contains(&name.as_str()) && !records::is_temporary(&name) {
+        if ![LOCK, MANIFEST, POINTS].contains(&name.as_str()) && !files::is_temporary(&name) {
             out.push(name);
         }
     }

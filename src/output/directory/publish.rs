@@ -26,10 +26,10 @@
 //! into `D` again.
 
 use super::manifest::Manifest;
-use super::records::{create_new, is_key, is_temporary, temporary, write_new};
+use super::records::is_key;
 use super::{MANIFEST, POINTS};
 use crate::output::experiment_tables::Made;
-use crate::output::files::read_regular_text;
+use crate::output::files::{create_new, is_temporary, read_regular_text, write_atomic, write_new};
 use std::collections::BTreeSet;
 use std::ffi::CString;
 use std::fs;
@@ -346,22 +346,7 @@ fn mirror(from: &Path, to: &Path, wanted: &dyn Fn(&str) -> bool) -> io::Result<(
     Ok(())
 }
 
-/// Writes `m` as the manifest of `dir`: to a temporary name, synced, renamed into place.
+/// Writes `m` as the manifest of `dir`, all at once.
 pub(super) fn write_manifest(dir: &Path, m: &Manifest) -> io::Result<()> {
-    let tmp = temporary(dir, MANIFEST.trim_start_matches('.'));
-    write_new(&tmp, m.text().as_bytes())
-        .and_then(|()| fs::rename(&tmp, dir.join(MANIFEST)))
-        .inspect_err(|_| {
-            let _ = fs::remove_file(&tmp);
-        })
-}
-
-/// Writes `bytes` as `dir/name` all at once (a temporary file renamed into place).
-pub(super) fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
-    let tmp = temporary(dir, name);
-    write_new(&tmp, bytes)
-        .and_then(|()| fs::rename(&tmp, dir.join(name)))
-        .inspect_err(|_| {
-            let _ = fs::remove_file(&tmp);
-        })
+    write_atomic(dir, MANIFEST, m.text().as_bytes())
 }

@@ -5,13 +5,12 @@
 
 use super::{POINTS, io_error};
 use crate::error::{Error, Result};
-use crate::output::files::{kind_at, not_regular, read_regular};
+use crate::output::files::{
+    is_temporary, kind_at, not_regular, read_regular, temporary, write_new,
+};
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 
 /// The first bytes of a record file.
 const MAGIC: &[u8; 8] = b"flitpt1\n";
@@ -40,41 +39,6 @@ pub fn unwrap_record(data: &[u8]) -> Option<&[u8]> {
     let sum = u64::from_le_bytes(rest.get(8..16)?.try_into().ok()?);
     let bytes = rest.get(16..)?;
     (bytes.len() == len && crate::experiment::fnv1a(bytes) == sum).then_some(bytes)
-}
-
-/// A temporary name beside `name` in `dir`, unique to this process and call.
-pub fn temporary(dir: &Path, name: &str) -> PathBuf {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()))
-}
-
-/// Whether `name` is a temporary file flitsim makes (`.NAME.PID-N.tmp`, or an earlier
-/// flitsim's `.NAME.PID.tmp`).
-pub fn is_temporary(name: &str) -> bool {
-    let Some(stem) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
-        return false;
-    };
-    stem.rsplit_once('.').is_some_and(|(_, tag)| {
-        !tag.is_empty() && tag.chars().all(|c| c.is_ascii_digit() || c == '-')
-    })
-}
-
-/// Writes `bytes` to a new file `path` (never through a link or over another file) and syncs
-/// it.
-pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut f = create_new(path)?;
-    f.write_all(bytes)?;
-    f.sync_all()
-}
-
-/// Creates the new file `path` for writing: fails if anything (a link included) is there.
-pub fn create_new(path: &Path) -> std::io::Result<fs::File> {
-    fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)
 }
 
 /// The fix for a failed write, by what failed.
