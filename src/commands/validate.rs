@@ -80,7 +80,11 @@ pub fn validate(args: &RunArgs) -> Result<()> {
         ));
         let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
         print.push(format!("model: {}", dedup(names).join("; ")));
-        print.extend(terminal::validation_table(results, &all_rows));
+        let parts: Vec<(&[PointResult], &[ModelRow])> = chunks(&exp, results)
+            .into_iter()
+            .zip(rows.iter().map(Vec::as_slice))
+            .collect();
+        print.extend(terminal::validation_table(&parts));
         let sats: Vec<String> = sat.iter().map(|s| format!("{s:.6}")).collect();
         print.push(format!(
             "model saturation: {} messages/node/cycle",

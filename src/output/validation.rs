@@ -32,6 +32,15 @@ fn figures(o: &Outcome) -> [f64; 4] {
     }
 }
 
+/// The model's outcome at a simulated point's load: the row of `model` (one per load) with its
+/// rate, or saturation when the model has no such row.
+pub fn outcome_at(model: &[ModelRow], rate: f64) -> &Outcome {
+    model
+        .iter()
+        .find(|m| m.rate == rate)
+        .map_or(&Outcome::Saturated, |m| &m.outcome)
+}
+
 /// model.csv: `rate`, `model_latency`, `model_network_latency`, `model_source_wait`,
 /// `model_vbar`, `saturated`, `model_saturation_rate`.
 pub fn model_csv(rows: &[ModelRow], saturation: f64) -> String {
@@ -67,8 +76,9 @@ pub fn shown(r: &PointResult) -> bool {
     !r.saturated() && r.stats.std_error() < 0.05 * r.stats.mean()
 }
 
-/// validation.csv: simulation and model at each point; `rel_error` = (model − simulation) /
-/// simulation, NaN where the simulated point is not shown or the model is saturated.
+/// validation.csv: simulation and model at each simulated point (`model`: one row per load,
+/// each point compared with its load's); `rel_error` = (model − simulation) / simulation, NaN
+/// where the simulated point is not shown or the model is saturated.
 pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
     super::csv_text(
         &[
@@ -85,8 +95,9 @@ pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
             "vbar",
             "model_vbar",
         ],
-        sim.iter().zip(model).map(|(s, m)| {
-            let f = figures(&m.outcome);
+        sim.iter().map(|s| {
+            let m = outcome_at(model, s.rate);
+            let f = figures(m);
             let sim_lat = s.stats.mean();
             let rel = if shown(s) {
                 (f[0] - sim_lat) / sim_lat
@@ -102,7 +113,7 @@ pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
                 s.saturated().to_string(),
                 shown(s).to_string(),
                 num(f[0]),
-                matches!(m.outcome, Outcome::Saturated).to_string(),
+                matches!(m, Outcome::Saturated).to_string(),
                 num(rel),
                 num(s.vbar()),
                 num(f[3]),
@@ -220,9 +231,10 @@ pub fn validation_channels_table<'a>(
     )
 }
 
-/// validation_vc.csv: per point, V + 1 rows (v = 0..=V busy virtual channels of a network
-/// link): the simulated P_v (`vc_occupancy.csv`'s `probability`) and the model's (paper 000
-/// eqs. 28-29; NaN where the model is saturated or gives no P_v).
+/// validation_vc.csv: per simulated point, V + 1 rows (v = 0..=V busy virtual channels of a
+/// network link): the simulated P_v (`vc_occupancy.csv`'s `probability`) and the model's at
+/// the point's load (`model`: one row per load; paper 000 eqs. 28-29; NaN where the model is
+/// saturated or gives no P_v).
 pub fn validation_vc_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
     table(
         &[
@@ -232,8 +244,8 @@ pub fn validation_vc_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
             "sim_probability",
             "model_probability",
         ],
-        sim.iter().zip(model).flat_map(|(r, m)| {
-            let p_v = match &m.outcome {
+        sim.iter().flat_map(|r| {
+            let p_v = match outcome_at(model, r.rate) {
                 Outcome::Stable(p) => p.vc_occupancy.as_deref(),
                 Outcome::Saturated => None,
             };
