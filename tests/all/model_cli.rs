@@ -343,3 +343,60 @@ fn model_csv_has_one_row_per_configuration_and_load() {
         assert_eq!(m, &latency[i / 3], "row {i}: its own model row");
     }
 }
+
+/// The coloured lines of an SVG drawn left of `x_max` (the plotting area, not the legend):
+/// each as its points.
+fn curves(svg: &str, x_max: f64) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .filter(|p| !p.contains("stroke=\"#000000\""))
+        .map(|p| {
+            let points = p.split("points=\"").nth(1).unwrap();
+            let points = &points[..points.find('"').unwrap()];
+            points
+                .split_whitespace()
+                .map(|xy| {
+                    let (x, y) = xy.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect::<Vec<(f64, f64)>>()
+        })
+        .filter(|c| c.iter().all(|&(x, _)| x < x_max))
+        .collect()
+}
+
+/// validation.svg draws one simulation curve and one model curve per configuration, each in
+/// increasing load, named by the swept keys' values as `flitsim plot` names its curves.
+#[test]
+fn validation_plot_has_two_curves_per_configuration() {
+    let (_tmp, out) = validate("swept-plot", SWEPT);
+    let svg = std::fs::read_to_string(out.join("validation.svg")).unwrap();
+    let lines = curves(&svg, 800.0);
+    assert_eq!(lines.len(), 2 * 2, "{lines:?}");
+    for l in &lines {
+        assert_eq!(l.len(), 3, "every load drawn: {l:?}");
+        assert!(l.windows(2).all(|w| w[0].0 < w[1].0), "x increasing: {l:?}");
+    }
+    let labels: Vec<&str> = svg
+        .split("text-anchor=\"start\"")
+        .skip(1)
+        .map(|t| {
+            t.split('>')
+                .nth(1)
+                .unwrap()
+                .split('<')
+                .next()
+                .unwrap()
+                .trim()
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "V=3: simulation (95% CI)",
+            "V=3: model",
+            "V=4: simulation (95% CI)",
+            "V=4: model"
+        ]
+    );
+}
