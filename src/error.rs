@@ -6,7 +6,8 @@ use std::fmt;
 pub const EXIT_BAD_INPUT: i32 = 2;
 /// Exit code when the deadlock watchdog fires.
 pub const EXIT_DEADLOCK: i32 = 3;
-/// Exit code for an I/O failure while writing results.
+/// Exit code for an I/O failure while writing results, and (the binary's allocator) for
+/// memory exhausted.
 pub const EXIT_IO: i32 = 4;
 
 /// A flitsim failure: bad input, a deadlock, or an I/O error, each with its message.

@@ -1,5 +1,6 @@
 //! The flitsim command line: parse, dispatch to the commands, map errors to exit codes.
 
+mod alloc_guard;
 mod commands;
 
 use clap::{Parser, Subcommand};
