@@ -1,5 +1,6 @@
 //! The flitsim command line: parse, dispatch to the commands, map errors to exit codes.
 
+mod alloc_guard;
 mod commands;
 
 use clap::{Parser, Subcommand};
@@ -184,7 +185,7 @@ fn parse() -> Cli {
             e.exit()
         }
         Err(e) => {
-            let text = e.render().to_string();
+            let text = clip_quoted(&e.render().to_string());
             let lines: Vec<&str> = text.lines().collect();
             let mut problem = lines
                 .first()
@@ -211,6 +212,19 @@ fn parse() -> Cli {
             std::process::exit(flitsim::error::EXIT_BAD_INPUT);
         }
     }
+}
+
+/// Clap's message with each value it quotes ('...') cut as messages cut a long value.
+fn clip_quoted(text: &str) -> String {
+    let parts: Vec<String> = text
+        .split('\'')
+        .enumerate()
+        .map(|(i, part)| match i % 2 {
+            1 => flitsim::error::echoed(part),
+            _ => part.to_string(),
+        })
+        .collect();
+    parts.join("'")
 }
 
 fn main() {

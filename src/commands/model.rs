@@ -17,13 +17,13 @@ pub(super) fn model_of(path: &Path, s: &Scenario) -> Result<flitsim::model::Mode
     })
 }
 
-/// The model's rows for every point of one configuration (loads × seeds, as the run).
+/// The model's rows of one configuration: one per load, in the scenario's order (the model
+/// does not depend on the seed).
 pub(super) fn rows_of(m: &flitsim::model::Model, s: &Scenario) -> Vec<ModelRow> {
     s.traffic
         .rates
         .iter()
-        .flat_map(|&rate| s.seeds.iter().map(move |_| rate))
-        .map(|rate| ModelRow {
+        .map(|&rate| ModelRow {
             rate,
             outcome: m.predict(rate),
         })

@@ -14,7 +14,8 @@ use std::path::Path;
 pub fn saturation(args: &RunArgs, tolerance: f64) -> Result<()> {
     if !(tolerance > 0.0 && tolerance < 1.0) {
         return Err(Error::Input(format!(
-            "--tolerance {tolerance}: not in (0, 1); fix: give the bracket's width in flits/node/cycle, e.g. --tolerance 0.005"
+            "--tolerance {}: not in (0, 1); fix: give the bracket's width in flits/node/cycle, e.g. --tolerance 0.005",
+            flitsim::error::number(tolerance)
         )));
     }
     if args.shard.is_some() {

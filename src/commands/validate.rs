@@ -3,18 +3,20 @@
 use super::model::{model_of, rows_of};
 use super::{commit, load_experiment, open_out, out_lines, run_points};
 use crate::RunArgs;
+use flitsim::Result;
 use flitsim::experiment::Experiment;
-use flitsim::output::directory::{OutDir, Owner};
+use flitsim::model::Model;
+use flitsim::output::directory::Owner;
 use flitsim::output::experiment_tables::{
-    Maker, chunks, made, with_coordinates, write_per_configuration,
+    Made, Maker, chunks, made, with_coordinates, write_per_configuration,
 };
+use flitsim::output::plot::configuration_label;
 use flitsim::output::terminal;
 use flitsim::output::validation::{
-    ModelRow, model_csv, validation_channels_table, validation_csv, validation_distance_csv,
-    validation_plot, validation_vc_csv,
+    ModelRow, PlotConfiguration, model_csv, validation_channels_table, validation_csv,
+    validation_distance_csv, validation_plot, validation_vc_csv,
 };
 use flitsim::stats::PointResult;
-use flitsim::{Error, Result};
 
 /// Runs the experiment and compares it with each configuration's latency model and/or its
 /// channel rates and mean distances, writing the comparison files with the run's tables as one
@@ -50,42 +52,7 @@ pub fn validate(args: &RunArgs) -> Result<()> {
     let mut extra = Vec::new();
     let mut print = Vec::new();
     if let Some(models) = &models {
-        let rows: Vec<Vec<ModelRow>> = exp
-            .configurations
-            .iter()
-            .zip(models)
-            .map(|(c, m)| rows_of(m, &c.scenario))
-            .collect();
-        let sat: Vec<f64> = exp
-            .configurations
-            .iter()
-            .zip(models)
-            .map(|(c, m)| m.saturation(1.0 / c.scenario.traffic.mean_length()))
-            .collect();
-        let table = |name: &str, f: &dyn Fn(usize, &[PointResult]) -> String| {
-            with_coordinates(&exp, results, &|_, c, r| Some(f(c, r)))
-                .map(|t| (name.to_string(), made(t.into_bytes())))
-        };
-        extra.extend(table("model.csv", &|c, _| model_csv(&rows[c], sat[c])));
-        extra.extend(table("validation.csv", &|c, r| validation_csv(r, &rows[c])));
-        if models.iter().all(|m| m.gives_vc_occupancy()) {
-            extra.extend(table("validation_vc.csv", &|c, r| {
-                validation_vc_csv(r, &rows[c])
-            }));
-        }
-        let all_rows: Vec<ModelRow> = rows.iter().flatten().cloned().collect();
-        extra.push((
-            "validation.svg".into(),
-            made(svg(&dir, results, &all_rows)?.into_bytes()),
-        ));
-        let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
-        print.push(format!("model: {}", dedup(names).join("; ")));
-        print.extend(terminal::validation_table(results, &all_rows));
-        let sats: Vec<String> = sat.iter().map(|s| format!("{s:.6}")).collect();
-        print.push(format!(
-            "model saturation: {} messages/node/cycle",
-            dedup(sats.iter().map(String::as_str).collect()).join("; ")
-        ));
+        latency_files(&exp, results, models, &mut extra, &mut print)?;
     }
     if let Some(channels) = &channels {
         let rates: Vec<Vec<f64>> = points
@@ -138,6 +105,70 @@ pub fn validate(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
+/// The latency model's files (model.csv, validation.csv, validation_vc.csv where every
+/// configuration's model gives P_v, validation.svg) added to `extra`, and its lines of the
+/// printed report to `print`.
+fn latency_files<'a>(
+    exp: &Experiment,
+    results: &[PointResult],
+    models: &[Model],
+    extra: &mut Vec<Made<'a>>,
+    print: &mut Vec<String>,
+) -> Result<()> {
+    let rows: Vec<Vec<ModelRow>> = exp
+        .configurations
+        .iter()
+        .zip(models)
+        .map(|(c, m)| rows_of(m, &c.scenario))
+        .collect();
+    let sat: Vec<f64> = exp
+        .configurations
+        .iter()
+        .zip(models)
+        .map(|(c, m)| m.saturation(1.0 / c.scenario.traffic.mean_length()))
+        .collect();
+    let table = |name: &str, f: &dyn Fn(usize, &[PointResult]) -> String| {
+        with_coordinates(exp, results, &|_, c, r| Some(f(c, r)))
+            .map(|t| (name.to_string(), made(t.into_bytes())))
+    };
+    extra.extend(table("model.csv", &|c, _| model_csv(&rows[c], sat[c])));
+    extra.extend(table("validation.csv", &|c, r| validation_csv(r, &rows[c])));
+    if models.iter().all(|m| m.gives_vc_occupancy()) {
+        extra.extend(table("validation_vc.csv", &|c, r| {
+            validation_vc_csv(r, &rows[c])
+        }));
+    }
+    let sims = chunks(exp, results);
+    let keys: Vec<String> = exp.axes.iter().map(|a| a.key.clone()).collect();
+    let plotted: Vec<PlotConfiguration> = exp
+        .configurations
+        .iter()
+        .zip(&sims)
+        .zip(&rows)
+        .map(|((c, sim), model)| PlotConfiguration {
+            label: configuration_label(&keys, &c.coordinates),
+            mean_length: c.scenario.traffic.mean_length(),
+            sim,
+            model,
+        })
+        .collect();
+    let svg = validation_plot(&plotted)?;
+    extra.push(("validation.svg".into(), made(svg.into_bytes())));
+    let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
+    print.push(format!("model: {}", dedup(names).join("; ")));
+    let parts: Vec<(&[PointResult], &[ModelRow])> = sims
+        .into_iter()
+        .zip(rows.iter().map(Vec::as_slice))
+        .collect();
+    print.extend(terminal::validation_table(&parts));
+    let sats: Vec<String> = sat.iter().map(|s| format!("{s:.6}")).collect();
+    print.push(format!(
+        "model saturation: {} messages/node/cycle",
+        dedup(sats.iter().map(String::as_str).collect()).join("; ")
+    ));
+    Ok(())
+}
+
 /// The index of each configuration's first point.
 fn offsets(exp: &Experiment) -> Vec<usize> {
     let mut at = 0;
@@ -155,17 +186,4 @@ fn offsets(exp: &Experiment) -> Vec<usize> {
 fn dedup(mut v: Vec<&str>) -> Vec<&str> {
     v.dedup();
     v
-}
-
-/// validation.svg's text, drawn through a temporary file in the output directory.
-fn svg(dir: &OutDir, results: &[PointResult], rows: &[ModelRow]) -> Result<String> {
-    let tmp = dir
-        .path()
-        .join(format!(".validation.svg.{}.tmp", std::process::id()));
-    let drawn = validation_plot(&tmp, results, rows);
-    let text = drawn.and_then(|()| {
-        std::fs::read_to_string(&tmp).map_err(|e| Error::Io(format!("{}: {e}", tmp.display())))
-    });
-    let _ = std::fs::remove_file(&tmp);
-    text
 }

@@ -35,7 +35,8 @@ impl Shard {
     pub fn parse(text: &str) -> Result<Shard> {
         let bad = |why: &str| {
             Error::Input(format!(
-                "--shard {text}: {why}; fix: give --shard I/N with 1 <= I <= N, e.g. --shard 2/8"
+                "--shard {}: {why}; fix: give --shard I/N with 1 <= I <= N, e.g. --shard 2/8",
+                crate::error::echoed(text)
             ))
         };
         let (i, n) = text

@@ -3,7 +3,7 @@
 
 use crate::model::Outcome;
 use crate::output::SUMMARY;
-use crate::output::validation::{ModelRow, shown};
+use crate::output::validation::{ModelRow, outcome_at, shown};
 use crate::stats::PointResult;
 
 /// A point's traffic variant in the printed tables: x and h (`-` unless hotspot), 6 wide each.
@@ -154,18 +154,21 @@ pub fn model_table(rows: &[ModelRow]) -> Vec<String> {
     lines
 }
 
-/// `validate`'s latency table: a header line, then per point the rate, the simulated mean
-/// latency (or `saturated`), its 95% confidence half-width, the model's latency (or
-/// `saturated`) and the relative error (model − simulation) / simulation, `-` where the
-/// simulated point is not [`shown`] or the model is saturated. `results` and `rows` are the
-/// same points in the same order.
-pub fn validation_table(results: &[PointResult], rows: &[ModelRow]) -> Vec<String> {
+/// `validate`'s latency table: a header line, then per simulated point the rate, the
+/// simulated mean latency (or `saturated`), its 95% confidence half-width, the model's latency
+/// at its load (or `saturated`) and the relative error (model − simulation) / simulation, `-`
+/// where the simulated point is not [`shown`] or the model is saturated. `parts` are the
+/// configurations' points, each with its model's rows (one per load).
+pub fn validation_table(parts: &[(&[PointResult], &[ModelRow])]) -> Vec<String> {
     let mut lines = vec![format!(
         "{:>10} {:>10} {:>8} {:>10} {:>9}",
         "rate", "sim", "ci95", "model", "rel_err"
     )];
-    lines.extend(results.iter().zip(rows).map(|(r, mr)| {
-        let model = match &mr.outcome {
+    let points = parts
+        .iter()
+        .flat_map(|&(sim, rows)| sim.iter().map(move |r| (r, outcome_at(rows, r.rate))));
+    lines.extend(points.map(|(r, mr)| {
+        let model = match mr {
             Outcome::Stable(p) => format!("{:.2}", p.latency),
             Outcome::Saturated => "saturated".into(),
         };
@@ -174,7 +177,7 @@ pub fn validation_table(results: &[PointResult], rows: &[ModelRow]) -> Vec<Strin
         } else {
             format!("{:.2}", r.stats.mean())
         };
-        let rel = match (&mr.outcome, shown(r)) {
+        let rel = match (mr, shown(r)) {
             (Outcome::Stable(p), true) => {
                 format!(
                     "{:+.1}%",

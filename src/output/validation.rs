@@ -4,11 +4,11 @@
 use super::channels::write_link_cells;
 use super::csv_text as table;
 use super::num;
+use super::plot::{Curve, Row};
+use super::pooled::half_width;
 use crate::error::{Error, Result};
 use crate::model::Outcome;
 use crate::stats::PointResult;
-use plotters::prelude::*;
-use std::path::Path;
 
 /// One load point of a model: the rate and what the model says there.
 #[derive(Clone, Debug)]
@@ -30,6 +30,15 @@ fn figures(o: &Outcome) -> [f64; 4] {
         ],
         Outcome::Saturated => [f64::NAN; 4],
     }
+}
+
+/// The model's outcome at a simulated point's load: the row of `model` (one per load) with its
+/// rate, or saturation when the model has no such row.
+pub fn outcome_at(model: &[ModelRow], rate: f64) -> &Outcome {
+    model
+        .iter()
+        .find(|m| m.rate == rate)
+        .map_or(&Outcome::Saturated, |m| &m.outcome)
 }
 
 /// model.csv: `rate`, `model_latency`, `model_network_latency`, `model_source_wait`,
@@ -67,8 +76,9 @@ pub fn shown(r: &PointResult) -> bool {
     !r.saturated() && r.stats.std_error() < 0.05 * r.stats.mean()
 }
 
-/// validation.csv: simulation and model at each point; `rel_error` = (model − simulation) /
-/// simulation, NaN where the simulated point is not shown or the model is saturated.
+/// validation.csv: simulation and model at each simulated point (`model`: one row per load,
+/// each point compared with its load's); `rel_error` = (model − simulation) / simulation, NaN
+/// where the simulated point is not shown or the model is saturated.
 pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
     super::csv_text(
         &[
@@ -85,8 +95,9 @@ pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
             "vbar",
             "model_vbar",
         ],
-        sim.iter().zip(model).map(|(s, m)| {
-            let f = figures(&m.outcome);
+        sim.iter().map(|s| {
+            let m = outcome_at(model, s.rate);
+            let f = figures(m);
             let sim_lat = s.stats.mean();
             let rel = if shown(s) {
                 (f[0] - sim_lat) / sim_lat
@@ -102,7 +113,7 @@ pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
                 s.saturated().to_string(),
                 shown(s).to_string(),
                 num(f[0]),
-                matches!(m.outcome, Outcome::Saturated).to_string(),
+                matches!(m, Outcome::Saturated).to_string(),
                 num(rel),
                 num(s.vbar()),
                 num(f[3]),
@@ -111,71 +122,98 @@ pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
     )
 }
 
-/// validation.svg: simulated latency (with its 95% CI, shown points only) and model latency
-/// against λ.
-pub fn validation_plot(path: &Path, sim: &[PointResult], model: &[ModelRow]) -> Result<()> {
-    draw(path, sim, model).map_err(|e| Error::Io(format!("{}: {e}", path.display())))
+/// One configuration of validation.svg: its label, its mean message length (which turns its
+/// loads into flits/node/cycle), its simulated points and its model's rows (one per load).
+pub struct PlotConfiguration<'a> {
+    /// The swept keys' values as `flitsim plot` shows them (empty when nothing is swept).
+    pub label: String,
+    /// The mean message length, flits.
+    pub mean_length: f64,
+    /// The configuration's simulated points (every load and seed).
+    pub sim: &'a [PointResult],
+    /// The model's rows, one per load.
+    pub model: &'a [ModelRow],
 }
 
-fn draw(
-    path: &Path,
-    sim: &[PointResult],
-    model: &[ModelRow],
-) -> std::result::Result<(), Box<dyn std::error::Error>> {
-    let sim_pts: Vec<(f64, f64, f64)> = sim
+/// validation.svg's text: per configuration, two curves of mean latency against offered load
+/// (flits/node/cycle), in increasing load, drawn as `flitsim plot` draws its curves (see
+/// `output::plot`): the simulation's, a load drawn only when its point is [`shown`] for every
+/// seed, at the mean over the seeds with the 95% half-width across them (with one seed, the
+/// batch-means interval), and the model's, saturated loads left out. The legend names each
+/// curve by the configuration's label and `simulation (95% CI)` or `model`.
+pub fn validation_plot(configs: &[PlotConfiguration]) -> Result<String> {
+    let named = |label: &str, what: &str| match label {
+        "" => what.to_string(),
+        l => format!("{l}: {what}"),
+    };
+    let curves: Vec<Curve> = configs
         .iter()
-        .filter(|r| shown(r))
-        .map(|r| {
-            let c = r.stats.ci95();
-            (r.rate, r.stats.mean(), if c.is_finite() { c } else { 0.0 })
+        .flat_map(|c| {
+            [
+                Curve {
+                    label: named(&c.label, "simulation (95% CI)"),
+                    rows: simulated_rows(c.sim, c.mean_length),
+                },
+                Curve {
+                    label: named(&c.label, "model"),
+                    rows: model_rows(c.model, c.mean_length),
+                },
+            ]
         })
         .collect();
-    let model_pts: Vec<(f64, f64)> = model
+    super::plot::latency_svg(&curves, "Latency: simulation and model")
+        .map_err(|e| Error::Io(format!("validation.svg: {e}")))
+}
+
+/// A latency curve's point: at `offered` flits/node/cycle, `latency` with its half-width.
+fn latency_row(offered: f64, latency: f64, ci95: f64, saturated: bool) -> Row {
+    Row {
+        offered,
+        accepted: f64::NAN,
+        accepted_ci: f64::NAN,
+        latency,
+        ci95,
+        std: f64::NAN,
+        traffic: f64::NAN,
+        saturated,
+    }
+}
+
+/// The simulation's curve of one configuration: one row per load, in increasing load, over
+/// the load's seeds (not drawn unless every seed's point is shown).
+fn simulated_rows(sim: &[PointResult], mean_length: f64) -> Vec<Row> {
+    let mut rates: Vec<f64> = sim.iter().map(|r| r.rate).collect();
+    rates.sort_by(f64::total_cmp);
+    rates.dedup();
+    rates
         .iter()
-        .filter_map(|m| match &m.outcome {
-            Outcome::Stable(p) => Some((m.rate, p.latency)),
-            Outcome::Saturated => None,
+        .map(|&rate| {
+            let at: Vec<&PointResult> = sim.iter().filter(|r| r.rate == rate).collect();
+            let means: Vec<f64> = at.iter().map(|r| r.stats.mean()).collect();
+            let ci95 = match at.as_slice() {
+                [one] => one.stats.ci95(),
+                _ => half_width(&means),
+            };
+            let mean = means.iter().sum::<f64>() / means.len() as f64;
+            let hidden = !at.iter().all(|r| shown(r));
+            latency_row(rate * mean_length, mean, ci95, hidden)
         })
-        .collect();
-    let xmax = sim.iter().map(|r| r.rate).fold(0.0, f64::max) * 1.05;
-    let ymax = sim_pts
-        .iter()
-        .map(|&(_, y, c)| y + c)
-        .chain(model_pts.iter().map(|&(_, y)| y))
-        .filter(|y| y.is_finite())
-        .fold(0.0, f64::max)
-        * 1.1;
-    super::plot::svg_chart(
-        path,
-        "Latency: simulation and model",
-        (
-            "offered load λ (messages/node/cycle)",
-            "mean latency (cycles)",
-        ),
-        (xmax, ymax.max(1.0)),
-        |chart| {
-            let blue = BLUE.to_rgba();
-            chart
-                .draw_series(LineSeries::new(
-                    sim_pts.iter().map(|&(x, y, _)| (x, y)),
-                    blue,
-                ))?
-                .label("simulation (95% CI)")
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], blue));
-            chart.draw_series(
-                sim_pts
-                    .iter()
-                    .map(|&(x, y, c)| ErrorBar::new_vertical(x, y - c, y, y + c, blue.filled(), 6)),
-            )?;
-            let red = RED.to_rgba();
-            chart
-                .draw_series(LineSeries::new(model_pts.iter().copied(), red))?
-                .label("model")
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], red));
-            chart.draw_series(model_pts.iter().map(|&p| Circle::new(p, 3, red.filled())))?;
-            Ok(())
-        },
-    )
+        .collect()
+}
+
+/// The model's curve of one configuration: one row per load, in increasing load.
+fn model_rows(model: &[ModelRow], mean_length: f64) -> Vec<Row> {
+    let mut rows: Vec<&ModelRow> = model.iter().collect();
+    rows.sort_by(|a, b| a.rate.total_cmp(&b.rate));
+    rows.iter()
+        .map(|m| {
+            let (latency, saturated) = match &m.outcome {
+                Outcome::Stable(p) => (p.latency, false),
+                Outcome::Saturated => (f64::NAN, true),
+            };
+            latency_row(m.rate * mean_length, latency, f64::NAN, saturated)
+        })
+        .collect()
 }
 
 /// validation_channels.csv: per point and network link, the simulated messages per cycle and
@@ -220,9 +258,10 @@ pub fn validation_channels_table<'a>(
     )
 }
 
-/// validation_vc.csv: per point, V + 1 rows (v = 0..=V busy virtual channels of a network
-/// link): the simulated P_v (`vc_occupancy.csv`'s `probability`) and the model's (paper 000
-/// eqs. 28-29; NaN where the model is saturated or gives no P_v).
+/// validation_vc.csv: per simulated point, V + 1 rows (v = 0..=V busy virtual channels of a
+/// network link): the simulated P_v (`vc_occupancy.csv`'s `probability`) and the model's at
+/// the point's load (`model`: one row per load; paper 000 eqs. 28-29; NaN where the model is
+/// saturated or gives no P_v).
 pub fn validation_vc_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
     table(
         &[
@@ -232,8 +271,8 @@ pub fn validation_vc_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
             "sim_probability",
             "model_probability",
         ],
-        sim.iter().zip(model).flat_map(|(r, m)| {
-            let p_v = match &m.outcome {
+        sim.iter().flat_map(|r| {
+            let p_v = match outcome_at(model, r.rate) {
                 Outcome::Stable(p) => p.vc_occupancy.as_deref(),
                 Outcome::Saturated => None,
             };

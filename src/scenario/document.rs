@@ -8,7 +8,7 @@
 
 use super::schema_check::{self, Field, Problem, SCENARIO, SchemaError, Ty};
 use super::{RawScenario, Scenario};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, echoed, number, sized};
 use serde::Deserialize;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -138,7 +138,8 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
     let sets_label = if sets.is_empty() {
         String::new()
     } else {
-        format!(" with --set {}", sets.join(" --set "))
+        let given: Vec<String> = sets.iter().map(|s| set_label(s)).collect();
+        format!(" with --set {}", given.join(" --set "))
     };
     for combo in Odometer::new(axes.iter().map(|a| a.1.len()).collect()) {
         let mut d = doc.clone();
@@ -154,10 +155,10 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
         let at = if axes.is_empty() {
             String::new()
         } else {
-            let pairs: Vec<String> = out_axes
+            let pairs: Vec<String> = axes
                 .iter()
-                .zip(&coordinates)
-                .map(|(a, v)| format!("{} = {v}", a.key))
+                .zip(&combo)
+                .map(|(a, &i)| format!("{} = {}", echoed(&a.0), shown(a.1[i].get_ref())))
                 .collect();
             format!(" at {}", pairs.join(", "))
         };
@@ -290,7 +291,7 @@ fn value_problem(e: SchemaError, key: &str) -> String {
 /// Parses one `--set KEY=VALUE` (its value also given as the document `v = VALUE`) and checks
 /// it against the schema.
 fn parse_set<'a>(set: &str, value_doc: &'a str) -> Result<Override<'a>> {
-    let err = |msg: String| Error::Input(format!("--set {set}: {msg}"));
+    let err = |msg: String| Error::Input(format!("--set {}: {msg}", set_label(set)));
     let Some((key, value)) = set.split_once('=') else {
         return Err(err(
             "expected KEY=VALUE; fix: give e.g. --set router.vcs=4".into()
@@ -300,7 +301,8 @@ fn parse_set<'a>(set: &str, value_doc: &'a str) -> Result<Override<'a>> {
     let path: Vec<String> = key.split('.').map(|s| s.trim().to_string()).collect();
     if path.iter().any(String::is_empty) {
         return Err(err(format!(
-            "`{key}` is not a dotted key; fix: give e.g. router.vcs or sweep.router.vcs"
+            "`{}` is not a dotted key; fix: give e.g. router.vcs or sweep.router.vcs",
+            echoed(key)
         )));
     }
     let sweep = path[0] == "sweep";
@@ -311,39 +313,40 @@ fn parse_set<'a>(set: &str, value_doc: &'a str) -> Result<Override<'a>> {
                 .into(),
         ));
     }
-    let field = field_at(target).map_err(|m| err(format!("{}: {m}", target.join("."))))?;
+    let dotted = target.join(".");
+    let named = echoed(&dotted);
+    let field = field_at(target).map_err(|m| err(format!("{named}: {m}")))?;
     let value = parse_value(value.trim(), value_doc)
-        .ok_or_else(|| err(format!("`{}` is not a TOML value; fix: write strings as text or \"text\", lists as [a, b], numbers as 4 or 0.5", value.trim())))?;
-    let shown = target.join(".");
+        .ok_or_else(|| err(format!("`{}` is not a TOML value; fix: write strings as text or \"text\", lists as [a, b], numbers as 4 or 0.5", echoed(value.trim()))))?;
     if sweep {
-        if let Some(why) = not_swept(&shown) {
-            return Err(err(format!("{shown} cannot be swept; fix: {why}")));
+        if let Some(why) = not_swept(&dotted) {
+            return Err(err(format!("{named} cannot be swept; fix: {why}")));
         }
         match value.get_ref() {
             DeValue::Array(items) if !items.is_empty() => {
                 for item in items.iter() {
                     schema_check::check(item, field.ty).map_err(|e| {
                         err(format!(
-                            "{shown}: {}",
-                            value_problem(e, &format!("each value of {shown}"))
+                            "{named}: {}",
+                            value_problem(e, &format!("each value of {named}"))
                         ))
                     })?;
                 }
                 if let Some(v) = repeated(items) {
-                    return Err(err(format!("{shown}: {}", repeated_why(&v))));
+                    return Err(err(format!("{named}: {}", repeated_why(&v))));
                 }
             }
             _ => {
                 return Err(err(format!(
-                    "the values to sweep are not a non-empty list; fix: give them as a list, e.g. --set sweep.{shown}=[a, b]"
+                    "the values to sweep are not a non-empty list; fix: give them as a list, e.g. --set sweep.{named}=[a, b]"
                 )));
             }
         }
     } else {
         schema_check::check(&value, field.ty).map_err(|e| {
             err(format!(
-                "{shown}: {}",
-                value_problem(e, &format!("`{shown}`"))
+                "{named}: {}",
+                value_problem(e, &format!("`{named}`"))
             ))
         })?;
     }
@@ -352,7 +355,10 @@ fn parse_set<'a>(set: &str, value_doc: &'a str) -> Result<Override<'a>> {
 
 /// Why the swept value `v`, listed twice, is refused.
 fn repeated_why(v: &str) -> String {
-    format!("{v} is listed twice, and the two would run the same points; fix: list each value once")
+    format!(
+        "{} is listed twice, and the two would run the same points; fix: list each value once",
+        echoed(v)
+    )
 }
 
 /// The first value (as shown) that `items` list twice, if any.
@@ -408,11 +414,12 @@ fn file_axes<'a>(
         let at = place(k.span());
         if v.get_ref().is_table() {
             return Err(Error::Input(format!(
-                "{at}: [sweep] {key}: a table, not a list of values; fix: quote the dotted key, e.g. \"router.vcs\" = [2, 4]"
+                "{at}: [sweep] {}: a table, not a list of values; fix: quote the dotted key, e.g. \"router.vcs\" = [2, 4]",
+                echoed(&key)
             )));
         }
-        let field =
-            field_at(&path).map_err(|m| Error::Input(format!("{at}: [sweep] {key}: {m}")))?;
+        let field = field_at(&path)
+            .map_err(|m| Error::Input(format!("{at}: [sweep] {}: {m}", echoed(&key))))?;
         if let Some(why) = not_swept(&key) {
             return Err(Error::Input(format!(
                 "{at}: [sweep] {key}: cannot be swept; fix: {why}"
@@ -506,6 +513,27 @@ pub fn display(v: &DeValue<'_>) -> String {
             format!("[{}]", items.join(", "))
         }
         DeValue::Table(_) => "{...}".into(),
+    }
+}
+
+/// A configuration's value as a message names it: numbers compact (`1e300`), a long text by
+/// its length only.
+fn shown(v: &DeValue<'_>) -> String {
+    match v {
+        DeValue::Float(f) => f
+            .as_str()
+            .parse::<f64>()
+            .map_or_else(|_| sized(f.as_str()), number),
+        v => sized(&display(v)),
+    }
+}
+
+/// A `--set KEY=VALUE` as a message names it: its key (cut when long) and its value, by its
+/// length only when long.
+fn set_label(set: &str) -> String {
+    match set.split_once('=') {
+        Some((key, value)) => format!("{}={}", echoed(key), sized(value)),
+        None => echoed(set),
     }
 }
 

@@ -178,7 +178,7 @@ pub(super) fn schema_error(
             "correct the value (see README.md for each key)".to_string(),
         ),
     };
-    let key = key_name(&path);
+    let key = crate::error::echoed(&key_name(&path));
     let key = if key.is_empty() {
         String::new()
     } else {

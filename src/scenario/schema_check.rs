@@ -8,6 +8,7 @@
 //! is the one serde would have stopped at, with the same span. The key lists agree with the
 //! `Raw*` structs of `schema.rs`: a unit test reads the structs' field names from serde itself.
 
+use crate::error::{number, quoted};
 use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeArray, DeTable, DeValue};
@@ -203,7 +204,7 @@ enum Found<'a> {
     Str(&'a str),
     Int(i64),
     Uint(u64),
-    /// An integer beyond 64 bits, described as serde describes it.
+    /// An integer beyond 64 bits (and within 128), described: "integer `N`".
     Wide(String),
     Float(f64),
     Bool(bool),
@@ -222,10 +223,11 @@ fn found<'a>(v: &'a DeValue<'a>) -> Result<Found<'a>, Problem> {
                 Found::Int(n)
             } else if let Ok(n) = u64::from_str_radix(s, r) {
                 Found::Uint(n)
-            } else if let Ok(n) = i128::from_str_radix(s, r) {
-                Found::Wide(format!("integer `{n}` as i128"))
-            } else if let Ok(n) = u128::from_str_radix(s, r) {
-                Found::Wide(format!("integer `{n}` as u128"))
+            } else if let Ok(n) = i128::from_str_radix(s, r)
+                .map(|n| n.to_string())
+                .or_else(|_| u128::from_str_radix(s, r).map(|n| n.to_string()))
+            {
+                Found::Wide(format!("integer `{n}`"))
             } else {
                 return Err(Problem::Other("integer number overflowed".into()));
             }
@@ -242,17 +244,19 @@ fn found<'a>(v: &'a DeValue<'a>) -> Result<Found<'a>, Problem> {
     })
 }
 
-/// A found value described as in "invalid type: <this>, expected ...".
+/// A found value described as in "invalid type: <this>, expected ...": strings cut and
+/// numbers compact as messages show them (`floating point `1e300``, not 301 digits).
 fn describe(v: &Found) -> String {
     match v {
-        Found::Str(s) => format!("string {s:?}"),
+        Found::Str(s) => format!("string {}", quoted(s)),
         Found::Int(n) => format!("integer `{n}`"),
         Found::Uint(n) => format!("integer `{n}`"),
         Found::Wide(s) => s.clone(),
-        Found::Float(x) if x.is_finite() && !format!("{x}").contains('.') => {
-            format!("floating point `{x}.0`")
+        Found::Float(x) => {
+            let shown = number(*x);
+            let whole = x.is_finite() && !shown.contains(['.', 'e']);
+            format!("floating point `{shown}{}`", if whole { ".0" } else { "" })
         }
-        Found::Float(x) => format!("floating point `{x}`"),
         Found::Bool(b) => format!("boolean `{b}`"),
         Found::Seq(_) => "sequence".into(),
         Found::Map(_) | Found::Datetime => "map".into(),
@@ -414,10 +418,7 @@ fn capture(v: &Spanned<DeValue>) -> Check {
     match found(v.get_ref()).map_err(|p| at(p, &span))? {
         Found::Wide(w) => Err(at(
             Problem::Mismatch {
-                what: format!(
-                    "{} is too large",
-                    w.trim_end_matches(" as i128").trim_end_matches(" as u128")
-                ),
+                what: format!("{w} is too large"),
                 expected: "a smaller number (see README.md for the key's range)",
             },
             &span,

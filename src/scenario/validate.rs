@@ -6,6 +6,7 @@ mod topology;
 
 use super::schema::RawScenario;
 use super::*;
+use crate::error::{echoed, number, quoted};
 use router::router;
 use routing::routing;
 use topology::topology;
@@ -13,17 +14,6 @@ use topology::topology;
 /// Longest scenario name in bytes: it names a directory, and file systems allow 255 bytes per
 /// name (this leaves room for the temporary names beside it).
 pub const MAX_NAME_BYTES: usize = 200;
-
-/// A number as a message shows it: its shortest exact form, or scientific notation when that
-/// would be long (1e308, not 309 digits).
-fn shown(x: f64) -> String {
-    let plain = format!("{x}");
-    if plain.len() > 12 {
-        format!("{x:e}")
-    } else {
-        plain
-    }
-}
 
 /// Largest supported network, in nodes (memory stays well under 2 GiB at low load).
 const MAX_NODES: usize = 1 << 22;
@@ -71,7 +61,7 @@ impl Checker<'_> {
         if !(0.0..=1.0).contains(&v) {
             return Err(self.err(
                 key,
-                format!("{} is not a probability", shown(v)),
+                format!("{} is not a probability", number(v)),
                 "give a number from 0 to 1",
             ));
         }
@@ -120,7 +110,7 @@ impl Checker<'_> {
             .ok_or_else(|| {
                 self.err(
                     key,
-                    format!("unknown {what} {name:?}"),
+                    format!("unknown {what} {}", quoted(name)),
                     format!("use {}", quoted_choices(&all.map(name_of))),
                 )
             })
@@ -138,7 +128,7 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
     {
         return Err(c.err(
             "name",
-            format!("{:?} is not usable as a directory name", raw.name),
+            format!("{} is not usable as a directory name", quoted(&raw.name)),
             "use letters, digits, '-', '_' and '.', not starting with '.'",
         ));
     }
@@ -239,7 +229,7 @@ fn source_concurrency(
         Some(Count::Name(name)) if name == "vcs" => Ok(inj_vcs),
         Some(Count::Name(name)) => Err(c.err(
             KEY,
-            format!("unknown value {name:?} (a whole number or \"vcs\")"),
+            format!("unknown value {} (a whole number or \"vcs\")", quoted(name)),
             fix,
         )),
         Some(Count::Number(n)) if *n < 1 => Err(c.err(
@@ -309,7 +299,7 @@ fn traffic(
         if !v.is_finite() || v <= 0.0 {
             return Err(c.err(
                 key,
-                format!("load {} is not positive", shown(v)),
+                format!("load {} is not positive", number(v)),
                 "give loads > 0",
             ));
         }
@@ -321,8 +311,8 @@ fn traffic(
                 key,
                 format!(
                     "load {} is λ = {} messages/node/cycle, but a Bernoulli source makes one trial per cycle, so λ is at most 1",
-                    shown(v),
-                    shown(rate)
+                    number(v),
+                    number(rate)
                 ),
                 "give loads whose λ (flit rate divided by the mean message length) is at most 1 message/node/cycle",
             ));
@@ -332,15 +322,15 @@ fn traffic(
                 key,
                 format!(
                     "load {} is {} flits/node/cycle, above the injection channel's 1 flit/cycle",
-                    shown(v),
-                    shown(flits)
+                    number(v),
+                    number(flits)
                 ),
                 "give loads whose flit rate (λ times the mean message length) is at most 1",
             ));
         }
         rates.push(rate);
     }
-    c.distinct(key, list, |&v| shown(v))?;
+    c.distinct(key, list, |&v| number(v))?;
     let hotspot_fractions = match &t.hotspot_fraction {
         Some(h) if matches!(pattern, Pattern::Hotspot { .. }) => {
             c.probs("[traffic] hotspot_fraction", &h.to_vec())?
@@ -413,7 +403,10 @@ fn lengths(c: &Checker, t: &super::schema::RawTraffic) -> Result<(Vec<u32>, Vec<
             {
                 return Err(c.err(
                     "[traffic] length_probabilities",
-                    format!("{probs:?} is not one probability per length summing to 1"),
+                    format!(
+                        "{} is not one probability per length summing to 1",
+                        echoed(&format!("{probs:?}"))
+                    ),
                     format!("give {} numbers from 0 to 1 that sum to 1", lengths.len()),
                 ));
             }
@@ -432,7 +425,10 @@ fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
         if given {
             return Err(c.err(
                 &format!("[traffic] {key}"),
-                format!("only the {needs} pattern has this key, not {name:?}"),
+                format!(
+                    "only the {needs} pattern has this key, not {}",
+                    quoted(name)
+                ),
                 format!("remove {key}, or use pattern = \"{needs}\""),
             ));
         }
@@ -525,7 +521,7 @@ fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
                 if !(f > 0.0 && f <= 1.0) {
                     return Err(c.err(
                         "[traffic] locality_factor",
-                        format!("{} is out of range", shown(f)),
+                        format!("{} is out of range", number(f)),
                         "give φ in (0, 1]",
                     ));
                 }
@@ -561,7 +557,7 @@ fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
             Some(other) => {
                 return Err(c.err(
                     "[traffic] locality_model",
-                    format!("unknown locality model {other:?}"),
+                    format!("unknown locality model {}", quoted(other)),
                     "use \"decreasing\" or \"sphere\"",
                 ));
             }
@@ -569,7 +565,7 @@ fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
         other => {
             return Err(c.err(
                 "[traffic] pattern",
-                format!("unknown pattern {other:?}"),
+                format!("unknown pattern {}", quoted(other)),
                 format!("use {}", quoted_choices(&PATTERN_NAMES)),
             ));
         }

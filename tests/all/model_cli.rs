@@ -297,3 +297,106 @@ fn validate_without_latency_model_compares_channels_and_distance() {
     // The pure pattern: 8 sources 2 hops away, 4 sources 4 hops away (paper 002 eq. 7).
     assert!((model_d[4] - 8.0 / 3.0).abs() < 1e-12);
 }
+
+/// A sweep of two configurations, three seeds and three loads given out of order.
+const SWEPT: &str = "name = \"w\"\nseeds = [1, 2, 3]\n[topology]\nkind = \"hypercube\"\nn = 3\n\
+    [routing]\nalgorithm = \"duato\"\n[traffic]\nmessage_length = 16\n\
+    rates = [0.008, 0.002, 0.005]\n[run]\nwarmup_cycles = 500\nmeasure_cycles = 4000\n\
+    [sweep]\n\"router.vcs\" = [3, 4]\n";
+
+/// The model does not depend on the seed: `model` and `validate` write one model.csv row per
+/// configuration and load (the same file), while validation.csv keeps a row per seed, each
+/// beside its own configuration's and load's model row.
+#[test]
+fn model_csv_has_one_row_per_configuration_and_load() {
+    let d = tmp("swept-model", SWEPT);
+    let (o, out) = flitsim("model", d.path(), "model");
+    assert!(o.status.success(), "{o:?}");
+    let model = std::fs::read_to_string(out.join("model.csv")).unwrap();
+    let keys: Vec<(String, String)> = column(&model, "router.vcs")
+        .into_iter()
+        .zip(column(&model, "rate"))
+        .collect();
+    let want: Vec<(String, String)> = ["3", "4"]
+        .iter()
+        .flat_map(|v| ["0.008", "0.002", "0.005"].map(|r| (v.to_string(), r.to_string())))
+        .collect();
+    assert_eq!(keys, want, "{model}");
+    let (_tmp, validated) = validate("swept-validate", SWEPT);
+    let again = std::fs::read_to_string(validated.join("model.csv")).unwrap();
+    assert_eq!(again, model, "validate writes the same model.csv");
+    let csv = std::fs::read_to_string(validated.join("validation.csv")).unwrap();
+    let rows: Vec<(String, String, String)> = column(&csv, "router.vcs")
+        .into_iter()
+        .zip(column(&csv, "rate"))
+        .zip(column(&csv, "model_latency"))
+        .map(|((v, r), m)| (v, r, m))
+        .collect();
+    assert_eq!(
+        rows.len(),
+        2 * 3 * 3,
+        "a row per configuration, load and seed"
+    );
+    let latency = column(&model, "model_latency");
+    for (i, (v, r, m)) in rows.iter().enumerate() {
+        assert_eq!((v, r), (&want[i / 3].0, &want[i / 3].1), "row {i}");
+        assert_eq!(m, &latency[i / 3], "row {i}: its own model row");
+    }
+}
+
+/// The coloured lines of an SVG drawn left of `x_max` (the plotting area, not the legend):
+/// each as its points.
+fn curves(svg: &str, x_max: f64) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .filter(|p| !p.contains("stroke=\"#000000\""))
+        .map(|p| {
+            let points = p.split("points=\"").nth(1).unwrap();
+            let points = &points[..points.find('"').unwrap()];
+            points
+                .split_whitespace()
+                .map(|xy| {
+                    let (x, y) = xy.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect::<Vec<(f64, f64)>>()
+        })
+        .filter(|c| c.iter().all(|&(x, _)| x < x_max))
+        .collect()
+}
+
+/// validation.svg draws one simulation curve and one model curve per configuration, each in
+/// increasing load, named by the swept keys' values as `flitsim plot` names its curves.
+#[test]
+fn validation_plot_has_two_curves_per_configuration() {
+    let (_tmp, out) = validate("swept-plot", SWEPT);
+    let svg = std::fs::read_to_string(out.join("validation.svg")).unwrap();
+    let lines = curves(&svg, 800.0);
+    assert_eq!(lines.len(), 2 * 2, "{lines:?}");
+    for l in &lines {
+        assert_eq!(l.len(), 3, "every load drawn: {l:?}");
+        assert!(l.windows(2).all(|w| w[0].0 < w[1].0), "x increasing: {l:?}");
+    }
+    let labels: Vec<&str> = svg
+        .split("text-anchor=\"start\"")
+        .skip(1)
+        .map(|t| {
+            t.split('>')
+                .nth(1)
+                .unwrap()
+                .split('<')
+                .next()
+                .unwrap()
+                .trim()
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "V=3: simulation (95% CI)",
+            "V=3: model",
+            "V=4: simulation (95% CI)",
+            "V=4: model"
+        ]
+    );
+}

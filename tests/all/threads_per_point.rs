@@ -2,7 +2,8 @@
 //! writes, and every point record, is byte-identical for 1, 2 and 3 threads, on a torus, a
 //! mesh with Duato's routing and a k-ary m-way network, each at a light load and past
 //! saturation; a run left to choose splits a large point by itself, to the same results; a
-//! bad count is refused like any bad key.
+//! bad count is refused like any bad key; a split point stops within a second of SIGTERM or
+//! SIGINT.
 
 use flitsim::Scenario;
 use flitsim::engine::{run_point, run_point_on};
@@ -145,5 +146,91 @@ fn a_bad_thread_count_is_refused_naming_the_key() {
             "{err}"
         );
         assert!(!out.exists(), "{bad}: nothing is written");
+    }
+}
+
+/// A point split across 2 threads that would run for hours: a 32x32 torus warming up for a
+/// billion cycles, at a load well below saturation (so that no backlog stops it early).
+const LONG_SPLIT: &str = "name = \"long-split\"\n[topology]\nkind = \"torus\"\nk = 32\nn = 2\n\
+    links = \"bidirectional\"\n[router]\nvcs = 2\n[traffic]\nmessage_length = 8\n\
+    flit_rates = [0.05]\n[run]\nwarmup_cycles = 1000000000\nmeasure_cycles = 1000\n\
+    threads_per_point = 2\n";
+
+/// Starts `flitsim run` on [`LONG_SPLIT`] in `dir`, waits until it reports cycles simulated
+/// (its progress line, every 0.2 s), sends it `signal` and returns how long it took to exit,
+/// asserting it ends with exit code 130 and the interruption's message.
+fn stop_time(dir: &Path, signal: libc::c_int) -> std::time::Duration {
+    use std::time::{Duration, Instant};
+    let file = dir.join("s.toml");
+    std::fs::write(&file, LONG_SPLIT).unwrap();
+    let err_path = dir.join(format!("stderr-{signal}"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .arg("run")
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join(format!("out-{signal}")))
+        .env("FLITSIM_REPORT_SECONDS", "0.2")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let simulating = |text: &str| {
+        text.lines().any(|l| {
+            l.split(" points done, ")
+                .nth(1)
+                .and_then(|rest| rest.split(' ').next())
+                .is_some_and(|cycles| cycles.parse::<u64>().is_ok_and(|c| c > 0))
+        })
+    };
+    while !simulating(&std::fs::read_to_string(&err_path).unwrap()) {
+        if started.elapsed() > Duration::from_secs(60) || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            panic!(
+                "not simulating after {:?}: {}",
+                started.elapsed(),
+                std::fs::read_to_string(&err_path).unwrap()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pid = child.id() as libc::pid_t;
+    let sent = Instant::now();
+    // SAFETY: kill sends a signal to the child this test started and has not reaped.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("still running 30 s after signal {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let took = sent.elapsed();
+    let err = std::fs::read_to_string(&err_path).unwrap();
+    assert_eq!(status.code(), Some(130), "signal {signal}: {err}");
+    assert!(
+        err.contains("flitsim: interrupted: 0 of 1 points are kept in "),
+        "{err}"
+    );
+    took
+}
+
+/// A split point stops within a second of SIGTERM and of SIGINT (Ctrl-C), with exit code 130
+/// and the interruption's message: its threads busy with the cycle never keep the handler
+/// from running.
+#[test]
+fn a_split_point_stops_within_a_second_on_sigterm_and_sigint() {
+    let tmp = crate::common::temp_dir("threads-stop");
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let took = stop_time(tmp.path(), signal);
+        println!("signal {signal}: stopped in {took:?}");
+        assert!(
+            took < std::time::Duration::from_secs(1),
+            "signal {signal}: {took:?}"
+        );
     }
 }

@@ -24,7 +24,7 @@ fi
 bin=${FLITSIM_BIN:-}
 if [ -z "$bin" ]; then
   cargo build --release --quiet
-  bin=$PWD/target/release/flitsim
+  bin=$(.ci/target-dir)/release/flitsim
 fi
 
 tmp=$(mktemp -d -t flitsim-slurm.XXXXXX)

@@ -61,6 +61,17 @@ pub fn coordinate_label(key: &str, value: &str) -> String {
     }
 }
 
+/// A configuration's label: each swept key's value as [`coordinate_label`] shows it, joined
+/// by ", " (`duato, V=5, M=64`; empty when nothing is swept).
+pub fn configuration_label(keys: &[String], values: &[String]) -> String {
+    let parts: Vec<String> = keys
+        .iter()
+        .zip(values)
+        .map(|(k, v)| coordinate_label(k, v))
+        .collect();
+    parts.join(", ")
+}
+
 /// Reads a directory's curves: pooled.csv if present, else summary.csv.
 pub fn read_dir(dir: &Path) -> Result<DirCurves> {
     let pooled = dir.join("pooled.csv");
@@ -160,18 +171,13 @@ fn read_table(path: &Path, pooled: bool) -> Result<DirCurves> {
     let curves = groups
         .into_iter()
         .map(|(coords, seed, rows)| {
-            let mut parts: Vec<String> = keys
-                .iter()
-                .zip(&coords)
-                .map(|(k, v)| coordinate_label(k, v))
-                .collect();
-            if let (true, Some(s)) = (several_seeds, seed) {
-                parts.push(format!("seed {s}"));
-            }
-            Curve {
-                label: parts.join(", "),
-                rows,
-            }
+            let label = configuration_label(&keys, &coords);
+            let label = match (several_seeds, seed) {
+                (true, Some(s)) if label.is_empty() => format!("seed {s}"),
+                (true, Some(s)) => format!("{label}, seed {s}"),
+                _ => label,
+            };
+            Curve { label, rows }
         })
         .collect();
     Ok(DirCurves { scenario, curves })

@@ -10,7 +10,7 @@
 
 mod curves;
 
-pub use curves::{Curve, DirCurves, Row, coordinate_label, read_dir};
+pub use curves::{Curve, DirCurves, Row, configuration_label, coordinate_label, read_dir};
 
 use crate::error::{Error, Result};
 use plotters::coord::types::RangedCoordf64;
@@ -122,20 +122,13 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
         files.push((name.to_string(), svg));
         Ok(())
     };
-    let offered = "offered load (flits/node/cycle)";
     emit("latency.svg", &|s| {
-        let pts = |r: &[Row]| -> Vec<(f64, f64, f64)> {
-            r.iter()
-                .filter(|r| !r.saturated && r.latency.is_finite())
-                .map(|r| (r.offered, r.latency, r.ci95))
-                .collect()
-        };
         draw_curves(
             s,
             series,
             &caption("mean latency against offered load"),
-            (offered, "latency (cycles)"),
-            &pts,
+            (OFFERED, LATENCY),
+            &latency_points,
             None,
         )
     })?;
@@ -151,7 +144,7 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
             s,
             series,
             &caption("accepted against offered load"),
-            (offered, "accepted load (flits/node/cycle)"),
+            (OFFERED, "accepted load (flits/node/cycle)"),
             &pts,
             Some(diagonal),
         )
@@ -167,7 +160,7 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
             s,
             series,
             &caption("latency standard deviation against offered load"),
-            (offered, "latency std dev (cycles)"),
+            (OFFERED, "latency std dev (cycles)"),
             &pts,
             None,
         )
@@ -180,7 +173,7 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
             s,
             series,
             &caption("mean channel traffic against offered load"),
-            (offered, "traffic (% of cycles a channel carries a flit)"),
+            (OFFERED, "traffic (% of cycles a channel carries a flit)"),
             &pts,
             None,
         )
@@ -197,6 +190,40 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
         .iter()
         .map(|(name, _)| dir.join(name).display().to_string())
         .collect())
+}
+
+/// The plots' x axis.
+const OFFERED: &str = "offered load (flits/node/cycle)";
+
+/// The latency plots' y axis.
+const LATENCY: &str = "latency (cycles)";
+
+/// A latency curve's points: mean latency with its 95% half-width, saturated points left out.
+fn latency_points(r: &[Row]) -> Vec<(f64, f64, f64)> {
+    r.iter()
+        .filter(|r| !r.saturated && r.latency.is_finite())
+        .map(|r| (r.offered, r.latency, r.ci95))
+        .collect()
+}
+
+/// An SVG of latency curves against offered load, drawn as `flitsim plot`'s latency.svg is
+/// (colours, markers, error bars, the legend beside the plot; each curve's points in the order
+/// given), under `caption`: `validate`'s validation.svg.
+pub(crate) fn latency_svg(
+    curves: &[Curve],
+    caption: &str,
+) -> std::result::Result<String, Box<dyn std::error::Error>> {
+    let series: Vec<Series> = curves
+        .iter()
+        .map(|c| Series {
+            label: c.label.clone(),
+            rows: &c.rows,
+        })
+        .collect();
+    let descs = (OFFERED, LATENCY);
+    let mut svg = String::new();
+    draw_curves(&mut svg, &series, caption, descs, &latency_points, None)?;
+    Ok(svg)
 }
 
 /// The largest finite value (0 if none).
@@ -327,28 +354,4 @@ fn axes<'a, 'b>(
         .y_desc(y_desc)
         .draw()?;
     Ok(chart)
-}
-
-/// The drawing surface and axes of `validate`'s plot: an 800x560 SVG, white, with a caption and
-/// axis titles, over [0, xmax] × [0, ymax]. `draw` adds the series; the legend is drawn after it.
-pub(crate) fn svg_chart(
-    path: &Path,
-    caption: &str,
-    (x_desc, y_desc): (&str, &str),
-    (xmax, ymax): (f64, f64),
-    draw: impl FnOnce(
-        &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-    ) -> Drawn,
-) -> Drawn {
-    let root = SVGBackend::new(path, PLOT).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = axes(&root, caption, (x_desc, y_desc), (xmax, ymax))?;
-    draw(&mut chart)?;
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
-    Ok(())
 }

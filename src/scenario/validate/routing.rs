@@ -4,6 +4,7 @@
 use super::super::schema::RawRouting;
 use super::Checker;
 use crate::error::Result;
+use crate::error::quoted;
 use crate::scenario::{Algorithm, RouterSpec, RoutingSpec, Selection, TopologySpec};
 
 pub(super) fn routing(
@@ -15,7 +16,7 @@ pub(super) fn routing(
     let algorithm = Algorithm::parse(&r.algorithm).ok_or_else(|| {
         c.err(
             "[routing] algorithm",
-            format!("unknown routing {:?}", r.algorithm),
+            format!("unknown routing {}", quoted(&r.algorithm)),
             format!("use {}", Algorithm::choices()),
         )
     })?;

@@ -4,6 +4,7 @@
 use super::super::schema::{Radix, RawTopology};
 use super::super::*;
 use super::{Checker, MAX_NODES};
+use crate::error::quoted;
 use crate::topology::{Family, Kind, Placement};
 
 pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
@@ -31,7 +32,7 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         other => {
             return Err(c.err(
                 "[topology] kind",
-                format!("unknown topology {other:?}"),
+                format!("unknown topology {}", quoted(other)),
                 "use \"mesh\", \"torus\", \"hypercube\" or \"mway\" (k-ary n-cubes and m-way networks), or \"hyperx\"",
             ));
         }
@@ -61,7 +62,7 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         (Kind::Torus, Some(other)) => {
             return Err(c.err(
                 "[topology] links",
-                format!("unknown link kind {other:?}"),
+                format!("unknown link kind {}", quoted(other)),
                 "use \"unidirectional\" or \"bidirectional\"",
             ));
         }
@@ -69,7 +70,7 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         (_, Some(other)) => {
             return Err(c.err(
                 "[topology] links",
-                format!("{other:?} is not possible on a {}", kind.name()),
+                format!("{} is not possible on a {}", quoted(other), kind.name()),
                 "remove the key: mesh and hypercube links are bidirectional",
             ));
         }
@@ -168,7 +169,7 @@ fn mway_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         Some(other) => {
             return Err(c.err(
                 "[topology] wrap",
-                format!("unknown wrap {other:?}"),
+                format!("unknown wrap {}", quoted(other)),
                 "use \"torus\" or \"mesh\" (the m-way hypercube is the mesh with k = 2)",
             ));
         }
@@ -195,7 +196,7 @@ fn mway_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         (Some(other), _) => {
             return Err(c.err(
                 "[topology] processors",
-                format!("unknown placement {other:?}"),
+                format!("unknown placement {}", quoted(other)),
                 "use \"channels\" (m = 2n + p) or \"routers\" (m = 2n)",
             ));
         }

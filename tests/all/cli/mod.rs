@@ -9,6 +9,7 @@
 
 mod deadlock;
 mod input_robustness;
+mod long_values;
 mod outputs;
 mod scenario_errors;
 mod set_fuzz;

@@ -293,3 +293,63 @@ fn networks_of_four_million_nodes_are_refused_not_aborted() {
         assert!(t.elapsed() < Duration::from_secs(2), "{name}: at once");
     }
 }
+
+/// A 4x4 torus and a 2048x2048 one (4,194,304 nodes, 16 virtual channels: its buffers' array
+/// alone is 8 GB), one load each.
+const SMALL_THEN_HUGE: &str = "name = \"oom\"\n[topology]\nkind = \"torus\"\nk = 2048\nn = 2\n\
+    links = \"bidirectional\"\n[router]\nvcs = 16\n[traffic]\nmessage_length = 16\n\
+    rates = [0.001]\n[run]\nwarmup_cycles = 100\nmeasure_cycles = 1000\n\
+    [sweep]\n\"topology.k\" = [4, 2048]\n";
+
+/// A point too large for the memory there is, run with `--force` (here under a 1 GiB limit on
+/// the address space): the allocation that fails ends the run with one line naming memory, the
+/// bytes asked and the fix, and exit code 4 (not an abort, no core dump), the point finished
+/// before it kept on disk.
+#[test]
+fn out_of_memory_ends_the_run_with_exit_4_keeping_finished_points() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let tmp = temp_dir("oom");
+    let dir = tmp.path();
+    let s = scenario(dir, "oom.toml", SMALL_THEN_HUGE);
+    let out = dir.join("out");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"));
+    cmd.args(["run", &s, "--force", "--threads", "1", "--quiet", "--out"])
+        .arg(&out);
+    let limit = |resource, bytes: u64| {
+        let l = libc::rlimit {
+            rlim_cur: bytes,
+            rlim_max: bytes,
+        };
+        // SAFETY: setrlimit reads the struct it is given; nothing else is touched.
+        match unsafe { libc::setrlimit(resource, &l) } {
+            0 => Ok(()),
+            _ => Err(std::io::Error::last_os_error()),
+        }
+    };
+    // SAFETY: the closure only calls setrlimit, which is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(move || {
+            limit(libc::RLIMIT_AS, 1 << 30)?;
+            limit(libc::RLIMIT_CORE, 0)
+        });
+    }
+    let o = cmd.output().expect("run flitsim");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.signal(), None, "not killed by a signal: {stderr}");
+    assert_eq!(o.status.code(), Some(4), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(
+        stderr.starts_with("flitsim: error: memory: an allocation of ")
+            && stderr.contains(" bytes failed, the memory is exhausted; fix: a smaller network, fewer --threads, or a machine with more memory"),
+        "{stderr}"
+    );
+    let bytes: u64 = stderr["flitsim: error: memory: an allocation of ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(bytes > 1 << 30, "more than the limit was asked: {bytes}");
+    let kept = std::fs::read_dir(out.join(".points")).unwrap().count();
+    assert_eq!(kept, 1, "the 4x4 torus's point is kept");
+}
