@@ -25,9 +25,9 @@ for n in "${names[@]}"; do
   start=$(date +%s)
   if [[ $n == paper002-* ]] ||
     "$bin" model "scenarios/$n.toml" --out "$model_dir" > /dev/null 2>&1; then
-    "$bin" validate "scenarios/$n.toml" --out "results/$n" --quiet --fresh
+    "$bin" validate "scenarios/$n.toml" --out "results/$n" --quiet --fresh --replace
   else
-    "$bin" run "scenarios/$n.toml" --out "results/$n" --quiet --fresh
+    "$bin" run "scenarios/$n.toml" --out "results/$n" --quiet --fresh --replace
   fi
   "$bin" plot "results/$n" > /dev/null
   echo "$n: $(( $(date +%s) - start )) s"
@@ -62,7 +62,7 @@ p004_overlay paper004-fig10-11 "${p004_fig10_11[@]}"
 for n in torus-8x8-bi-conventions crossbar-8x8; do
   if regenerated "$n"; then
     start=$(date +%s)
-    "$bin" saturation "scenarios/$n.toml" --out "results/$n-saturation" --quiet --fresh > /dev/null
+    "$bin" saturation "scenarios/$n.toml" --out "results/$n-saturation" --quiet --fresh --replace > /dev/null
     echo "$n-saturation: $(( $(date +%s) - start )) s"
   fi
 done

@@ -338,11 +338,18 @@ fn through_set_and_sweep() {
     let (code, _, err) = run(&["--set", "traffic.source_concurrency=true"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("a whole number or a string"), "{err}");
-    let (code, out, err) = run(&["--set", "sweep.traffic.source_concurrency=[1, 2, \"vcs\"]"]);
+    let (code, out, err) = run(&["--set", "sweep.traffic.source_concurrency=[1, \"vcs\"]"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        out.contains("traffic.source_concurrency = [1, 2, vcs]"),
+        out.contains("traffic.source_concurrency = [1, vcs]"),
         "{out}"
+    );
+    // With V = 2, "vcs" is 2: the two configurations are the same points, refused by name.
+    let (code, _, err) = run(&["--set", "sweep.traffic.source_concurrency=[1, 2, \"vcs\"]"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("(traffic.source_concurrency = 2) and (traffic.source_concurrency = vcs) are the same scenario"),
+        "{err}"
     );
     let (code, _, err) = run(&["--set", "sweep.traffic.source_concurrency=[1, 3]"]);
     println!("sweep: {err}");
