@@ -75,7 +75,7 @@ pub fn configuration_label(keys: &[String], values: &[String]) -> String {
 /// Reads a directory's curves: pooled.csv if present, else summary.csv.
 pub fn read_dir(dir: &Path) -> Result<DirCurves> {
     let pooled = dir.join("pooled.csv");
-    if pooled.exists() {
+    if std::fs::symlink_metadata(&pooled).is_ok() {
         read_table(&pooled, true)
     } else {
         read_table(&dir.join("summary.csv"), false)
@@ -90,7 +90,10 @@ fn read_table(path: &Path, pooled: bool) -> Result<DirCurves> {
             path.display()
         ))
     };
-    let mut r = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
+    // A regular file only, never a link followed or a FIFO waited on; at most 4 GiB.
+    let (file, _) = crate::output::files::open_regular(path)
+        .map_err(|e| bad(format!("cannot read it ({e})")))?;
+    let mut r = csv::Reader::from_reader(std::io::Read::take(file, 1 << 32));
     let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
     if header.get(0) != Some("scenario") {
         return Err(Error::Input(format!(

@@ -256,6 +256,13 @@ fn links_and_special_files_are_refused_at_once() {
     fs::rename(d.join("c/experiment.json"), d.join("c/e.json")).unwrap();
     fifo(&d.join("c/experiment.json"));
     at_once("merge-json", &["merge", "m3", "c"], "experiment.json");
+    // The tables `plot` reads.
+    ok(&flitsim(d, "p", &["run", &s, "--out", "p", "--quiet"]));
+    fs::remove_file(d.join("p/summary.csv")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", d.join("p/summary.csv")).unwrap();
+    at_once("plot-zero", &["plot", "p"], "summary.csv");
+    fifo(&d.join("p/pooled.csv"));
+    at_once("plot-fifo", &["plot", "p"], "pooled.csv");
     assert_eq!(fs::read_dir(&victim).unwrap().count(), 1);
 }
 
