@@ -2,8 +2,9 @@
 //! (flits/node/cycle) whose point is stable, found by bisection between 0 (stable) and the
 //! injection channel's capacity or the channel-load bound, whichever is lower. A load is
 //! stable when none of its replications (one per seed) is saturated by the criterion of
-//! `PointResult::saturated` (README: the `saturated` column). Every probe is a point with a
-//! record, so an interrupted search resumes where it stopped.
+//! `PointResult::saturated` (README: the `saturated` column), so that each accepted the offered
+//! load to within `SHORTFALL_SIGMAS` standard deviations of the offered flit count. Every probe
+//! is a point with a record, so an interrupted search resumes where it stopped.
 
 use super::runner::{self, RunOptions};
 use super::{Experiment, Point};

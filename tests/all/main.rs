@@ -32,6 +32,7 @@ mod routing_deadlock_freedom;
 mod routing_hypercube_rates;
 mod routing_occupancy;
 mod routing_timeout;
+mod saturation_criterion;
 mod scale;
 mod source_concurrency;
 mod threads_per_point;
