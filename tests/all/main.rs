@@ -36,6 +36,7 @@ mod saturation_criterion;
 mod scale;
 mod source_concurrency;
 mod threads_per_point;
+mod throughput_bounds;
 mod traffic_arrivals;
 mod traffic_hops;
 mod traffic_hotspot;

@@ -37,6 +37,7 @@ fn the_search_brackets_saturation_below_the_bound() {
         hi <= 0.25 + 1e-12,
         "at or below the channel-load bound: {hi}"
     );
+    assert!(get("accepted_flits_at_saturation") <= 0.25);
     // The criterion on both sides: the point at bracket_lo is stable, the one at bracket_hi
     // saturated.
     let loads = format!(
@@ -90,7 +91,11 @@ fn a_hotspot_saturates_at_its_ejection_bound() {
     let (header, rows) = csv(&d.join("sat").join("saturation.csv"));
     let col = |n: &str| header.iter().position(|h| h == n).unwrap();
     let sat: f64 = rows[0][col("saturation_flits")].parse().unwrap();
-    assert!((sat - 0.125).abs() <= 0.005, "{sat}");
+    assert!((sat - 0.125).abs() <= 0.005 && sat <= 0.125, "{sat}");
+    let accepted: f64 = rows[0][col("accepted_flits_at_saturation")]
+        .parse()
+        .unwrap();
+    assert!(accepted <= 0.125, "{accepted}");
     assert_eq!(rows[0][col("points_run")], "2", "one probe, two seeds");
     let load = format!("traffic.flit_rates=[{}]", rows[0][col("saturation_flits")]);
     ok(&flitsim(
@@ -106,7 +111,8 @@ fn a_hotspot_saturates_at_its_ejection_bound() {
 /// The 8x8 mesh's knee (`scenarios/mesh-8x8-dor.toml`, seed 1), where the messages' deficit
 /// alone let the search call 0.3192 flits/node/cycle stable though it accepted only 0.3137
 /// (`saturation_criterion`): the load it reports stable accepted its offered load to within
-/// the counting noise, in saturation.csv as in the point's own row.
+/// the counting noise, in saturation.csv as in the point's own row, and lies below the bound
+/// 63/128 (the bisection: 32·32/63 of the per-node load on each of the 8 middle links).
 #[test]
 fn the_search_reports_no_stable_load_short_of_its_offered_load() {
     let tmp = temp_dir("exp-saturation-knee");
@@ -128,6 +134,9 @@ fn the_search_reports_no_stable_load_short_of_its_offered_load() {
     ]];
     let names = ["offered_flits", "accepted_flits"].map(String::from);
     within_counting_noise(&names, &table, 64, 50_000, 32.0);
+    for x in &table[0] {
+        assert!(x.parse::<f64>().unwrap() <= 63.0 / 128.0, "{x}");
+    }
     let load = format!("traffic.flit_rates=[{}]", table[0][0]);
     ok(&flitsim(
         d,
