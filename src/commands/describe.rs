@@ -87,7 +87,8 @@ fn duration(s: f64) -> String {
     }
 }
 
-/// The channel-load bound on throughput of each configuration, where flitsim has it exactly.
+/// The throughput bound of each configuration (`model::bound::throughput_bound`), where flitsim
+/// has one.
 fn check_bounds(exp: &Experiment) {
     for conf in &exp.configurations {
         let at = if exp.axes.is_empty() {

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::network::Network;
 use crate::routing::Routing;
 use crate::scenario::Scenario;
-use crate::stats::{Measured, PointResult, StopReason};
+use crate::stats::{Measured, PointResult, StopReason, offered_variance};
 use crate::traffic::Traffic;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -217,12 +217,20 @@ fn simulate(
         return Err(deadlock_report(e, &frozen, &why, rate, seed));
     }
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
+    let offered_fraction = e.traffic.offered_fraction(e.net.traffic_topo());
     let measured = Measured {
         rate,
         seed,
         variant: e.traffic.variant(),
         mean_length: e.traffic.mean_length(),
-        offered_fraction: e.traffic.offered_fraction(e.net.traffic_topo()),
+        offered_fraction,
+        offered_variance: offered_variance(
+            e.sources.kind,
+            rate,
+            offered_fraction,
+            e.traffic.mean_length(),
+            e.traffic.length_moment(2),
+        ),
         window_cycles,
         undelivered: e.outstanding,
         stop,

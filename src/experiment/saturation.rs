@@ -1,9 +1,10 @@
 //! Saturation by search: for each configuration of an experiment, the highest offered load
 //! (flits/node/cycle) whose point is stable, found by bisection between 0 (stable) and the
-//! injection channel's capacity or the channel-load bound, whichever is lower. A load is
-//! stable when none of its replications (one per seed) is saturated by the criterion of
-//! `PointResult::saturated` (README: the `saturated` column). Every probe is a point with a
-//! record, so an interrupted search resumes where it stopped.
+//! throughput bound (`model::bound::throughput_bound`, at most the injection channel's 1). A
+//! load is stable when none of its replications (one per seed) is saturated by the criterion of
+//! `PointResult::saturated` (README: the `saturated` column), so that each accepted the offered
+//! load to within `SHORTFALL_SIGMAS` standard deviations of the offered flit count. Every probe
+//! is a point with a record, so an interrupted search resumes where it stopped.
 
 use super::runner::{self, RunOptions};
 use super::{Experiment, Point};
@@ -113,8 +114,8 @@ pub fn search(
 
 /// saturation.csv: the experiment's coordinates, then `saturation_flits` (the last stable
 /// offered load), `bracket_lo`, `bracket_hi` (the lowest saturated load probed; equal to
-/// `bracket_lo` when even the upper end of the search, the injection capacity or the
-/// channel-load bound, was stable), `accepted_flits_at_saturation` (mean over the seeds) and
+/// `bracket_lo` when even the upper end of the search, the throughput bound, was stable),
+/// `accepted_flits_at_saturation` (mean over the seeds) and
 /// `points_run`.
 pub fn saturation_csv(exp: &Experiment, found: &[Found]) -> String {
     let mut header = exp.lead_header();

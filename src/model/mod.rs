@@ -163,8 +163,8 @@ pub enum LinkRates {
     /// p-cube under uniform traffic: paper 002's eqs. 20-21 as re-derived
     /// ([`channel_traffic::pcube_link_rate`]).
     PCube,
-    /// Duato's routing under uniform traffic on a unidirectional torus or a hypercube: every
-    /// link carries λ d̄ / n (paper 000 eq. 7).
+    /// Duato's routing under uniform traffic on a unidirectional torus of one radix or a
+    /// hypercube: every link carries λ d̄ / n (paper 000 eq. 7).
     Even,
 }
 
@@ -179,7 +179,10 @@ impl LinkRates {
             return None;
         }
         let uniform = s.traffic.pattern == Pattern::Uniform || s.traffic.pattern_fraction == 0.0;
-        let uni_torus = t.kind == Kind::Torus && !t.bidirectional;
+        // Paper 000's k-ary n-cube: with radices that differ, the dimensions' links carry
+        // different loads.
+        let k_ary = t.radix.iter().all(|&k| k == t.radix[0]);
+        let uni_torus = t.kind == Kind::Torus && !t.bidirectional && k_ary;
         match s.routing.algorithm {
             Algorithm::Dor if s.nodes() <= ENUMERATION_MAX_NODES => Some(LinkRates::DorEnumeration),
             Algorithm::PCube if uniform => Some(LinkRates::PCube),

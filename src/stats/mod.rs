@@ -6,7 +6,7 @@ pub mod occupancy;
 mod point;
 
 pub use occupancy::{VcOccupancy, multiplexing_degree};
-pub use point::{Counters, Measured, PointResult, StopReason};
+pub use point::{Counters, Measured, PointResult, SHORTFALL_SIGMAS, StopReason, offered_variance};
 
 /// Two-sided 97.5% quantiles of Student's t for 1..=30 degrees of freedom.
 const T975: [f64; 30] = [

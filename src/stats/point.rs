@@ -4,6 +4,7 @@
 
 use super::LatencyStats;
 use crate::network::Network;
+use crate::scenario::Process;
 
 /// The engine's counts over a measurement window: flits and headers per channel, flits and
 /// messages ejected, messages generated.
@@ -34,6 +35,8 @@ pub struct Measured {
     pub mean_length: f64,
     /// Fraction of generated messages actually sent.
     pub offered_fraction: f64,
+    /// Variance per node and cycle of the flits the sources offer ([`offered_variance`]).
+    pub offered_variance: f64,
     /// Cycles of the measurement window actually run.
     pub window_cycles: u64,
     /// Measured messages never delivered.
@@ -46,6 +49,29 @@ pub struct Measured {
     pub stats: LatencyStats,
     /// P_v over the window.
     pub vc_occupancy: Vec<f64>,
+}
+
+/// How many standard deviations of the offered flit count the window's accepted flits may fall
+/// short of it at a stable load ([`PointResult::shortfall`]). At 3, a stable point is called
+/// saturated with probability at most Φ(−3) = 0.13% (the offered count is Poisson or binomial,
+/// whose lower tail is lighter than the normal's), and a load past the knee is called stable
+/// only while its window's shortfall is within 3σ: 3/√G of the load for G messages of one
+/// length offered in the window (1.7% on the 8x8 mesh's 50,000-cycle window near its knee).
+pub const SHORTFALL_SIGMAS: f64 = 3.0;
+
+/// The variance per node and cycle of the flits the sources offer, for arrival `process` at
+/// λ = `rate` messages/node/cycle of which the share `fraction` (f) is sent, of lengths with
+/// moments E[M] = `m1` and E[M²] = `m2`. Poisson: each source's sent messages are a Poisson
+/// stream, a compound Poisson count of variance λ·f·E[M²]. Bernoulli (one trial per cycle,
+/// source s sending with probability λ·p_s, Σp_s = f·N): λ·f·E[M²] − (λ·f·E[M])², exact when
+/// every source sends alike and otherwise larger than the exact λ·f·E[M²] − λ²·E[M]²·Σp_s²/N
+/// (Σp_s² ≥ (Σp_s)²/N), so the tolerance errs towards stable.
+pub fn offered_variance(process: Process, rate: f64, fraction: f64, m1: f64, m2: f64) -> f64 {
+    let sent = rate * fraction;
+    match process {
+        Process::Poisson => sent * m2,
+        Process::Bernoulli => sent * m2 - (sent * m1).powi(2),
+    }
 }
 
 /// `(now − then) / div`, NaN for an empty window.
@@ -95,6 +121,9 @@ pub struct PointResult {
     /// Fraction of generated messages actually sent (nodes a pattern maps onto themselves
     /// send nothing).
     pub offered_fraction: f64,
+    /// Variance per node and cycle of the flits the sources offer ([`offered_variance`]): a
+    /// window of W cycles on N nodes offers a count of flits whose variance is N·W times this.
+    pub offered_variance: f64,
     /// Processors.
     pub nodes: u32,
     /// Cycles of the measurement window actually run (shorter if stopped early).
@@ -171,6 +200,7 @@ impl PointResult {
             hotspot_fraction: m.variant.1,
             mean_length: m.mean_length,
             offered_fraction: m.offered_fraction,
+            offered_variance: m.offered_variance,
             nodes: net.nodes,
             window_cycles: m.window_cycles,
             accepted_flits: per(w.ejected_flits, 0, node_cycles),
@@ -208,13 +238,31 @@ impl PointResult {
         super::multiplexing_degree(&self.vc_occupancy).unwrap_or(f64::NAN)
     }
 
-    /// Saturated: stopped early, or the source queues and network filled up during the
-    /// window: the messages generated in it exceed those delivered in it by more than
-    /// 3√G + N (G generated, N nodes; a stable network's population changes by far less).
+    /// Saturated: the point stopped early (backlog or drain cap); or the messages generated in
+    /// the window exceed those delivered in it by more than 3√G + N (G generated, N nodes: the
+    /// source queues and network filled up; a stable network's population changes by far
+    /// less); or the flits accepted in the window fall short of those offered by more than
+    /// [`SHORTFALL_SIGMAS`] standard deviations of the offered count ([`Self::shortfall`]).
     pub fn saturated(&self) -> bool {
         let g = self.window_generated as f64;
         let deficit = g - self.window_delivered as f64;
-        self.stop != StopReason::Drained || deficit > 3.0 * g.sqrt() + self.nodes as f64
+        self.stop != StopReason::Drained
+            || deficit > 3.0 * g.sqrt() + self.nodes as f64
+            || self.shortfall() > SHORTFALL_SIGMAS
+    }
+
+    /// The window's accepted flits short of its offered flits, in standard deviations of the
+    /// offered count: (O − A)/σ with O = `offered_flits` · N · W, A = `accepted_flits` · N · W
+    /// and σ² = `offered_variance` · N · W (N nodes, W window cycles); 0 when nothing is offered.
+    /// At a stable load E[A] = E[O] and the sources' counting noise σ dominates its spread.
+    pub fn shortfall(&self) -> f64 {
+        let node_cycles = self.nodes as f64 * self.window_cycles as f64;
+        let sigma = (self.offered_variance * node_cycles).sqrt();
+        if sigma > 0.0 {
+            (self.offered_flits() - self.accepted_flits) * node_cycles / sigma
+        } else {
+            0.0
+        }
     }
 
     /// Flits per cycle on each network channel: the links of a k-ary n-cube, the shared

@@ -215,6 +215,11 @@ impl Traffic {
 
     /// Mean message length in flits.
     pub fn mean_length(&self) -> f64 {
+        self.length_moment(1)
+    }
+
+    /// E[M^`power`] of the message length M in flits.
+    pub fn length_moment(&self, power: i32) -> f64 {
         let mut prev = 0.0;
         self.lengths
             .iter()
@@ -222,7 +227,7 @@ impl Traffic {
             .map(|(&l, &c)| {
                 let p = c - prev;
                 prev = c;
-                l as f64 * p
+                (l as f64).powi(power) * p
             })
             .sum()
     }

@@ -251,6 +251,25 @@ fn channel_rates_uni_torus_4ary_3cube() {
     uni_torus(4, 3, 0.03, 30_000, 22);
 }
 
+/// Paper 000's eq. 7 needs one radix: on the unidirectional 5x3 torus, Duato's routing (any
+/// minimal routing) puts λ·Σ_{s≠t} δ_0(s, t)/(N − 1) = λ·3²·(5·10)/14 messages per cycle on the
+/// 15 links of dimension 0 (δ_0 the ring distance (b − a) mod 5, summed over a ring's ordered
+/// pairs: 5·10) and λ·5²·(3·3)/14 on those of dimension 1: every link of dimension 0 carries
+/// 30/14 λ, of dimension 1 15/14 λ (by the torus's symmetry), not λ·d̄/n = 45/28 λ each. So
+/// flitsim has no exact rates for it.
+#[test]
+fn channel_rates_uni_torus_of_two_radices_under_duato() {
+    let t = Topo {
+        shape: Shape::UniTorus,
+        radix: vec![5, 3],
+    };
+    let duato = "algorithm = \"duato\"";
+    let s = routing_scenario(&t, 3, 4, 4, 0.02, 3000, 30_000, 23, duato, "");
+    assert_eq!(flitsim::model::link_rates(&s, 0.02, 23), None);
+    let run = run_routing(&t, 3, 4, 0.02, 30_000, 23, duato);
+    check_rates(&t, &run, |_, d, _| [30.0 / 14.0, 15.0 / 14.0][d]);
+}
+
 /// Hypercube: every link carries λ·d̄/n = λ·2^(n-1)/(2^n - 1) (paper 002 eq. 3).
 #[test]
 fn channel_rates_hypercube_6() {
