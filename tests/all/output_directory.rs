@@ -4,7 +4,7 @@
 //! directory of another owner, or of files flitsim did not write, is refused; links and special
 //! files there are refused, never followed.
 
-use crate::common::temp_dir;
+use crate::common::{fifo, temp_dir};
 use flitsim::output::directory::{Claim, OutDir, Owner};
 use std::collections::BTreeSet;
 use std::fs;
@@ -263,11 +263,6 @@ fn links_and_special_files_in_the_directory_are_refused_not_followed() {
     let victim = tmp.path().join("victim");
     fs::create_dir(&victim).unwrap();
     fs::write(victim.join("precious"), "keep").unwrap();
-    let fifo = |p: &Path| {
-        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
-        // SAFETY: mkfifo reads a NUL-terminated path that lives across the call.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    };
     type Make<'a> = &'a dyn Fn(&Path);
     let cases: [(&str, Make); 5] = [
         (".points", &|p| {

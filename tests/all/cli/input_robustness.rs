@@ -27,8 +27,7 @@ fn refused_at_once(setup: &Setup, path: &str, expect: &str) {
 fn a_fifo_a_device_a_directory_and_an_oversize_file_are_refused_at_once() {
     let setup = Setup::new("paths");
     let fifo = setup.work().join("fifo.toml");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    crate::common::fifo(&fifo);
     refused_at_once(&setup, "fifo.toml", "not a regular file");
     refused_at_once(&setup, "/dev/zero", "not a regular file");
     std::fs::create_dir(setup.work().join("dir.toml")).unwrap();

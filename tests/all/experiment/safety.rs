@@ -5,7 +5,7 @@
 //! refuses one of its shards as its output.
 
 use super::{TORUS, flitsim, ok, refused, scenario};
-use crate::common::temp_dir;
+use crate::common::{fifo, temp_dir};
 use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -23,13 +23,6 @@ fn everything(dir: &Path) -> Vec<(String, Vec<u8>)> {
     }
     out.sort();
     out
-}
-
-/// Makes a FIFO at `p`.
-fn fifo(p: &Path) {
-    let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo reads a NUL-terminated path that lives across the call.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
 }
 
 /// Duplicate seeds, loads, swept values and fraction lists are refused by `check` and `run`

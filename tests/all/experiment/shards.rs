@@ -130,10 +130,7 @@ fn shard_counts_beyond_the_points_are_refused_at_once() {
 fn a_dir_list_that_is_a_fifo_a_link_or_missing_is_refused_at_once() {
     let tmp = temp_dir("exp-dirs-from");
     let d = tmp.path();
-    let made = std::process::Command::new("mkfifo")
-        .arg(d.join("fifo"))
-        .status();
-    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    crate::common::fifo(&d.join("fifo"));
     std::os::unix::fs::symlink("/dev/zero", d.join("link")).unwrap();
     for (list, what) in [
         ("fifo", "a FIFO (named pipe), not a regular file"),
