@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet
 bin=target/release/flitsim
 # `flitsim model` only answers whether a model covers the scenario; its model.csv goes to a
+# directory of its own (one per scenario: a directory holds one experiment's results) under a
 # temporary directory removed when the script exits (also when a command fails).
 model_dir=$(mktemp -d -t flitsim-model.XXXXXX)
 trap 'rm -rf "$model_dir"' EXIT
@@ -24,7 +25,7 @@ fi
 for n in "${names[@]}"; do
   start=$(date +%s)
   if [[ $n == paper002-* ]] ||
-    "$bin" model "scenarios/$n.toml" --out "$model_dir" > /dev/null 2>&1; then
+    "$bin" model "scenarios/$n.toml" --out "$model_dir/$n" > /dev/null 2>&1; then
     "$bin" validate "scenarios/$n.toml" --out "results/$n" --quiet --fresh --replace
   else
     "$bin" run "scenarios/$n.toml" --out "results/$n" --quiet --fresh --replace
