@@ -1,10 +1,13 @@
-//! A point's memory is estimated before anything is built: a scenario that cannot fit is
-//! refused at once (exit 2, naming what drives it), `--force` overrides, and the estimate is
-//! within 25% of the measured peak.
+//! A point's memory is estimated before anything is built: a scenario that cannot fit under
+//! the limit in force (MemAvailable, `ulimit -v`, `ulimit -d`, the cgroup's memory limit) is
+//! refused at once (exit 2, naming what drives it and the limit), `--force` overrides, and the
+//! estimate is within 25% of the measured peak.
 
 use super::{flitsim, ok, refused, scenario};
 use crate::common::temp_dir;
 use std::time::{Duration, Instant};
+
+mod limits;
 
 /// A 22-cube with 32 virtual channels of 4096 flits: about 58 GiB a point (3,221,225,472
 /// buffers of 17.9 bytes, 92,274,688 links of 31.7, 4,194,304 nodes of 334.6), 116 GiB with the
@@ -14,14 +17,19 @@ const HUGE: &str = "name = \"huge\"\n[topology]\nkind = \"hypercube\"\nn = 22\n\
     [router]\nvcs = 32\nbuffer_depth = 4096\n[traffic]\n\
     message_length = 16\nflit_rates = [0.01]\n[run]\nmax_backlog = 1\n";
 
-/// Whether this machine has so much memory available that the scenarios below would fit
-/// (the least of them, the m-way network below, needs 44.1 GiB with its backlog): then the
+/// Whether every memory limit of this machine leaves so much that the scenarios below would
+/// fit (the least of them, the m-way network below, needs 44.1 GiB with its backlog): then the
 /// refusals cannot be tested here, and the test says so.
 fn roomy(test: &str) -> bool {
-    let avail = flitsim::experiment::footprint::available().unwrap_or(0.0);
-    let roomy = avail > 44.0 * 1024.0 * 1024.0 * 1024.0;
+    let left = flitsim::experiment::limits::limits()
+        .iter()
+        .map(|l| l.left)
+        .fold(f64::INFINITY, f64::min);
+    let roomy = left > 44.0 * 1024.0 * 1024.0 * 1024.0;
     if roomy {
-        eprintln!("SKIPPED {test}: {avail} bytes available, more than the scenarios need");
+        eprintln!(
+            "SKIPPED {test}: {left} bytes left under every limit, more than the scenarios need"
+        );
     }
     roomy
 }
@@ -80,12 +88,7 @@ fn a_scenario_that_cannot_fit_is_refused_at_once() {
         assert!(t.elapsed() < Duration::from_secs(2), "refused at once");
         refused(
             &o,
-            &[
-                "[router] vcs",
-                "a point needs about",
-                "available",
-                "--force",
-            ],
+            &["[router] vcs", "a point needs about", "left by", "--force"],
         );
     }
     assert!(!d.join("out").exists());
@@ -155,7 +158,7 @@ fn a_sweep_whose_results_cannot_fit_is_refused_at_once() {
             &[
                 "[traffic] flit_rates, seeds and the sweep",
                 "300 points",
-                "available",
+                "left by",
                 "--force",
             ],
         );
@@ -288,7 +291,7 @@ fn networks_of_four_million_nodes_are_refused_not_aborted() {
         let t = Instant::now();
         refused(
             &flitsim(d, name, &["check", &s]),
-            &["a saturated point", "available", "--force"],
+            &["a saturated point", "left by", "--force"],
         );
         assert!(t.elapsed() < Duration::from_secs(2), "{name}: at once");
     }
