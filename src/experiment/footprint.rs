@@ -1,19 +1,20 @@
 //! A point's memory, estimated before anything is built, so that a scenario that cannot fit
 //! under the limit in force is refused at once instead of failing an allocation minutes later.
 //!
-//! The coefficients were measured (peak resident set, `/usr/bin/time -f %M`, whole `flitsim
-//! run`s of points that drained) on bidirectional and unidirectional 64-ary 3-cubes with V = 2
-//! and 8 (262,144 nodes; 207, 472, 172 and 287 MB) and the 1,048,576-node 32-ary 4-cube (V = 2,
-//! 8-flit buffers; 1,014 MB), fitted by least squares on the relative error: about 17.9 bytes
-//! per virtual-channel buffer, 31.7 per network link and 334.6 per node beyond a 4.5 MB
-//! process, within 6.4% of each. (Before the window's counts and the tables stopped holding
-//! copies of per-channel data they were 27.4, 110.2 and 141.0, and before issue 14's smaller
-//! engine 41, 123 and 279; that 32-ary 4-cube then measured 1,615 and 2,181 MB.) Buffer depth
-//! costs nothing (a buffer holds counts, not flits). A point that stops
-//! early (backlog, drain cap) or stalls copies its engine to tell deadlock from congestion, so
-//! [`check_fits`] asks for twice the estimate. Every finished point's results (16 bytes a link
-//! and 32 a processor) are held until the tables are written, which are made as they are
-//! written; the check counts them beside the engines.
+//! The estimate is linear in the network's counts: a 7 MB process, 21.6 bytes per
+//! virtual-channel buffer, 59 per network link, 26.4 per node, 86.5 per processor (201 more
+//! where an m-way network's processors share an interface) and 139 per row of the largest
+//! table while a batch of its rows is made. The coefficients were fitted by a linear program
+//! (the least mean ratio of estimate to peak, none under 1.05) to the peak resident sets of
+//! whole one-point `flitsim run --threads 1`s (GNU time's %M) on 33 networks of every family,
+//! router and routing, 64 to 1,048,576 nodes, in `results/bench/memory_peaks.csv` (made by
+//! `memory_peaks.sh` beside it).
+//! Buffer depth costs nothing (a buffer holds counts, not flits). A point whose cycle is split
+//! across threads holds more (1.5 bytes a buffer and 0.5 a buffer and thread). A point that
+//! stops early (backlog, drain cap) or stalls copies its engine to tell deadlock from
+//! congestion, so [`check_fits`] asks for twice the estimate. Every finished point's results
+//! (16 bytes a link and 32 a processor) are held until the tables are written, which are made
+//! as they are written; the check counts them beside the engines.
 //!
 //! [`check_fits`] holds what a run needs against each limit [`super::limits`] finds and names
 //! the one that leaves the least room. MemAvailable and a cgroup's limit count resident memory;
@@ -31,13 +32,21 @@ use crate::scenario::Scenario;
 use crate::topology::{Family, Kind, Placement};
 
 /// Bytes of the process before any network.
-const BASE: f64 = 4.5e6;
+const BASE: f64 = 7.0e6;
 /// Bytes per virtual-channel buffer (network links, injection and ejection channels).
-const PER_BUFFER: f64 = 17.9;
+const PER_BUFFER: f64 = 21.6;
 /// Bytes per network link.
-const PER_LINK: f64 = 31.7;
-/// Bytes per node (router or m-way channel) and per processor.
-const PER_NODE: f64 = 334.6;
+const PER_LINK: f64 = 59.0;
+/// Bytes per node (router or m-way channel, or processor where they are more).
+const PER_NODE: f64 = 26.4;
+/// Bytes per processor.
+const PER_PROCESSOR: f64 = 86.5;
+/// Bytes more per processor of an m-way network that shares its channel's or router's
+/// interface (in the routers, or more than one per channel).
+const PER_SHARING_PROCESSOR: f64 = 201.0;
+/// Bytes per row of the largest table (a row per channel) while a batch of its rows, at most
+/// [`crate::output::BATCH`], is made and written.
+const PER_TABLE_ROW: f64 = 139.0;
 /// Address space per network link reserved and never touched: a k-ary n-cube's link list has
 /// room for two links per router and dimension (a hypercube and a unidirectional torus make
 /// one), and a HyperX's grows by doubling.
@@ -102,12 +111,23 @@ pub fn footprint(s: &Scenario) -> Footprint {
         _ => n,
     }
     .max(processors);
-    let buffers = (links + 2.0 * processors) * s.router.vcs as f64;
+    let channels = links + 2.0 * processors;
+    let buffers = channels * s.router.vcs as f64;
+    let sharing = match t.family {
+        Family::MWay(_) if !t.processors_are_routers() => processors,
+        _ => 0.0,
+    };
     Footprint {
         nodes: nodes as u64,
         links: links as u64,
         buffers: buffers as u64,
-        bytes: BASE + PER_BUFFER * buffers + PER_LINK * links + PER_NODE * nodes,
+        bytes: BASE
+            + PER_BUFFER * buffers
+            + PER_LINK * links
+            + PER_NODE * nodes
+            + PER_PROCESSOR * processors
+            + PER_SHARING_PROCESSOR * sharing
+            + PER_TABLE_ROW * channels.min(crate::output::BATCH as f64),
         backlog_bytes: s.run.max_backlog as f64 * processors * PER_MESSAGE,
         result_bytes: RESULT_BASE
             + RESULT_PER_LINK * links
