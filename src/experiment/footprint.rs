@@ -8,7 +8,12 @@
 //! (the least mean ratio of estimate to peak, none under 1.05) to the peak resident sets of
 //! whole one-point `flitsim run --threads 1`s (GNU time's %M) on 33 networks of every family,
 //! router and routing, 64 to 1,048,576 nodes, in `results/bench/memory_peaks.csv` (made by
-//! `memory_peaks.sh` beside it).
+//! `memory_peaks.sh` beside it). Estimate over peak: 1.26, 1.24, 1.13, 1.14 and 1.11 on the
+//! README's scaling tori (64 to 1,048,576 nodes), 1.14 on the memory scenario; 1.05-1.12 on
+//! other 64-ary 3-cubes (V = 2 to 16, uni- and bidirectional, Duato, adaptive, per-port
+//! crossbar, permutation at 0.02); meshes 1.09-1.26, hypercubes 1.05-1.21 (10, 18, 20; e-cube,
+//! p-cube), HyperX 1.07-1.23, m-way networks 1.05-1.24 (1.38 with 4 processors a channel),
+//! split cycles 1.08-1.14.
 //! Buffer depth costs nothing (a buffer holds counts, not flits). A point whose cycle is split
 //! across threads holds more (1.5 bytes a buffer and 0.5 a buffer and thread). A point that
 //! stops early (backlog, drain cap) or stalls copies its engine to tell deadlock from
@@ -26,6 +31,8 @@
 //! process's address space already. Under an address-space limit too small for the threads'
 //! arenas glibc makes none and a run may still succeed, but above it, where the first arenas
 //! fit and take the room the network needed, it aborts: the guard asks for the arenas' room.
+//! On the same 33 networks the address-space estimate of a one-thread run is 1.11-1.67 times
+//! its peak (VmPeak).
 
 use super::limits::{self, Limit};
 use crate::scenario::Scenario;
