@@ -11,9 +11,9 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// A 16x16x8x8 torus (16,384 nodes) whose engine is what its estimate is made of: a backlog of
-/// one message per processor.
-const SMALL: &str = "name = \"small\"\n[topology]\nkind = \"torus\"\nk = [16, 16, 8, 8]\n\
+/// A 16-ary 4-cube (65,536 nodes, arrays large enough to be cleared on every thread of the
+/// pool) whose engine is what its estimate is made of: a backlog of one message per processor.
+const SMALL: &str = "name = \"small\"\n[topology]\nkind = \"torus\"\nk = [16, 16, 16, 16]\n\
     links = \"bidirectional\"\n[router]\nvcs = 2\nbuffer_depth = 8\n[traffic]\n\
     message_length = 16\nflit_rates = [0.002]\n[run]\nwarmup_cycles = 500\n\
     measure_cycles = 1000\nmax_backlog = 1\n";
@@ -22,7 +22,8 @@ const SMALL: &str = "name = \"small\"\n[topology]\nkind = \"torus\"\nk = [16, 16
 const MIB: u64 = 1 << 20;
 
 /// `flitsim args...` in `d`, its output going to `<tag>.out` and `<tag>.err`, with `prepare`
-/// run in the child before it starts flitsim.
+/// run in the child before it starts flitsim, and any thread pool of rayon's default size made
+/// of 16 threads, as on a machine of 16 cores.
 fn flitsim_with(
     d: &Path,
     tag: &str,
@@ -31,6 +32,7 @@ fn flitsim_with(
 ) -> Outcome {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_flitsim"));
     cmd.args(args)
+        .env("RAYON_NUM_THREADS", "16")
         .current_dir(d)
         .stdin(Stdio::null())
         .stdout(File::create(d.join(format!("{tag}.out"))).unwrap())
