@@ -236,19 +236,22 @@ impl Need {
         match kind {
             limits::Kind::Available | limits::Kind::Cgroup(_) => resident,
             limits::Kind::DataSegment => resident + threads * thread_stack(),
-            limits::Kind::AddressSpace => {
-                let reserved = RESERVED_PER_LINK * self.biggest.links as f64 * self.at_once as f64;
-                resident + reserved + threads * (thread_stack() + ARENA) + ARENA
-            }
+            limits::Kind::AddressSpace => resident + self.reserved(self.at_once),
         }
     }
 
     /// The address space of one point run alone: the process as it is now, the new threads'
     /// stacks and arenas, and the point (what `ulimit -v` must allow for it).
     pub fn point_address_space(&self) -> f64 {
-        let threads = self.threads as f64;
-        let reserved = RESERVED_PER_LINK * self.biggest.links as f64;
-        self.mapped + threads * (thread_stack() + ARENA) + ARENA + self.point + reserved
+        self.mapped + self.point + self.reserved(1)
+    }
+
+    /// Address space reserved beyond what is resident: the new threads' stacks and malloc
+    /// arenas, one arena more while glibc aligns one, and the untouched room of `points`
+    /// points' link lists.
+    fn reserved(&self, points: usize) -> f64 {
+        let links = self.biggest.links as f64 * points as f64;
+        self.threads as f64 * (thread_stack() + ARENA) + ARENA + RESERVED_PER_LINK * links
     }
 
     /// The limit that leaves the least room for this need, and the bytes it must leave; None
