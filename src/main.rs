@@ -256,6 +256,11 @@ fn dispatch(cmd: Command) -> Result<()> {
     {
         bulk_threads(args.threads);
     }
+    if let Command::Check { .. } = &cmd {
+        // `check` judges memory for a run with --threads 1 and builds an engine to time it:
+        // its own pool is that run's, so that what it accepts under a limit it can build.
+        bulk_threads(1);
+    }
     match cmd {
         Command::Run(args) => commands::run(&args),
         Command::Check {

@@ -116,21 +116,26 @@ fn check_bounds(exp: &Experiment) {
 
 /// The sweep, the number of points, the most cycles they simulate and a point's memory.
 fn check_experiment(exp: &Experiment) {
-    use flitsim::experiment::footprint::{available, footprint, shown};
-    let f = exp
-        .configurations
-        .iter()
-        .map(|c| footprint(&c.scenario))
-        .max_by(|a, b| a.bytes.total_cmp(&b.bytes))
-        .expect("one configuration at least");
+    use flitsim::experiment::footprint::{Need, shown};
+    let need = Need::of(exp, 1);
+    let f = &need.biggest;
     out!(
-        "  memory: about {} per point ({} nodes, {} links, {} virtual-channel buffers); {} available",
-        shown(f.bytes),
+        "  memory: about {} per point ({} nodes, {} links, {} virtual-channel buffers); about {} of address space with its threads' stacks and malloc arenas (a run with --threads 1)",
+        shown(need.point),
         f.nodes,
         f.links,
         f.buffers,
-        available().map_or("unknown".to_string(), shown)
+        shown(need.point_address_space())
     );
+    match need.in_force(flitsim::experiment::limits::limits()) {
+        Some((limit, wanted)) => out!(
+            "  memory limit in force: {}, {} left; a run with --threads 1 needs about {} under it",
+            limit.what(),
+            shown(limit.left),
+            shown(wanted)
+        ),
+        None => out!("  memory limit in force: none found"),
+    }
     let (points, results) = flitsim::experiment::footprint::results(exp);
     out!(
         "  results: about {} for its {points} point(s), held until the tables are written",

@@ -50,15 +50,7 @@ fn out_lines(lines: Vec<String>) {
 pub(crate) fn load_experiment(args: &RunArgs) -> Result<Experiment> {
     let exp = Experiment::load(&args.scenario, &args.sets.sets, args.seed)?;
     if !args.force {
-        let points = exp.points();
-        let per_point = points
-            .iter()
-            .map(|&p| exp.scenario(p).run.threads_per_point)
-            .max()
-            .unwrap_or(0);
-        let at_once =
-            flitsim::experiment::runner::point_threads(args.threads, points.len(), per_point).0;
-        flitsim::experiment::footprint::check_fits(&exp, at_once)?;
+        flitsim::experiment::footprint::check_fits(&exp, args.threads)?;
     }
     Ok(exp)
 }

@@ -1,34 +1,71 @@
 //! A point's memory, estimated before anything is built, so that a scenario that cannot fit
-//! is refused at once instead of failing an allocation minutes later.
+//! under the limit in force is refused at once instead of failing an allocation minutes later.
 //!
-//! The coefficients were measured (peak resident set, `/usr/bin/time -f %M`, whole `flitsim
-//! run`s of points that drained) on bidirectional and unidirectional 64-ary 3-cubes with V = 2
-//! and 8 (262,144 nodes; 207, 472, 172 and 287 MB) and the 1,048,576-node 32-ary 4-cube (V = 2,
-//! 8-flit buffers; 1,014 MB), fitted by least squares on the relative error: about 17.9 bytes
-//! per virtual-channel buffer, 31.7 per network link and 334.6 per node beyond a 4.5 MB
-//! process, within 6.4% of each. (Before the window's counts and the tables stopped holding
-//! copies of per-channel data they were 27.4, 110.2 and 141.0, and before issue 14's smaller
-//! engine 41, 123 and 279; that 32-ary 4-cube then measured 1,615 and 2,181 MB.) Buffer depth
-//! costs nothing (a buffer holds counts, not flits). A point that stops
-//! early (backlog, drain cap) or stalls copies its engine to tell deadlock from congestion, so
-//! [`check_fits`] asks for twice the estimate. Every finished point's results (16 bytes a link
-//! and 32 a processor) are held until the tables are written, which are made as they are
-//! written; the check counts them beside the engines.
+//! The estimate is linear in the network's counts: a 7 MB process, 21.6 bytes per
+//! virtual-channel buffer, 59 per network link, 26.4 per node, 86.5 per processor (201 more
+//! where an m-way network's processors share an interface) and 139 per row of the largest
+//! table while a batch of its rows is made. The coefficients were fitted by a linear program
+//! (the least mean ratio of estimate to peak, none under 1.05) to the peak resident sets of
+//! whole one-point `flitsim run --threads 1`s (GNU time's %M) on 33 networks of every family,
+//! router and routing, 64 to 1,048,576 nodes, in `results/bench/memory_peaks.csv` (made by
+//! `memory_peaks.sh` beside it). Estimate over peak: 1.26, 1.24, 1.13, 1.14 and 1.11 on the
+//! README's scaling tori (64 to 1,048,576 nodes), 1.14 on the memory scenario; 1.05-1.12 on
+//! other 64-ary 3-cubes (V = 2 to 16, uni- and bidirectional, Duato, adaptive, per-port
+//! crossbar, permutation at 0.02); meshes 1.09-1.26, hypercubes 1.05-1.21 (10, 18, 20; e-cube,
+//! p-cube), HyperX 1.07-1.23, m-way networks 1.05-1.24 (1.38 with 4 processors a channel),
+//! split cycles 1.08-1.14.
+//! Buffer depth costs nothing (a buffer holds counts, not flits). A point whose cycle is split
+//! across threads holds more (1.5 bytes a buffer and 0.5 a buffer and thread). A point that
+//! stops early (backlog, drain cap) or stalls copies its engine to tell deadlock from
+//! congestion, so [`check_fits`] asks for twice the estimate. Every finished point's results
+//! (16 bytes a link and 32 a processor) are held until the tables are written, which are made
+//! as they are written; the check counts them beside the engines.
+//!
+//! [`check_fits`] holds what a run needs against each limit [`super::limits`] finds and names
+//! the one that leaves the least room. MemAvailable and a cgroup's limit count resident memory;
+//! the data-segment limit (`ulimit -d`) counts the stacks of the threads the run starts too;
+//! the address-space limit (`ulimit -v`) counts every reservation: each new thread's stack and
+//! the malloc arena glibc reserves for it as it first allocates (64 MiB), one arena more for
+//! the moment glibc takes to align one, and the room a link list reserves and never touches.
+//! Threads already running (the run's pool) allocate as they start, so their arenas are in the
+//! process's address space already. Under an address-space limit too small for the threads'
+//! arenas glibc makes none and a run may still succeed, but above it, where the first arenas
+//! fit and take the room the network needed, it aborts: the guard asks for the arenas' room.
+//! On the same 33 networks the address-space estimate of a one-thread run is 1.11-1.67 times
+//! its peak (VmPeak).
 
+use super::limits::{self, Limit};
 use crate::scenario::Scenario;
 use crate::topology::{Family, Kind, Placement};
 
 /// Bytes of the process before any network.
-const BASE: f64 = 4.5e6;
+const BASE: f64 = 7.0e6;
 /// Bytes per virtual-channel buffer (network links, injection and ejection channels).
-const PER_BUFFER: f64 = 17.9;
+const PER_BUFFER: f64 = 21.6;
 /// Bytes per network link.
-const PER_LINK: f64 = 31.7;
-/// Bytes per node (router or m-way channel) and per processor.
-const PER_NODE: f64 = 334.6;
+const PER_LINK: f64 = 59.0;
+/// Bytes per node (router or m-way channel, or processor where they are more).
+const PER_NODE: f64 = 26.4;
+/// Bytes per processor.
+const PER_PROCESSOR: f64 = 86.5;
+/// Bytes more per processor of an m-way network that shares its channel's or router's
+/// interface (in the routers, or more than one per channel).
+const PER_SHARING_PROCESSOR: f64 = 201.0;
+/// Bytes per row of the largest table (a row per channel) while a batch of its rows, at most
+/// [`crate::output::BATCH`], is made and written.
+const PER_TABLE_ROW: f64 = 139.0;
+/// Address space per network link reserved and never touched: a k-ary n-cube's link list has
+/// room for two links per router and dimension (a hypercube and a unidirectional torus make
+/// one), and a HyperX's grows by doubling.
+const RESERVED_PER_LINK: f64 = 16.0;
 /// Bytes per message waiting at a source, at worst: the message's record (38 bytes in 9
 /// arrays) in vectors that grow by doubling.
 const PER_MESSAGE: f64 = 76.0;
+
+/// Bytes per virtual-channel buffer that splitting a point's cycle adds once.
+const SPLIT_PER_BUFFER: f64 = 1.5;
+/// Bytes per virtual-channel buffer that splitting a point's cycle adds per thread of the split.
+const SPLIT_PER_BUFFER_THREAD: f64 = 0.5;
 
 /// Bytes of one finished point's results per link, kept until the tables are written: its
 /// flits and messages, 8 bytes each.
@@ -81,12 +118,23 @@ pub fn footprint(s: &Scenario) -> Footprint {
         _ => n,
     }
     .max(processors);
-    let buffers = (links + 2.0 * processors) * s.router.vcs as f64;
+    let channels = links + 2.0 * processors;
+    let buffers = channels * s.router.vcs as f64;
+    let sharing = match t.family {
+        Family::MWay(_) if !t.processors_are_routers() => processors,
+        _ => 0.0,
+    };
     Footprint {
         nodes: nodes as u64,
         links: links as u64,
         buffers: buffers as u64,
-        bytes: BASE + PER_BUFFER * buffers + PER_LINK * links + PER_NODE * nodes,
+        bytes: BASE
+            + PER_BUFFER * buffers
+            + PER_LINK * links
+            + PER_NODE * nodes
+            + PER_PROCESSOR * processors
+            + PER_SHARING_PROCESSOR * sharing
+            + PER_TABLE_ROW * channels.min(crate::output::BATCH as f64),
         backlog_bytes: s.run.max_backlog as f64 * processors * PER_MESSAGE,
         result_bytes: RESULT_BASE
             + RESULT_PER_LINK * links
@@ -95,67 +143,203 @@ pub fn footprint(s: &Scenario) -> Footprint {
     }
 }
 
-/// The memory available to new work on this machine (Linux's MemAvailable), in bytes, if known.
-pub fn available() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024.0)
+/// A thread's stack (Rust's default, or `RUST_MIN_STACK`) and its guard page, bytes: address
+/// space and data segment.
+fn thread_stack() -> f64 {
+    let stack = std::env::var("RUST_MIN_STACK")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(2.0 * MIB);
+    stack + 4096.0
 }
 
-/// Refuses an experiment whose points, `at_once` at a time, each with room for the copy a
-/// deadlock check makes (twice the estimate), would not fit in the memory available: the
-/// message names the file, the counts and keys that drive the estimate, the estimate and the
-/// memory available, and the fixes.
-pub fn check_fits(exp: &super::Experiment, at_once: usize) -> crate::error::Result<()> {
-    let Some(avail) = available() else {
+/// The address space glibc reserves for a thread's malloc arena when the thread first
+/// allocates (64 MiB on 64-bit), and reserves once more, for a moment, while it aligns it.
+const ARENA: f64 = 64.0 * MIB;
+
+/// A mebibyte.
+const MIB: f64 = 1024.0 * 1024.0;
+/// A gibibyte.
+const GIB: f64 = 1024.0 * MIB;
+
+/// What a run of an experiment would hold at once, by each limit's measure.
+#[derive(Clone, Debug)]
+pub struct Need {
+    /// The largest configuration's footprint (its engine and source queues the largest).
+    pub biggest: Footprint,
+    /// That configuration's index.
+    config: usize,
+    /// Points run at once.
+    pub at_once: usize,
+    /// Threads each point's cycle is split across.
+    pub split: usize,
+    /// Threads the run starts beyond the ones running now: its points' and the pool's, the
+    /// interruption handler and the progress report.
+    pub threads: usize,
+    /// One point of the largest configuration: its engine with the split cycle's state, bytes.
+    pub point: f64,
+    /// The experiment's points.
+    pub points: usize,
+    /// All the points' results, bytes.
+    pub results: f64,
+    /// The engines: each running point twice over (the copy a deadlock check makes) with its
+    /// source queues, bytes.
+    pub engines: f64,
+    /// The address space the process maps now, bytes (0 where it cannot be read).
+    mapped: f64,
+}
+
+impl Need {
+    /// What running `exp` with `--threads threads` (0: one per core) would hold.
+    pub fn of(exp: &super::Experiment, threads: usize) -> Need {
+        let (config, biggest) = exp
+            .configurations
+            .iter()
+            .map(|c| footprint(&c.scenario))
+            .enumerate()
+            .max_by(|(_, a), (_, b)| {
+                (a.bytes + a.backlog_bytes).total_cmp(&(b.bytes + b.backlog_bytes))
+            })
+            .expect("one configuration at least");
+        let per_point = exp
+            .configurations
+            .iter()
+            .map(|c| c.scenario.run.threads_per_point)
+            .max()
+            .unwrap_or(0);
+        let (points, results) = results(exp);
+        let (at_once, split) = super::runner::point_threads(threads, points, per_point);
+        let pool = super::runner::worker_threads(threads, usize::MAX);
+        let now = super::limits::process();
+        let running = now.map_or(0, |p| p.threads.saturating_sub(1));
+        let point = biggest.bytes + split_bytes(&biggest, split);
+        Need {
+            biggest,
+            config,
+            at_once,
+            split,
+            threads: (pool + at_once * split + 2).saturating_sub(running),
+            point,
+            points,
+            results,
+            engines: 2.0 * (point + biggest.backlog_bytes) * at_once as f64,
+            mapped: now.map_or(0.0, |p| p.mapped),
+        }
+    }
+
+    /// Bytes a limit of `kind` must leave: resident memory for MemAvailable and a cgroup; with
+    /// the new threads' stacks for the data segment; with their stacks and malloc arenas for
+    /// the address space.
+    pub fn against(&self, kind: &limits::Kind) -> f64 {
+        let resident = self.engines + self.results;
+        let threads = self.threads as f64;
+        match kind {
+            limits::Kind::Available | limits::Kind::Cgroup(_) => resident,
+            limits::Kind::DataSegment => resident + threads * thread_stack(),
+            limits::Kind::AddressSpace => resident + self.reserved(self.at_once),
+        }
+    }
+
+    /// The address space of one point run alone: the process as it is now, the new threads'
+    /// stacks and arenas, and the point (what `ulimit -v` must allow for it).
+    pub fn point_address_space(&self) -> f64 {
+        self.mapped + self.point + self.reserved(1)
+    }
+
+    /// Address space reserved beyond what is resident: the new threads' stacks and malloc
+    /// arenas, one arena more while glibc aligns one, and the untouched room of `points`
+    /// points' link lists.
+    fn reserved(&self, points: usize) -> f64 {
+        let links = self.biggest.links as f64 * points as f64;
+        self.threads as f64 * (thread_stack() + ARENA) + ARENA + RESERVED_PER_LINK * links
+    }
+
+    /// The limit that leaves the least room for this need, and the bytes it must leave; None
+    /// when no limit is known.
+    pub fn in_force(&self, limits: Vec<Limit>) -> Option<(Limit, f64)> {
+        limits
+            .into_iter()
+            .map(|l| {
+                let need = self.against(&l.kind);
+                (l, need)
+            })
+            .min_by(|(a, na), (b, nb)| (a.left - na).total_cmp(&(b.left - nb)))
+    }
+}
+
+/// Bytes a point's cycle split across `split` threads adds: each partition's own active sets,
+/// wait lists and accounts, and the split's records of who holds what.
+fn split_bytes(f: &Footprint, split: usize) -> f64 {
+    if split < 2 {
+        return 0.0;
+    }
+    f.buffers as f64 * (SPLIT_PER_BUFFER + SPLIT_PER_BUFFER_THREAD * split as f64)
+}
+
+/// Refuses an experiment that a run with `--threads threads` (0: one per core) could not fit
+/// under the limit in force, counting each running point twice (for the copy of its engine a
+/// deadlock check makes) and every point's results: the message names the file, the counts
+/// and keys that drive the estimate, the estimate, the limit and what it leaves, and the fixes.
+pub fn check_fits(exp: &super::Experiment, threads: usize) -> crate::error::Result<()> {
+    let need = Need::of(exp, threads);
+    let Some((limit, wanted)) = need.in_force(limits::limits()) else {
         return Ok(());
     };
-    let (config, biggest) = exp
-        .configurations
-        .iter()
-        .map(|c| footprint(&c.scenario))
-        .enumerate()
-        .max_by(|(_, a), (_, b)| {
-            (a.bytes + a.backlog_bytes).total_cmp(&(b.bytes + b.backlog_bytes))
-        })
-        .expect("one configuration at least");
-    let engines = 2.0 * (biggest.bytes + biggest.backlog_bytes) * at_once as f64;
-    let (points, results) = results(exp);
-    // The points' results are held through the run beside its engines.
-    let need = engines + results;
-    if need <= avail {
+    if wanted <= limit.left {
         return Ok(());
     }
-    if results > engines {
-        return Err(crate::error::Error::Input(format!(
-            "{}: [traffic] flit_rates, seeds and the sweep: the results of its {points} points take about {} (16 bytes per link and 32 per processor a point), held until the tables are written, {} in all with the points running, more than the {} available; fix: fewer loads, seeds or swept values per run (run the sweep as several scenarios), or --force to try anyway",
+    let over = format!(
+        "{} in all{}, more than the {} left by {}",
+        shown(wanted),
+        reservations(&need, &limit.kind),
+        shown(limit.left),
+        limit.what()
+    );
+    let fix = format!("{}, or --force to try anyway", limit.raise());
+    let f = &need.biggest;
+    let message = if need.results > need.engines {
+        format!(
+            "{}: [traffic] flit_rates, seeds and the sweep: the results of its {} points take about {} (16 bytes per link and 32 per processor a point), held until the tables are written, {over}; fix: fewer loads, seeds or swept values per run (run the sweep as several scenarios), {fix}",
             exp.file,
-            shown(results),
-            shown(need),
-            shown(avail)
-        )));
-    }
-    if biggest.backlog_bytes > biggest.bytes {
-        return Err(crate::error::Error::Input(format!(
-            "{}: [run] max_backlog: a saturated point's source queues can hold {} ({} messages per processor), {at_once} at once and twice with the copy a deadlock check makes {}, more than the {} available; fix: a smaller max_backlog (the default, 100, stops a saturated point long before), or --force to try anyway",
+            need.points,
+            shown(need.results)
+        )
+    } else if f.backlog_bytes > f.bytes {
+        format!(
+            "{}: [run] max_backlog: a saturated point's source queues can hold {} ({} messages per processor), {} at once and twice with the copy a deadlock check makes, {over}; fix: a smaller max_backlog (the default, 100, stops a saturated point long before), {fix}",
             exp.file,
-            shown(biggest.backlog_bytes),
-            exp.configurations[config].scenario.run.max_backlog,
-            shown(need),
-            shown(avail)
-        )));
+            shown(f.backlog_bytes),
+            exp.configurations[need.config].scenario.run.max_backlog,
+            need.at_once
+        )
+    } else {
+        format!(
+            "{}: [topology] and [router] vcs: a point needs about {} ({} nodes, {} links, {} virtual-channel buffers), twice that with the copy a deadlock check makes, {} at once, {over}; fix: a smaller network or fewer vcs, fewer threads (--threads 1), {fix}",
+            exp.file,
+            shown(need.point),
+            f.nodes,
+            f.links,
+            f.buffers,
+            need.at_once
+        )
+    };
+    Err(crate::error::Error::Input(message))
+}
+
+/// What the run's new threads add under a limit of `kind`, as the refusal says it.
+fn reservations(need: &Need, kind: &limits::Kind) -> String {
+    let n = need.threads;
+    match kind {
+        limits::Kind::AddressSpace => format!(
+            " with the stacks and malloc arenas of the {n} threads the run starts ({} of address space each)",
+            shown(thread_stack() + ARENA)
+        ),
+        limits::Kind::DataSegment => format!(
+            " with the stacks of the {n} threads the run starts ({} each)",
+            shown(thread_stack())
+        ),
+        limits::Kind::Available | limits::Kind::Cgroup(_) => String::new(),
     }
-    Err(crate::error::Error::Input(format!(
-        "{}: [topology] and [router] vcs: a point needs about {} ({} nodes, {} links, {} virtual-channel buffers), twice that with the copy a deadlock check makes, {at_once} at once {}, more than the {} available; fix: a smaller network or fewer vcs, fewer threads (--threads 1), or --force to try anyway",
-        exp.file,
-        shown(biggest.bytes),
-        biggest.nodes,
-        biggest.links,
-        biggest.buffers,
-        shown(need),
-        shown(avail)
-    )))
 }
 
 /// The experiment's points and the bytes of all their results.
@@ -170,11 +354,19 @@ pub fn results(exp: &super::Experiment) -> (usize, f64) {
     })
 }
 
-/// Bytes as messages show them: MiB or GiB.
+/// Bytes as messages show them: MiB or GiB, to three significant digits.
 pub fn shown(bytes: f64) -> String {
-    if bytes >= 1024.0 * 1024.0 * 1024.0 {
-        format!("{:.1} GiB", bytes / (1024.0 * 1024.0 * 1024.0))
+    let (figure, unit) = if bytes >= GIB {
+        (bytes / GIB, "GiB")
     } else {
-        format!("{:.0} MiB", bytes / (1024.0 * 1024.0))
-    }
+        (bytes / MIB, "MiB")
+    };
+    let decimals = if figure >= 99.95 {
+        0
+    } else if figure >= 9.995 {
+        1
+    } else {
+        2
+    };
+    format!("{figure:.decimals$} {unit}")
 }

@@ -5,6 +5,7 @@
 //! points it affects.
 
 pub mod footprint;
+pub mod limits;
 pub mod merge;
 pub mod record;
 pub mod runner;

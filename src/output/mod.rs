@@ -94,7 +94,7 @@ type WriteRows<'a> = dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> 
 
 /// Rows a batch of a [`Table::batched`] table holds: their contexts, and then their text, are
 /// what the table holds at once (a few MB).
-const BATCH: usize = 1 << 16;
+pub const BATCH: usize = 1 << 16;
 
 /// Rows one thread makes at a time within a batch.
 const CHUNK: usize = 1 << 12;
