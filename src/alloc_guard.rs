@@ -9,6 +9,7 @@
 //! nothing.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The system allocator, ending the program when an allocation fails.
 struct Guard;
@@ -49,8 +50,16 @@ fn checked(ptr: *mut u8, bytes: usize) -> *mut u8 {
 }
 
 /// Writes `flitsim: error: memory: ...; fix: ...` to stderr and ends the program with exit
-/// code 4, allocating nothing.
+/// code 4, allocating nothing. Only the first thread whose allocation fails says so: any other
+/// waits for it to end the program, so that the line is one line.
 fn out_of_memory(bytes: usize) -> ! {
+    static SAID: AtomicBool = AtomicBool::new(false);
+    if SAID.swap(true, Ordering::SeqCst) {
+        loop {
+            // SAFETY: pause waits for a signal; the first thread's `_exit` ends the process.
+            unsafe { libc::pause() };
+        }
+    }
     let mut digits = itoa::Buffer::new();
     let parts: [&[u8]; 3] = [
         b"flitsim: error: memory: an allocation of ",

@@ -139,35 +139,44 @@ pub fn run(
             bar.suspend(|| o.flush());
         }
     };
-    let finished = std::sync::atomic::AtomicBool::new(false);
-    let started = std::time::Instant::now();
-    let cycles0 = crate::engine::SIMULATED.load(Ordering::Relaxed);
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
-        if opts.report_seconds > 0.0 && !opts.progress {
-            s.spawn(|| {
-                let mut last = std::time::Instant::now();
-                while !finished.load(Ordering::SeqCst) {
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                    if last.elapsed().as_secs_f64() >= opts.report_seconds {
-                        last = std::time::Instant::now();
-                        let cycles = crate::engine::SIMULATED.load(Ordering::Relaxed) - cycles0;
-                        eprintln!(
-                            "flitsim: {}: {}/{} points done, {cycles} cycles simulated, {} s",
-                            exp.name,
-                            done.load(Ordering::SeqCst),
-                            points.len(),
-                            started.elapsed().as_secs()
-                        );
-                    }
+    let finished = AtomicBool::new(false);
+    let unstarted = std::thread::scope(|s| {
+        let mut workers = Vec::new();
+        let mut failed = None;
+        for _ in 0..threads {
+            match std::thread::Builder::new().spawn_scoped(s, worker) {
+                Ok(w) => workers.push(w),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
                 }
-            });
+            }
+        }
+        if workers.is_empty() {
+            return failed;
+        }
+        if opts.report_seconds > 0.0 && !opts.progress {
+            let progress = Progress {
+                name: &exp.name,
+                points: points.len(),
+                done: &done,
+                finished: &finished,
+                every: opts.report_seconds,
+            };
+            // The reports are a help, not the run: a thread that cannot start leaves it silent.
+            let _ = std::thread::Builder::new().spawn_scoped(s, move || progress.report());
         }
         for w in workers {
             let _ = w.join();
         }
         finished.store(true, Ordering::SeqCst);
+        None
     });
+    if let Some(e) = unstarted {
+        return Err(Error::Io(format!(
+            "cannot start a thread to run the points ({e}); fix: fewer --threads, or raise the limits on processes and memory (ulimit -u, ulimit -v)"
+        )));
+    }
     bar.finish_and_clear();
     if let Some(e) = unsaved.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
@@ -179,6 +188,45 @@ pub fn run(
         .map(|s| s.unwrap_or_else(|| Err(Error::Io("a point did not run".into()))))
         .collect::<Result<Vec<_>>>()?;
     Ok(Outcome { results, reused })
+}
+
+/// A run's progress, reported on stderr every so often while its points run (without a
+/// terminal), so that a long run is never silent.
+struct Progress<'a> {
+    /// The experiment's name.
+    name: &'a str,
+    /// The points asked for.
+    points: usize,
+    /// The points done so far.
+    done: &'a AtomicUsize,
+    /// Set when every point is done.
+    finished: &'a AtomicBool,
+    /// Seconds between reports.
+    every: f64,
+}
+
+impl Progress<'_> {
+    /// Reports the points done and the cycles simulated every `every` seconds until the run
+    /// is finished.
+    fn report(self) {
+        let started = std::time::Instant::now();
+        let cycles0 = crate::engine::SIMULATED.load(Ordering::Relaxed);
+        let mut last = started;
+        while !self.finished.load(Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            if last.elapsed().as_secs_f64() >= self.every {
+                last = std::time::Instant::now();
+                let cycles = crate::engine::SIMULATED.load(Ordering::Relaxed) - cycles0;
+                eprintln!(
+                    "flitsim: {}: {}/{} points done, {cycles} cycles simulated, {} s",
+                    self.name,
+                    self.done.load(Ordering::SeqCst),
+                    self.points,
+                    started.elapsed().as_secs()
+                );
+            }
+        }
+    }
 }
 
 /// The worker threads for `points` points: `asked` (0: one per core), never more than the

@@ -406,3 +406,48 @@ fn out_of_memory_ends_the_run_with_exit_4_keeping_finished_points() {
     let kept = std::fs::read_dir(out.join(".points")).unwrap().count();
     assert_eq!(kept, 1, "the 4x4 torus's point is kept");
 }
+
+/// A 16x16x8x8 torus with `--force` under address-space limits from 16 to 280 MB: whatever
+/// the limit, the run ends with exit 0, or exit 4 and one line (a thread that cannot start, an
+/// allocation refused, however many threads meet it at once), never a panic, an abort or a
+/// signal. (Below about 14 MB the standard library cannot map a new thread's signal stack and
+/// says so from that thread, before flitsim's code runs in it; below 8 MB the C library does
+/// not load.)
+#[test]
+fn under_any_address_space_limit_a_forced_run_ends_cleanly() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let tmp = temp_dir("oom-sweep");
+    let dir = tmp.path();
+    let text = "name = \"small\"\n[topology]\nkind = \"torus\"\nk = [16, 16, 8, 8]\n\
+        links = \"bidirectional\"\n[router]\nvcs = 2\n[traffic]\nmessage_length = 16\n\
+        flit_rates = [0.01]\n[run]\nwarmup_cycles = 100\nmeasure_cycles = 200\nmax_backlog = 1\n";
+    let s = scenario(dir, "small.toml", text);
+    for mb in (16..40).step_by(2).chain((40..=280).step_by(20)) {
+        let out = dir.join(format!("out{mb}"));
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"));
+        cmd.args(["run", &s, "--force", "--threads", "2", "--quiet", "--out"])
+            .arg(&out);
+        let bytes = mb as u64 * 1_000_000;
+        // SAFETY: the closure only calls setrlimit (async-signal-safe) on a struct it owns.
+        unsafe {
+            cmd.pre_exec(move || {
+                let l = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
+                match libc::setrlimit(libc::RLIMIT_AS, &l) {
+                    0 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                }
+            });
+        }
+        let o = cmd.output().expect("run flitsim");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.signal(), None, "{mb} MB: killed: {stderr}");
+        match o.status.code() {
+            Some(0) => {}
+            Some(4) => assert_eq!(stderr.lines().count(), 1, "{mb} MB: {stderr}"),
+            c => panic!("{mb} MB: exit {c:?}: {stderr}"),
+        }
+    }
+}
