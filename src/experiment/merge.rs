@@ -4,7 +4,7 @@
 
 use super::{Experiment, record};
 use crate::error::{Error, Result};
-use crate::output::directory::{check_points, read_point};
+use crate::output::directory::records;
 use crate::output::files::read_regular_text;
 use crate::stats::PointResult;
 use std::path::{Path, PathBuf};
@@ -105,7 +105,7 @@ pub fn gather(dirs: &[PathBuf]) -> Result<(Experiment, Vec<PointResult>)> {
                 first.display()
             )));
         }
-        check_points(d)?;
+        records::check_store(d)?;
     }
     let points = exp.points();
     let mut results = Vec::with_capacity(points.len());
@@ -116,7 +116,7 @@ pub fn gather(dirs: &[PathBuf]) -> Result<(Experiment, Vec<PointResult>)> {
         let max = record::max_bytes(exp.scenario(p));
         let mut found = Vec::new();
         for d in dirs {
-            if let Some(r) = read_point(d, &key, max)?.and_then(|b| record::decode(&b, &text)) {
+            if let Some(r) = records::read(d, &key, max)?.and_then(|b| record::decode(&b, &text)) {
                 found.push(r);
             }
         }

@@ -515,14 +515,3 @@ fn check_claim(dir: &Path, shown: &Path, m: &Manifest, claim: &Claim) -> Result<
         some_of(&theirs)
     )))
 }
-
-/// The record `key` of the output directory `path`, read without its lock (`flitsim merge`
-/// reading shard directories); see [`records::read`].
-pub fn read_point(path: &Path, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
-    records::read(path, key, max)
-}
-
-/// Checks that `path` holds a record store, as a directory `flitsim run` wrote does.
-pub fn check_points(path: &Path) -> Result<()> {
-    records::check_store(path)
-}

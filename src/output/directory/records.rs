@@ -8,7 +8,6 @@ use crate::error::{Error, Result};
 use crate::output::files::{
     is_temporary, kind_at, not_regular, read_regular, temporary, write_new,
 };
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
@@ -109,27 +108,6 @@ pub fn read(dir: &Path, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
             "remove it: only flitsim's own record files belong in .points/",
         )),
     }
-}
-
-/// Every whole record of `dir` (key → bytes) of at most `max` bytes each, for tests and
-/// tools; what [`read`] refuses is refused here too.
-pub fn read_all(dir: &Path, max: u64) -> Result<BTreeMap<String, Vec<u8>>> {
-    let points = dir.join(POINTS);
-    let mut out = BTreeMap::new();
-    for entry in fs::read_dir(&points).map_err(|e| io_error(&points, e, NOT_A_RUN))? {
-        let name = entry
-            .map_err(|e| io_error(&points, e, NOT_A_RUN))?
-            .file_name()
-            .to_string_lossy()
-            .to_string();
-        if is_temporary(&name) {
-            continue;
-        }
-        if let Some(bytes) = read(dir, &name, max)? {
-            out.insert(name, bytes);
-        }
-    }
-    Ok(out)
 }
 
 /// The fix when a directory has no usable record store.

@@ -354,13 +354,34 @@ const SMALL_THEN_HUGE: &str = "name = \"oom\"\n[topology]\nkind = \"torus\"\nk =
     rates = [0.001]\n[run]\nwarmup_cycles = 100\nmeasure_cycles = 1000\n\
     [sweep]\n\"topology.k\" = [4, 2048]\n";
 
+/// Sets `limits` (resource, bytes) in `cmd`'s child before it runs flitsim.
+fn limited(cmd: &mut std::process::Command, limits: &[(libc::__rlimit_resource_t, u64)]) {
+    use std::os::unix::process::CommandExt;
+    let limits = limits.to_vec();
+    // SAFETY: the closure only calls setrlimit, which is async-signal-safe, on values it owns.
+    unsafe {
+        cmd.pre_exec(move || {
+            for &(resource, bytes) in &limits {
+                let l = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
+                if libc::setrlimit(resource, &l) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+}
+
 /// A point too large for the memory there is, run with `--force` (here under a 1 GiB limit on
 /// the address space): the allocation that fails ends the run with one line naming memory, the
 /// bytes asked and the fix, and exit code 4 (not an abort, no core dump), the point finished
 /// before it kept on disk.
 #[test]
 fn out_of_memory_ends_the_run_with_exit_4_keeping_finished_points() {
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::os::unix::process::ExitStatusExt;
     let tmp = temp_dir("oom");
     let dir = tmp.path();
     let s = scenario(dir, "oom.toml", SMALL_THEN_HUGE);
@@ -368,24 +389,10 @@ fn out_of_memory_ends_the_run_with_exit_4_keeping_finished_points() {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"));
     cmd.args(["run", &s, "--force", "--threads", "1", "--quiet", "--out"])
         .arg(&out);
-    let limit = |resource, bytes: u64| {
-        let l = libc::rlimit {
-            rlim_cur: bytes,
-            rlim_max: bytes,
-        };
-        // SAFETY: setrlimit reads the struct it is given; nothing else is touched.
-        match unsafe { libc::setrlimit(resource, &l) } {
-            0 => Ok(()),
-            _ => Err(std::io::Error::last_os_error()),
-        }
-    };
-    // SAFETY: the closure only calls setrlimit, which is async-signal-safe.
-    unsafe {
-        cmd.pre_exec(move || {
-            limit(libc::RLIMIT_AS, 1 << 30)?;
-            limit(libc::RLIMIT_CORE, 0)
-        });
-    }
+    limited(
+        &mut cmd,
+        &[(libc::RLIMIT_AS, 1 << 30), (libc::RLIMIT_CORE, 0)],
+    );
     let o = cmd.output().expect("run flitsim");
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.signal(), None, "not killed by a signal: {stderr}");
@@ -415,7 +422,7 @@ fn out_of_memory_ends_the_run_with_exit_4_keeping_finished_points() {
 /// not load.)
 #[test]
 fn under_any_address_space_limit_a_forced_run_ends_cleanly() {
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::os::unix::process::ExitStatusExt;
     let tmp = temp_dir("oom-sweep");
     let dir = tmp.path();
     let text = "name = \"small\"\n[topology]\nkind = \"torus\"\nk = [16, 16, 8, 8]\n\
@@ -427,20 +434,7 @@ fn under_any_address_space_limit_a_forced_run_ends_cleanly() {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"));
         cmd.args(["run", &s, "--force", "--threads", "2", "--quiet", "--out"])
             .arg(&out);
-        let bytes = mb as u64 * 1_000_000;
-        // SAFETY: the closure only calls setrlimit (async-signal-safe) on a struct it owns.
-        unsafe {
-            cmd.pre_exec(move || {
-                let l = libc::rlimit {
-                    rlim_cur: bytes,
-                    rlim_max: bytes,
-                };
-                match libc::setrlimit(libc::RLIMIT_AS, &l) {
-                    0 => Ok(()),
-                    _ => Err(std::io::Error::last_os_error()),
-                }
-            });
-        }
+        limited(&mut cmd, &[(libc::RLIMIT_AS, mb as u64 * 1_000_000)]);
         let o = cmd.output().expect("run flitsim");
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.signal(), None, "{mb} MB: killed: {stderr}");
