@@ -12,30 +12,20 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use flitsim::Scenario;
-use flitsim::engine::{Engine, build_engine};
+use flitsim::engine::{Engine, build_engine, build_engine_with};
 use std::hint::black_box;
 
 const CYCLES: u64 = 1000;
 
-fn scenario(topology: &str, vcs: u32, depth: u32) -> Scenario {
-    scenario_m(topology, vcs, depth, 16)
-}
-
-fn scenario_m(topology: &str, vcs: u32, depth: u32, length: u32) -> Scenario {
-    scenario_r(topology, vcs, depth, length, "")
-}
-
-fn scenario_r(topology: &str, vcs: u32, depth: u32, length: u32, routing: &str) -> Scenario {
-    let text = format!(
-        "name = \"bench\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\nbuffer_depth = {depth}\n\
-         [routing]\n{routing}\n[traffic]\nmessage_length = {length}\nflit_rates = [0.1]\n"
-    );
-    Scenario::from_toml(&text, "bench").expect("valid bench scenario")
-}
+#[path = "workloads.rs"]
+mod workloads;
+use workloads::workload;
 
 /// A warmed-up engine (`warm` cycles) and its flit-hops per `cycles` cycles.
 fn warmed(s: &Scenario, flit_rate: f64, warm: u64, cycles: u64, threads: usize) -> (Engine, u64) {
-    let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 1).with_threads(threads);
+    let mut e = build_engine_with(s, flit_rate / s.traffic.mean_length(), 1, |c| {
+        c.threads = threads
+    });
     for _ in 0..warm {
         e.step();
     }
@@ -89,33 +79,23 @@ fn bench_sized(
 }
 
 fn engine(c: &mut Criterion) {
-    let mesh = scenario("kind = \"mesh\"\nk = 16\nn = 2", 4, 8);
-    bench_workload(c, "a_mesh16x16_dor_load0.2", &mesh, 0.2);
-    bench_workload(c, "a_mesh16x16_dor_load0.02", &mesh, 0.02);
-    // The papers' torus conventions, so that the workload is the one measured before the
-    // bidirectional torus's defaults changed (tie = random, dateline = on-entry).
-    let torus = scenario_r(
-        "kind = \"torus\"\nk = 8\nn = 3\nlinks = \"bidirectional\"",
-        2,
-        8,
-        16,
-        "tie = \"plus\"\ndateline = \"at-wrap\"",
-    );
-    bench_workload(c, "b_torus8x8x8_bi_dor_load0.05", &torus, 0.05);
-    let mway = scenario_m("kind = \"mway\"\nk = 8\nn = 3\nwrap = \"torus\"", 4, 2, 5);
-    bench_workload(c, "c_mway_torus8x8x8_dor_ring_load0.07", &mway, 0.07);
-    let big = scenario(
-        "kind = \"torus\"\nk = 32\nn = 4\nlinks = \"bidirectional\"",
-        2,
-        8,
-    );
-    bench_sized(c, "d_torus32x4_dor_load0.002", &big, 0.002, 500, 20, 10, 1);
+    for (id, name) in [
+        ("a_mesh16x16_dor_load0.2", "a"),
+        ("a_mesh16x16_dor_load0.02", "a_idle"),
+        ("b_torus8x8x8_bi_dor_load0.05", "b"),
+        ("c_mway_torus8x8x8_dor_ring_load0.07", "c"),
+    ] {
+        let (s, flit_rate, _) = workload(name).expect("a workload");
+        bench_workload(c, id, &s, flit_rate);
+    }
+    let (big, _, warm) = workload("d").expect("workload d");
+    bench_sized(c, "d_torus32x4_dor_load0.002", &big, 0.002, warm, 20, 10, 1);
     bench_sized(
         c,
         "d_torus32x4_dor_load0.002_threads2",
         &big,
         0.002,
-        500,
+        warm,
         20,
         10,
         2,

@@ -8,7 +8,7 @@
 //! flits/node/cycle, or `-- 32,32,32,32 500 300 0.002 2` for its cycle split across 2 threads.
 
 use flitsim::Scenario;
-use flitsim::engine::build_engine;
+use flitsim::engine::build_engine_with;
 use std::time::Instant;
 
 fn main() {
@@ -31,7 +31,7 @@ fn main() {
     );
     let s = Scenario::from_toml(&text, "probe").expect("a valid network");
     let t0 = Instant::now();
-    let mut e = build_engine(&s, flit_rate / 16.0, 1).with_threads(threads);
+    let mut e = build_engine_with(&s, flit_rate / 16.0, 1, |c| c.threads = threads);
     let setup = t0.elapsed().as_secs_f64();
     for _ in 0..warmup {
         e.step();

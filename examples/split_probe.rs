@@ -16,7 +16,7 @@
 //! the memory system serves two cores as well as one).
 //!
 //! With THREADS `turn`, where a split's time goes instead: the point on one thread, split into
-//! two partitions run in turn on one thread (`Engine::with_partitions_in_turn`), and split
+//! two partitions run in turn on one thread (`EngineConfig::in_turn`), and split
 //! across two threads, in blocks whose order rotates. The partitions in turn over one thread
 //! is the split cycle's own work (its crossings, effects and bookkeeping); two threads' time
 //! twice over the partitions in turn is what the two cores make of that work (1.0 when they
@@ -28,7 +28,9 @@
 //! is the rings' speed over the routers'.
 
 use flitsim::Scenario;
-use flitsim::engine::{Engine, STEPS, SplitProfile, build_engine, build_engine_on};
+use flitsim::engine::{
+    Engine, STEPS, SplitProfile, build_engine, build_engine_on, build_engine_with,
+};
 use flitsim::network::Network;
 use flitsim::topology::KAryNCube;
 use std::time::Instant;
@@ -77,7 +79,7 @@ fn main() {
     } else {
         build_engine(&s, 0.002 / 16.0, 1)
     };
-    let mut split = build_engine(&s, 0.002 / 16.0, 1).with_threads(threads as usize);
+    let mut split = build_engine_with(&s, 0.002 / 16.0, 1, |c| c.threads = threads as usize);
     for _ in 0..warmup {
         one.step();
         split.step();
@@ -166,8 +168,11 @@ fn print_profile(p: &SplitProfile, one: f64) {
 fn turn(s: &Scenario, warmup: u64, blocks: u64, cycles: u64) {
     let mut engines = [
         build_engine(s, 0.002 / 16.0, 1),
-        build_engine(s, 0.002 / 16.0, 1).with_partitions_in_turn(2),
-        build_engine(s, 0.002 / 16.0, 1).with_threads(2),
+        build_engine_with(s, 0.002 / 16.0, 1, |c| {
+            c.threads = 2;
+            c.in_turn = true;
+        }),
+        build_engine_with(s, 0.002 / 16.0, 1, |c| c.threads = 2),
     ];
     for _ in 0..warmup {
         engines.iter_mut().for_each(Engine::step);

@@ -84,7 +84,7 @@ impl ActiveSet {
     /// Calls `f` on every member in increasing order. Each word is read when the walk reaches
     /// it: a member that `f` removes from a later word is not visited, and one that it inserts
     /// into a later word may be (the cycle's visits only remove).
-    #[inline]
+    #[inline(always)]
     pub fn for_each(&mut self, mut f: impl FnMut(&mut Self, u32)) {
         debug_assert!(!self.listing);
         for s in 0..self.summary.len() {
@@ -145,7 +145,7 @@ impl ActiveSet {
     }
 
     /// Calls `f` on every member in increasing order and empties the set (of words).
-    #[inline]
+    #[inline(always)]
     pub fn drain(&mut self, mut f: impl FnMut(u32)) {
         debug_assert!(!self.listing);
         for s in 0..self.summary.len() {

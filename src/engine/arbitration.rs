@@ -3,6 +3,7 @@
 //! Shared by the one-thread cycle and a split cycle's partitions.
 
 use super::parts::{Buf, Chan, NO_REQUEST};
+use super::records::Records;
 use crate::network::Network;
 
 /// Where driver slot `slot` comes in round-robin order after a grant to slot `rr`, as a key
@@ -18,8 +19,8 @@ pub(super) fn turn_key(slot: u16, rr: u16) -> u64 {
 #[inline(always)]
 pub(super) fn ask_arbiter<const SHARED: bool>(
     net: &Network,
-    chans: &mut [Chan],
-    drv_rr: &[u8],
+    chans: &mut (impl Records<Chan> + ?Sized),
+    drv_rr: &(impl Records<u8> + ?Sized),
     ch: u32,
     b: usize,
     slot: u16,
@@ -44,9 +45,9 @@ pub(super) fn ask_arbiter<const SHARED: bool>(
 #[inline(always)]
 pub(super) fn grant_arbiter<const SHARED: bool>(
     net: &Network,
-    chans: &mut [Chan],
-    drv_rr: &mut [u8],
-    buf: &[Buf],
+    chans: &mut (impl Records<Chan> + ?Sized),
+    drv_rr: &mut (impl Records<u8> + ?Sized),
+    buf: &(impl Records<Buf> + ?Sized),
     a: u32,
     slot_bits: u16,
 ) -> usize {

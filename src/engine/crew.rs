@@ -197,33 +197,6 @@ impl Drop for Crew {
     }
 }
 
-/// A slice shared by the partitions' threads, each touching only its own elements, or reading
-/// only what no thread writes in that step.
-#[derive(Clone, Copy)]
-pub(super) struct Shared<T>(*mut T, usize);
-
-// SAFETY: partitions touch disjoint elements (or fields no other writes in the same step),
-// which the module's ownership rules guarantee; the steps are separated by joins.
-unsafe impl<T: Send> Send for Shared<T> {}
-unsafe impl<T: Send> Sync for Shared<T> {}
-
-impl<T> Shared<T> {
-    /// Shares `s` for one step of the cycle.
-    pub(super) fn new(s: &mut [T]) -> Shared<T> {
-        Shared(s.as_mut_ptr(), s.len())
-    }
-
-    /// The slice, for one thread's step.
-    ///
-    /// # Safety
-    /// The caller writes only elements (or fields) no other thread touches during the step.
-    #[allow(clippy::mut_from_ref)]
-    pub(super) unsafe fn get(&self) -> &mut [T] {
-        // SAFETY: the pointer and length come from a live slice that outlives the step.
-        unsafe { std::slice::from_raw_parts_mut(self.0, self.1) }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::Crew;

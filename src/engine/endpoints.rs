@@ -9,9 +9,9 @@
 
 use super::Engine;
 use super::calendar::Calendar;
-use super::crew::Shared;
 use super::injection::Injector;
 use super::prefetch::{AHEAD, prefetch};
+use super::records::{Shared, View};
 use crate::network::NONE;
 use crate::scenario::Process;
 use crate::topology::KAryNCube;
@@ -325,15 +325,15 @@ impl Engine {
         } = self;
         let dst = &msgs.dst;
         let mut one = Injector {
-            head: &mut q.head,
-            buf: &mut q.buf,
-            link: &mut q.link,
-            sent: &mut q.sent,
-            bufs: &mut bufs.buf,
-            chans: &mut arbiters.chan,
+            head: View::whole(&mut q.head),
+            buf: View::whole(&mut q.buf),
+            link: View::whole(&mut q.link),
+            sent: View::whole(&mut q.sent),
+            bufs: View::whole(&mut bufs.buf),
+            chans: View::whole(&mut arbiters.chan),
             active: &mut bufs.active,
             heads: Some(&mut bufs.heads).filter(|h| h.on()),
-            inject: &mut msgs.inject,
+            inject: View::whole(&mut msgs.inject),
             len: &msgs.len,
             next: &msgs.next,
             vcs: net.vcs,
@@ -486,7 +486,7 @@ impl Engine {
         self.ejected_msgs += 1;
         let created = self.msgs.created[mi];
         let inject = self.msgs.inject[mi];
-        let hops = self.msgs.hops[mi];
+        let hops = self.hops.take(m);
         let w = self.window;
         if created >= w.start && created < w.end {
             self.outstanding -= 1;
@@ -494,10 +494,10 @@ impl Engine {
             self.stats.record(
                 self.cycle - created,
                 self.cycle - inject,
-                hops as u32,
+                hops.links as u32,
                 batch,
             );
-            self.stats.record_classes(self.msgs.escape[mi] as u32);
+            self.stats.record_classes(hops.escape as u32);
         }
         if self.log_deliveries {
             self.deliveries.push(Delivery {
@@ -507,7 +507,7 @@ impl Engine {
                 created,
                 inject,
                 eject: self.cycle,
-                hops,
+                hops: hops.links,
             });
         }
         self.msgs.release(m);
@@ -517,14 +517,16 @@ impl Engine {
 /// The sources' queues as a split cycle's partitions share them while they inject (one message
 /// at a time per source, one injection channel per processor): each touches only its own
 /// sources' entries.
-pub(super) struct SharedSources {
+pub(super) struct SharedSources<'a> {
     /// Each partition's list of its sources with a message queued.
-    pub(super) lists: Shared<Vec<u32>>,
-    pub(super) head: Shared<u32>,
-    pub(super) buf: Shared<u32>,
-    pub(super) link: Shared<u32>,
-    pub(super) sent: Shared<u16>,
-    pub(super) listed: Shared<bool>,
+    pub(super) lists: Shared<'a, Vec<u32>>,
+    pub(super) head: Shared<'a, u32>,
+    pub(super) buf: Shared<'a, u32>,
+    pub(super) link: Shared<'a, u32>,
+    pub(super) sent: Shared<'a, u16>,
+    pub(super) listed: Shared<'a, bool>,
+    /// Each message's injection cycle (written by its source's partition).
+    pub(super) inject: Shared<'a, u64>,
 }
 
 impl Sources {
@@ -534,9 +536,10 @@ impl Sources {
         self.concurrency == 1 && attach == 1
     }
 
-    /// The queues, shared for one step.
-    pub(super) fn shared(&mut self) -> SharedSources {
+    /// The queues, and the messages' injection cycles `inject`, shared for one step.
+    pub(super) fn shared<'a>(&'a mut self, inject: &'a mut [u64]) -> SharedSources<'a> {
         SharedSources {
+            inject: Shared::new(inject),
             lists: Shared::new(&mut self.lists),
             head: Shared::new(&mut self.head),
             buf: Shared::new(&mut self.buf),

@@ -19,6 +19,7 @@ use super::Engine;
 use super::active::ActiveSet;
 use super::partition::Split;
 use super::parts::{ACTIVE, Buf, Chan, FLOW, IDLE};
+use super::records::Records;
 use crate::network::NONE;
 
 /// A message's worm does not flow (`Messages::flow`).
@@ -33,10 +34,8 @@ pub(super) const BROKEN: u8 = 3;
 /// The flowing worms' bookkeeping of one engine, or of one partition of a split cycle.
 #[derive(Clone, Default)]
 pub(super) struct Flows {
-    /// Worms may flow (a one-pass cycle, buffers of two flits or more).
+    /// Worms may flow (the plan's one-pass cycle with flows: buffers of two flits or more).
     pub on: bool,
-    /// May be switched off (`Engine::with_flows`).
-    pub enabled: bool,
     /// Whether each message's worm (in a split cycle, its part in this partition) flows:
     /// STILL, FLOWING, SENT or BROKEN.
     pub flag: Vec<u8>,
@@ -104,7 +103,7 @@ impl Flows {
     #[inline(always)]
     pub fn visit(
         &self,
-        buf: &mut [Buf],
+        buf: &mut (impl Records<Buf> + ?Sized),
         b: usize,
         cur: &Buf,
         t: u32,
@@ -148,8 +147,8 @@ impl Flows {
     #[inline(never)]
     pub fn start(
         &mut self,
-        buf: &mut [Buf],
-        chans: &mut [Chan],
+        buf: &mut (impl Records<Buf> + ?Sized),
+        chans: &mut (impl Records<Chan> + ?Sized),
         pull: &mut Vec<u32>,
         asked: &[u32],
         now: u32,
@@ -189,8 +188,8 @@ impl Flows {
     /// parts of one flowing message, and the arrival is noted.
     pub fn arrival(
         &mut self,
-        buf: &mut [Buf],
-        chans: &mut [Chan],
+        buf: &mut (impl Records<Buf> + ?Sized),
+        chans: &mut (impl Records<Chan> + ?Sized),
         active: &mut ActiveSet,
         m: u32,
         now: u32,
@@ -213,8 +212,8 @@ impl Flows {
     #[inline(never)]
     pub fn end(
         &mut self,
-        buf: &mut [Buf],
-        chans: &mut [Chan],
+        buf: &mut (impl Records<Buf> + ?Sized),
+        chans: &mut (impl Records<Chan> + ?Sized),
         active: &mut ActiveSet,
         asked: &[u32],
         now: u32,
@@ -339,7 +338,12 @@ pub(super) struct Shape<'a> {
 /// Brings FLOW buffer `b`'s flits sent, stamp and channel counter up to cycle `upto`: it sent a
 /// flit in every cycle after its stamp.
 #[inline(always)]
-pub(super) fn bring_up(b: &mut Buf, chans: &mut [Chan], upto: u32, counting: u32) {
+pub(super) fn bring_up(
+    b: &mut Buf,
+    chans: &mut (impl Records<Chan> + ?Sized),
+    upto: u32,
+    counting: u32,
+) {
     let d = upto.wrapping_sub(b.last);
     b.sent = b.sent.wrapping_add(d as u16);
     chans[b.out_chan as usize].flits += d * counting;
@@ -349,7 +353,13 @@ pub(super) fn bring_up(b: &mut Buf, chans: &mut [Chan], upto: u32, counting: u32
 /// FLOW buffer `b` leaves its flow, its counters brought up to cycle `upto` and its channel's
 /// mark cleared (`count`: the FLOW buffers); the caller sets its state and tracks it.
 #[inline(always)]
-fn leave_flow(b: &mut Buf, chans: &mut [Chan], upto: u32, s: Shape, count: &mut u64) {
+fn leave_flow(
+    b: &mut Buf,
+    chans: &mut (impl Records<Chan> + ?Sized),
+    upto: u32,
+    s: Shape,
+    count: &mut u64,
+) {
     bring_up(b, chans, upto, s.counting);
     chans[b.out_chan as usize].flow = 0;
     *count -= 1;
@@ -357,7 +367,7 @@ fn leave_flow(b: &mut Buf, chans: &mut [Chan], upto: u32, s: Shape, count: &mut 
 
 /// The rear of the worm holding buffer `b`: up its feeders to the one whose tail has arrived
 /// (or that a source feeds, or in a split cycle that another partition feeds).
-fn rear_of(buf: &[Buf], mut b: u32, no_up: u32) -> u32 {
+fn rear_of(buf: &(impl Records<Buf> + ?Sized), mut b: u32, no_up: u32) -> u32 {
     while buf[b as usize].up != no_up && buf[b as usize].sides_xor() == 0 {
         b = buf[b as usize].up;
     }
@@ -367,7 +377,7 @@ fn rear_of(buf: &[Buf], mut b: u32, no_up: u32) -> u32 {
 /// The buffer after `x` in its worm, towards the header, or NONE at the front (or where the
 /// worm's header has just left the walking partition).
 #[inline(always)]
-fn next_in_worm(buf: &[Buf], x: u32, s: Shape) -> u32 {
+fn next_in_worm(buf: &(impl Records<Buf> + ?Sized), x: u32, s: Shape) -> u32 {
     let r = &buf[x as usize];
     if r.sent == 0 {
         return NONE;
@@ -383,8 +393,8 @@ fn next_in_worm(buf: &[Buf], x: u32, s: Shape) -> u32 {
 /// brought up to date (one that became FLOW this cycle already is), loses the flit its feeder
 /// did not send this cycle, and is tracked again.
 fn settle_worm(
-    buf: &mut [Buf],
-    chans: &mut [Chan],
+    buf: &mut (impl Records<Buf> + ?Sized),
+    chans: &mut (impl Records<Chan> + ?Sized),
     active: &mut ActiveSet,
     b: u32,
     now: u32,
@@ -423,8 +433,8 @@ fn settle_worm(
 /// one of its channels): each FLOW buffer is brought up to the cycle before and joins this
 /// cycle's visits, `pull`.
 fn settle_now(
-    buf: &mut [Buf],
-    chans: &mut [Chan],
+    buf: &mut (impl Records<Buf> + ?Sized),
+    chans: &mut (impl Records<Chan> + ?Sized),
     pull: &mut Vec<u32>,
     b: u32,
     now: u32,
@@ -453,7 +463,7 @@ fn settle_now(
 /// partition feeds (a record whose channel joins two partitions, `sides_xor`, has its feeder in
 /// the other): Some(NONE) for the first two, Some(rear) for the last, None when it may not
 /// flow. (Each buffer becomes FLOW only if it moves alone on its channel at its next visit.)
-fn enter(buf: &[Buf], m: u32, f: u32, now: u32, s: Shape) -> Option<u32> {
+fn enter(buf: &(impl Records<Buf> + ?Sized), m: u32, f: u32, now: u32, s: Shape) -> Option<u32> {
     if buf[f as usize].sides_xor() != 0 {
         return None;
     }
@@ -501,15 +511,8 @@ impl Engine {
         }
     }
 
-    /// Every worm stops flowing, between two cycles.
-    pub(super) fn settle_flows(&mut self) {
-        let mut split = self.split.take();
-        self.settle_flows_in(split.as_deref_mut());
-        self.split = split;
-    }
-
-    /// [`Engine::settle_flows`], the split cycle's partitions being `split` (taken out of the
-    /// engine while it steps). A FLOW buffer joins the engine's active set, which the next
+    /// Every worm stops flowing, between two cycles, the split cycle's partitions being `split`
+    /// (taken out of the engine while it steps). A FLOW buffer joins the engine's active set, which the next
     /// cycle hands to its partition.
     pub(super) fn settle_flows_in(&mut self, split: Option<&mut Split>) {
         let parts = split.as_ref().map_or(0, |s| s.flow_bufs());
@@ -589,12 +592,6 @@ impl Engine {
                 (b.out_chan as usize, d * counting)
             })
             .collect()
-    }
-
-    /// Worms may flow in a one-pass cycle (on by default); off, every worm stops flowing.
-    pub fn set_flows(&mut self, on: bool) {
-        self.settle_flows();
-        self.flows.enabled = on;
     }
 
     /// Buffers inside flowing worms now.

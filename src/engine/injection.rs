@@ -5,7 +5,8 @@
 use super::active::ActiveSet;
 use super::endpoints::SharedSources;
 use super::parts::{Buf, Chan, track_either};
-use super::prefetch::{AHEAD, prefetch};
+use super::prefetch::{AHEAD, prefetch_in};
+use super::records::{Owners, Records, View};
 use crate::network::NONE;
 
 /// What one partition's injection reads and writes beyond its sources.
@@ -31,26 +32,27 @@ pub(super) struct InjectCtx<'a> {
 /// # Safety
 /// Other threads inject other partitions' sources only, and touch neither this partition's
 /// injection buffers and channels nor its sources' entries.
-#[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn inject_part(
     q: &SharedSources,
     me: u8,
     ctx: &InjectCtx,
-    bufs: &mut [Buf],
-    chans: &mut [Chan],
+    bufs: View<Buf>,
+    chans: View<Chan>,
     active: &mut ActiveSet,
     heads: Option<&mut ActiveSet>,
-    inject: &mut [u64],
 ) -> (u64, u64) {
-    // SAFETY: list `me` is this partition's alone; the columns are written at its sources only.
-    let (lists, head, buf, link, sent, listed) = unsafe {
+    let mine = Owners::UNCHECKED;
+    // SAFETY: list `me` is this partition's alone; the columns are written at its sources only
+    // (and a message's injection cycle by its source's partition).
+    let (mut lists, head, buf, link, sent, mut listed, inject) = unsafe {
         (
-            q.lists.get(),
-            q.head.get(),
-            q.buf.get(),
-            q.link.get(),
-            q.sent.get(),
-            q.listed.get(),
+            q.lists.view(me, mine),
+            q.head.view(me, mine),
+            q.buf.view(me, mine),
+            q.link.view(me, mine),
+            q.sent.view(me, mine),
+            q.listed.view(me, mine),
+            q.inject.view(me, mine),
         )
     };
     let mut one = Injector {
@@ -72,7 +74,9 @@ pub(super) unsafe fn inject_part(
         counting: ctx.counting,
     };
     let list = &mut lists[me as usize];
-    one.list(list, listed, ctx.drain_only, ctx.far, |s, _| ctx.links + s)
+    one.list(list, &mut listed, ctx.drain_only, ctx.far, |s, _| {
+        ctx.links + s
+    })
 }
 
 /// What one source's step 3 did.
@@ -91,16 +95,16 @@ pub(super) enum Sent {
 /// What step 3 reads and writes of one source (one message at a time): its queue's columns,
 /// the injection buffers and channels, the messages' columns.
 pub(super) struct Injector<'a> {
-    pub(super) head: &'a mut [u32],
-    pub(super) buf: &'a mut [u32],
-    pub(super) link: &'a mut [u32],
-    pub(super) sent: &'a mut [u16],
-    pub(super) bufs: &'a mut [Buf],
-    pub(super) chans: &'a mut [Chan],
+    pub(super) head: View<'a, u32>,
+    pub(super) buf: View<'a, u32>,
+    pub(super) link: View<'a, u32>,
+    pub(super) sent: View<'a, u16>,
+    pub(super) bufs: View<'a, Buf>,
+    pub(super) chans: View<'a, Chan>,
     pub(super) active: &'a mut ActiveSet,
     /// The buffers with a header at the front, in a one-pass cycle.
     pub(super) heads: Option<&'a mut ActiveSet>,
-    pub(super) inject: &'a mut [u64],
+    pub(super) inject: View<'a, u64>,
     pub(super) len: &'a [u16],
     pub(super) next: &'a [u32],
     pub(super) vcs: u32,
@@ -120,7 +124,7 @@ impl Injector<'_> {
     pub(super) fn list(
         &mut self,
         list: &mut Vec<u32>,
-        listed: &mut [bool],
+        listed: &mut (impl Records<bool> + ?Sized),
         drain_only: bool,
         far: bool,
         channel: impl Fn(u32, u32) -> u32,
@@ -157,16 +161,16 @@ impl Injector<'_> {
     #[inline(always)]
     pub(super) fn ahead(&self, i: usize, list: &[u32]) {
         if let Some(&s) = list.get(i + AHEAD) {
-            prefetch(self.head, s);
-            prefetch(self.buf, s);
-            prefetch(self.link, s);
-            prefetch(self.sent, s);
+            prefetch_in(&self.head, s);
+            prefetch_in(&self.buf, s);
+            prefetch_in(&self.link, s);
+            prefetch_in(&self.sent, s);
         }
         if let Some(&s) = list.get(i + AHEAD / 2) {
             let t = self.buf[s as usize];
             if t != NONE {
-                prefetch(self.bufs, t);
-                prefetch(self.chans, self.link[s as usize]);
+                prefetch_in(&self.bufs, t);
+                prefetch_in(&self.chans, self.link[s as usize]);
                 if !self.active.listing() {
                     self.active.prefetch(t);
                 }
@@ -185,7 +189,7 @@ impl Injector<'_> {
         if t == NONE {
             link = channel(m);
             let base = link * self.vcs;
-            let bufs = &*self.bufs;
+            let bufs = &self.bufs;
             match (base..base + self.inj_vcs).find(|&b| bufs[b as usize].msg == NONE) {
                 Some(b) => t = b,
                 None => return Sent::Nothing,
@@ -211,7 +215,7 @@ impl Injector<'_> {
         }
         self.chans[link as usize].flits += self.counting;
         self.bufs[tu].cnt += 1;
-        track_either(self.bufs, self.active, t);
+        track_either(&mut self.bufs, self.active, t);
         self.sent[s] += 1;
         if self.sent[s] < len {
             return Sent::Flit;

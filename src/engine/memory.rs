@@ -27,10 +27,9 @@ impl Engine {
             + vec_bytes(&m.len)
             + vec_bytes(&m.created)
             + vec_bytes(&m.inject)
-            + vec_bytes(&m.hops)
-            + vec_bytes(&m.escape)
             + vec_bytes(&m.tie)
-            + vec_bytes(&m.next);
+            + vec_bytes(&m.next)
+            + self.hops.heap_bytes();
         let rest = self.waits.heap_bytes()
             + self.early.heap_bytes()
             + self.pipe.heap_bytes()

@@ -12,11 +12,6 @@ pub struct Messages {
     pub created: Vec<u64>,
     /// Cycle its head flit crossed the injection channel.
     pub inject: Vec<u64>,
-    /// Network links its head has crossed.
-    pub hops: Vec<u16>,
-    /// Of those, links crossed outside the routing's adaptive buffer class (escape or
-    /// deterministic hops; after a time-out under duato-timeout).
-    pub escape: Vec<u16>,
     /// Bit d set: a tie half-way round dimension d's ring goes `−` (`[routing] tie`).
     pub tie: Vec<u32>,
     /// Next message in the same source queue (an intrusive FIFO), or NONE.
@@ -33,8 +28,6 @@ impl Messages {
             self.len[i] = len;
             self.created[i] = created;
             self.inject[i] = 0;
-            self.hops[i] = 0;
-            self.escape[i] = 0;
             self.tie[i] = tie;
             self.next[i] = NONE;
             id
@@ -44,8 +37,6 @@ impl Messages {
             self.len.push(len);
             self.created.push(created);
             self.inject.push(0);
-            self.hops.push(0);
-            self.escape.push(0);
             self.tie.push(tie);
             self.next.push(NONE);
             (self.src.len() - 1) as u32

@@ -19,6 +19,7 @@
 mod active;
 mod arbitration;
 mod calendar;
+mod config;
 mod crew;
 mod crossbar;
 mod diagnostics;
@@ -32,33 +33,35 @@ mod partition;
 mod parts;
 mod prefetch;
 mod probes;
-mod request;
+pub(crate) mod records;
 mod route_ahead;
 mod run;
 mod selection;
+mod step;
 mod timing;
-mod traverse;
 
+pub use config::{CycleKind, EngineConfig, Plan, RouterModel, SourceModel};
 pub use endpoints::Delivery;
 pub use partition::MAX_THREADS;
 pub use partition::profile::{STEPS, SplitProfile};
 pub use probes::{REFRESH, Span, Totals};
 pub use run::{
     AUTO_SPLIT_BUFFERS, RunControl, SIMULATED, SIMULATED_STEP, build_engine, build_engine_on,
-    run_engine, run_point, run_point_on, run_point_until,
+    build_engine_with, run_engine, run_point, run_point_on, run_point_until,
 };
 
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
-use crate::stats::{LatencyStats, VcOccupancy};
+use crate::stats::{HopProbe, LatencyStats, VcOccupancy};
 use crate::traffic::Traffic;
-use arbitration::{ask_arbiter, grant_arbiter};
 use crossbar::InputPorts;
 use endpoints::Sources;
 use messages::Messages;
 use parts::{Arbiters, Buffers, EarlyFree, WaitLists};
 use rand_pcg::Pcg64;
+use records::View;
+use step::Whole;
 use timing::LinkPipe;
 
 /// The virtual channel of buffer `t` on channel `c` (of `vcs` each), without a division.
@@ -101,9 +104,6 @@ pub struct Engine {
     /// chooses among candidates (dimension order), so a large network does not keep a stream
     /// per router that it never draws from.
     rngs: Vec<Pcg64>,
-    /// Virtual channels `0..adaptive_vcs` are the routing's adaptive class; a hop on any
-    /// other is an escape (or deterministic) hop.
-    adaptive_vcs: u32,
     /// Destinations and lengths of the messages sources generate.
     pub traffic: Traffic,
     bufs: Buffers,
@@ -112,12 +112,15 @@ pub struct Engine {
     early: EarlyFree,
     msgs: Messages,
     sources: Sources,
-    /// Messages whose tail was ejected this cycle.
-    delivered: Vec<u32>,
+    /// Messages whose tail was ejected this cycle, with their ejection channel's arbiter.
+    delivered: Vec<(u32, u32)>,
     /// The buffers (or arbiters) a step of the cycle visits, in id order (reused).
     visit: Vec<u32>,
-    /// The network's state is larger than a cache: visits prefetch the lines they will need.
+    /// The network's state is larger than a cache (or the configuration says so): visits
+    /// prefetch the lines they will need.
     far: bool,
+    /// How each cycle runs, decided when the engine was built.
+    plan: Plan,
     /// The buffers that may move this cycle, listed before injection for the one-pass grants.
     pull: Vec<u32>,
     /// In a one-pass cycle, the buffers that asked for a channel this cycle: those still
@@ -128,6 +131,8 @@ pub struct Engine {
 
     // Probes: what the measurement reads (and each channel's counters in `arbiters`).
     occupancy: VcOccupancy,
+    /// Each message's hops so far.
+    hops: HopProbe,
     /// The current cycle.
     pub cycle: u64,
     /// Flits in router buffers.
@@ -169,13 +174,33 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine with Poisson sources of `rate` messages/node/cycle (0: no sources, messages
-    /// only through `send`); [`Engine::with_process`] makes them Bernoulli.
-    pub fn new(net: Network, routing: Routing, traffic: Traffic, rate: f64, seed: u64) -> Engine {
-        Engine {
+    /// An engine of `net` with `routing` and `traffic`, sources of `rate` messages/node/cycle
+    /// (0: no sources, messages only through `send`), seeded by `seed`, built as `config` says.
+    pub fn build(
+        net: Network,
+        routing: Routing,
+        traffic: Traffic,
+        rate: f64,
+        seed: u64,
+        config: &EngineConfig,
+    ) -> Engine {
+        let plan = Plan::new(&net, config);
+        let router = config.router;
+        let mut sources = Sources::new(net.nodes as usize, rate, seed);
+        if config.sources.process != sources.kind {
+            sources.start(config.sources.process);
+        }
+        let concurrency = config.sources.concurrency;
+        assert!(
+            (1..=net.inj_vcs).contains(&concurrency),
+            "source concurrency {concurrency}, from 1 to {}",
+            net.inj_vcs
+        );
+        sources.set_concurrency(concurrency, net.inj_vcs);
+        let mut e = Engine {
             cand: Candidates::default(),
             ahead: route_ahead::RouteAhead::default(),
-            selection: Selection::Random,
+            selection: config.selection,
             rngs: (0..if routing.candidates_fixed() {
                 1
             } else {
@@ -188,22 +213,27 @@ impl Engine {
                     )
                 })
                 .collect(),
-            adaptive_vcs: routing.adaptive_vcs(),
+            hops: HopProbe::new(routing.buffer_classes()),
             occupancy: VcOccupancy::new(net.links as usize, net.vcs),
             traffic,
-            bufs: Buffers::new(&net, prefetch::far(&net)),
+            bufs: Buffers::new(&net, plan.one_pass()),
             waits: WaitLists::new(routing.candidates_fixed(), net.buffers()),
             arbiters: Arbiters::new(&net),
-            early: EarlyFree::default(),
+            early: if router.early_free {
+                EarlyFree::new(net.buffers())
+            } else {
+                EarlyFree::default()
+            },
             msgs: Messages::default(),
-            sources: Sources::new(net.nodes as usize, rate, seed),
+            sources,
             delivered: Vec::new(),
             visit: Vec::new(),
-            far: prefetch::far(&net),
+            far: plan.prefetch,
+            plan,
             pull: Vec::new(),
             asked: Vec::new(),
             flows: flows::Flows {
-                enabled: true,
+                on: plan.flows(),
                 ..Default::default()
             },
             cycle: 0,
@@ -223,15 +253,28 @@ impl Engine {
             log_deliveries: false,
             deliveries: Vec::new(),
             drain_only: false,
-            random_tie: false,
-            delay: 0,
-            pipe: LinkPipe::default(),
-            ports: InputPorts::default(),
+            random_tie: config.random_tie,
+            delay: router.delay,
+            pipe: LinkPipe::new(router.link_latency as u64, net.buffers()),
+            ports: InputPorts::new(&net, router.per_port),
             tie_seed: tie_seed(seed),
             split: None,
             routing,
             net,
+        };
+        if plan.threads > 1 {
+            e.split_into(config.in_turn);
         }
+        if e.split.is_none() {
+            e.bufs.active.keep_listing(plan.one_pass());
+        }
+        e.plan.threads = e.threads();
+        e
+    }
+
+    /// How each cycle runs: its variant and threads, decided when the engine was built.
+    pub fn plan(&self) -> Plan {
+        self.plan
     }
 
     /// Measures messages generated in cycles `start..end`, in `batches` batches for the CI.
@@ -245,7 +288,7 @@ impl Engine {
             LatencyStats::new(batches).escapes_are_timeouts(self.routing.counts_timeouts());
     }
 
-    /// Runs one cycle.
+    /// Runs one cycle, the variant of its plan.
     pub fn step(&mut self) {
         if let Some(mut split) = self.split.take() {
             self.step_split(&mut split);
@@ -253,40 +296,189 @@ impl Engine {
             return;
         }
         self.generate();
-        // Monomorphised so that k-ary n-cubes pay nothing for shared channels, early free or
-        // the router and link timing beyond the papers' (TIMED).
-        let timed = self.delay > 0 || self.pipe.on() || self.ports.on();
-        // One pass (ONE) on a large network with the papers' router: step 2 visits only the
-        // headers, and a body moves when the grants visit it, at once if its channel has no
-        // other requester.
-        let one = self.far && !self.net.shared && !self.early.on() && !timed;
-        self.bufs.keep_heads(one);
-        // Its active set is a list (`active.rs`), and its worms may flow (`flows.rs`).
-        self.bufs.active.keep_listing(one);
-        self.flows.on = one && self.flows.enabled && self.net.depth >= 2;
+        self.hops.fit(self.msgs.len.len());
         if self.flows.on {
             self.flows.fit(self.msgs.len.len());
         }
-        match (self.net.shared, timed) {
-            (false, false) if one => self.request::<false, false, true, true>(),
-            (false, false) => self.request::<false, false, false, false>(),
-            (false, true) => self.request::<false, true, false, false>(),
-            (true, _) => self.request::<true, false, false, false>(),
-        }
-        let injected = self.inject();
-        let granted = match (self.net.shared, self.early.on(), timed) {
-            (false, false, false) if one => self.traverse::<false, false, false, true, true>(),
-            (false, false, false) => self.traverse::<false, false, false, false, false>(),
-            (false, false, true) => self.traverse::<false, false, true, false, false>(),
-            (false, true, false) => self.traverse::<false, true, false, false, false>(),
-            (false, true, true) => self.traverse::<false, true, true, false, false>(),
-            (true, false, _) => self.traverse::<true, false, false, false, false>(),
-            (true, true, _) => self.traverse::<true, true, false, false, false>(),
+        // Monomorphised so that k-ary n-cubes pay nothing for shared channels, early free or
+        // the router and link timing beyond the papers'.
+        let injected;
+        let granted = match self.plan.kind {
+            CycleKind::OnePass { .. } => {
+                self.request::<false, false, true>();
+                injected = self.inject();
+                self.traverse::<false, false, false, true>()
+            }
+            CycleKind::TwoPass {
+                shared: false,
+                early,
+                timed,
+            } => {
+                match timed {
+                    false => self.request::<false, false, false>(),
+                    true => self.request::<false, true, false>(),
+                }
+                injected = self.inject();
+                match (early, timed) {
+                    (false, false) => self.traverse::<false, false, false, false>(),
+                    (false, true) => self.traverse::<false, false, true, false>(),
+                    (true, false) => self.traverse::<false, true, false, false>(),
+                    (true, true) => self.traverse::<false, true, true, false>(),
+                }
+            }
+            CycleKind::TwoPass {
+                shared: true,
+                early,
+                ..
+            } => {
+                self.request::<true, false, false>();
+                injected = self.inject();
+                match early {
+                    false => self.traverse::<true, false, false, false>(),
+                    true => self.traverse::<true, true, false, false>(),
+                }
+            }
         };
         self.link_events();
-        // A flowing worm's buffers move a flit each, which no grant counts.
-        self.moved = injected + granted + self.flows.bufs;
+        self.moved = injected + granted;
         self.next_cycle();
+    }
+
+    /// Step 2 on the one thread (see `step/request.rs`).
+    #[inline(always)]
+    fn request<const SHARED: bool, const TIMED: bool, const ONE: bool>(&mut self) {
+        let Engine {
+            net,
+            routing,
+            cand,
+            ahead,
+            selection,
+            rngs,
+            bufs,
+            waits,
+            arbiters,
+            early,
+            msgs,
+            cycle,
+            random_tie,
+            delay,
+            pipe,
+            ports,
+            visit,
+            far,
+            pull,
+            asked,
+            flows,
+            ..
+        } = self;
+        let q = step::request::Requests {
+            dims: step::Dims::of(net),
+            route: route_ahead::RouteCtx {
+                net,
+                routing,
+                msgs,
+                random_tie: *random_tie,
+                now: *cycle as u32,
+            },
+            selection: *selection,
+            arr: step::Arrays {
+                buf: View::whole(&mut bufs.buf),
+                chans: View::whole(&mut arbiters.chan),
+                drv_rr: View::whole(&mut arbiters.drv_rr),
+            },
+            streams: match rngs.len() {
+                1 => step::request::Streams::One(&mut rngs[0]),
+                _ => step::request::Streams::PerRouter(View::whole(rngs)),
+            },
+            cand,
+            ahead,
+            lane: step::Lane {
+                active: &mut bufs.active,
+                heads: &mut bufs.heads,
+                pull,
+                asked,
+                requested: &mut arbiters.requested,
+                waits,
+                flows,
+                visit,
+            },
+            queued: &early.queued,
+            held: &pipe.held,
+            delay: *delay,
+            ports: if ports.on() { Some(ports) } else { None },
+            far: *far,
+        };
+        step::request::requests::<Whole, SHARED, TIMED, ONE>(q, &Whole);
+    }
+
+    /// Step 4 on the one thread (see `step/grant.rs`); returns the flits moved, the messages
+    /// whose tail was ejected delivered.
+    #[inline(always)]
+    fn traverse<const SHARED: bool, const EARLY: bool, const TIMED: bool, const ONE: bool>(
+        &mut self,
+    ) -> u64 {
+        let no_up = self.bufs.no_up();
+        let (vcs, bufchans) = (self.net.vcs, self.net.buffered_channels());
+        let counting = self.arbiters.counting;
+        let (busy, hist) = self.occupancy.parts_mut();
+        let (hops, classes) = self.hops.columns();
+        let Engine {
+            bufs,
+            waits,
+            arbiters,
+            early,
+            pipe,
+            ports,
+            visit,
+            pull,
+            asked,
+            flows,
+            ..
+        } = self;
+        let g = step::grant::Grants {
+            net: &self.net,
+            dims: step::Dims::of(&self.net),
+            lens: &self.msgs.len,
+            arr: step::Arrays {
+                buf: View::whole(&mut bufs.buf),
+                chans: View::whole(&mut arbiters.chan),
+                drv_rr: View::whole(&mut arbiters.drv_rr),
+            },
+            busy: View::whole(busy),
+            hist,
+            hops: View::whole(hops),
+            classes,
+            lane: step::Lane {
+                active: &mut bufs.active,
+                heads: &mut bufs.heads,
+                pull,
+                asked,
+                requested: &mut arbiters.requested,
+                waits,
+                flows,
+                visit,
+            },
+            boxes: View::whole(&mut []),
+            row: 0,
+            timing: (EARLY || TIMED).then_some(step::Timing { early, pipe, ports }),
+            delivered: &mut self.delivered,
+            cycle: self.cycle,
+            far: self.far,
+            counting,
+            no_up,
+            shape: flows::Shape::alone(no_up, bufchans, vcs, counting),
+            moved: 0,
+            ejected: 0,
+        };
+        let (moved, ejected) = step::grant::grants::<Whole, SHARED, EARLY, TIMED, ONE>(g, &Whole);
+        self.flits_in_net -= ejected;
+        self.ejected_flits += ejected;
+        for k in 0..self.delivered.len() {
+            let m = self.delivered[k].1;
+            self.deliver(m);
+        }
+        self.delivered.clear();
+        moved
     }
 
     /// Messages queued in a buffer behind another message's tail (early free).

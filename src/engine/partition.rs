@@ -34,20 +34,22 @@ mod effects;
 pub mod profile;
 mod requests;
 mod sides;
+use super::step::Outbox;
 use boundaries::{Balance, Ends, even_starts, homes};
-use effects::{Outbox, TraverseCtx, apply_part, grant_part};
+use effects::{TraverseCtx, apply_part, grant_part};
 use profile::{Profiling, SplitProfile};
 use requests::{RequestCtx, request_part};
-use sides::Sides;
+pub(in crate::engine) use sides::Sides;
 
+use super::Engine;
 use super::active::ActiveSet;
-use super::crew::{Crew, Shared};
+use super::crew::Crew;
 use super::flows::Flows;
 use super::injection::InjectCtx;
 use super::messages::Messages;
 use super::parts::{Buf, Chan, SLOT_BITS, WaitLists};
+use super::records::{Owners, Shared};
 use super::route_ahead::RouteAhead;
-use super::{Engine, prefetch};
 use crate::network::{NONE, Network};
 use crate::routing::Candidates;
 use rand_pcg::Pcg64;
@@ -89,11 +91,6 @@ struct Part {
     hist: Vec<u64>,
     /// One-pass cycle: its flowing worms (`flows.rs`), each wholly in the partition.
     flows: Flows,
-    /// The hops each message's header made in the partition, and those on escape channels,
-    /// folded into the message's at its delivery (columns of its own: a line of the messages'
-    /// columns written by two threads travels between their cores).
-    hops: Vec<u16>,
-    escape: Vec<u16>,
     /// Flits moved this cycle.
     moved: u64,
     /// Flits ejected this cycle.
@@ -112,6 +109,8 @@ pub(super) struct Split {
     /// The partitions holding each buffered channel's buffers (the router it enters) and
     /// owning it (the router it leaves: its upstream buffers, arbiter and wait list).
     sides: Sides,
+    /// Each router's partition, for the debug build's ownership check (empty otherwise).
+    routers: Vec<u8>,
     /// The partition injecting each node's messages (`u8::MAX` when several may).
     home: Vec<u8>,
     parts: Vec<Part>,
@@ -126,20 +125,20 @@ pub(super) struct Split {
 }
 
 impl Split {
-    /// `threads` partitions of `net`'s routers, and as many threads (or the calling thread
+    /// `plan.threads` partitions of `net`'s routers, and as many threads (or the calling thread
     /// alone running them `in_turn`), with the buffers `buf` and channels `chans` of each
     /// channel that joins two partitions marked; None when the pool cannot start or a router
     /// has 2^10 driver slots or more (the point then runs on one thread, to the same results).
     pub fn new(
         net: &Network,
-        threads: usize,
+        plan: super::Plan,
         in_turn: bool,
         rng: &Pcg64,
         waits: bool,
         buf: &mut [Buf],
         chans: &mut [Chan],
     ) -> Option<Split> {
-        let n = threads.clamp(1, MAX_THREADS);
+        let n = plan.threads.clamp(1, MAX_THREADS);
         if net.arb_drivers.iter().any(|&d| d > SLOT_BITS) {
             // A router of 2^10 driver slots or more: no bits are left to mark the sides with.
             return None;
@@ -151,10 +150,11 @@ impl Split {
         };
         let starts = even_starts(net.routers(), n);
         let nchans = net.buffers() / net.vcs as usize;
-        // A network that runs one-pass has its header sets from the start (then empty).
-        let one = prefetch::far(net) && !net.shared;
+        let one = plan.one_pass();
+        let mut active = ActiveSet::new(net.buffers() + 1);
+        active.keep_listing(one);
         let part = Part {
-            active: ActiveSet::new(net.buffers() + 1),
+            active,
             heads: if one {
                 ActiveSet::new(net.buffers() + 1)
             } else {
@@ -170,9 +170,10 @@ impl Split {
             visit: Vec::new(),
             delivered: Vec::new(),
             hist: crate::stats::VcOccupancy::zero_accounts(net.vcs),
-            flows: Flows::default(),
-            hops: Vec::new(),
-            escape: Vec::new(),
+            flows: Flows {
+                on: plan.flows(),
+                ..Flows::default()
+            },
             moved: 0,
             ejected: 0,
             injected: 0,
@@ -186,6 +187,7 @@ impl Split {
             crew: Arc::new(crew),
             home: homes(net, &ends.part),
             starts,
+            routers: router_table(&ends),
             sides,
             parts: vec![part; n],
             boxes: vec![Outbox(Vec::new()); n * n],
@@ -193,41 +195,6 @@ impl Split {
             profiling: false,
             balance: Balance::new(n),
         })
-    }
-
-    /// Keeps the partitions' header sets for a one-pass cycle (`on`): built from the records
-    /// when they have none, dropped when the cycle has two passes.
-    fn keep_heads(&mut self, on: bool, buf: &[Buf], vcs: u32, bufchans: u32) {
-        if on != self.parts[0].heads.on() {
-            self.switch_heads(on, buf, vcs, bufchans);
-        }
-    }
-
-    /// Keeps the partitions' active sets as lists in a one-pass cycle (`on`), as words
-    /// otherwise.
-    fn keep_listing(&mut self, on: bool) {
-        for p in &mut self.parts {
-            p.active.keep_listing(on);
-        }
-    }
-
-    /// [`Split::keep_heads`] when the cycle changes kind.
-    #[cold]
-    fn switch_heads(&mut self, on: bool, buf: &[Buf], vcs: u32, bufchans: u32) {
-        for p in &mut self.parts {
-            p.heads = if on {
-                ActiveSet::new(buf.len())
-            } else {
-                ActiveSet::default()
-            };
-        }
-        if !on {
-            return;
-        }
-        // The sentinel record past the buffers is no buffer.
-        for (b, r) in buf[..buf.len() - 1].iter().enumerate() {
-            self.weigh_head(b as u32, r, vcs, bufchans);
-        }
     }
 
     /// Puts buffer `b` (record `r`) in its partition's header set when step 2 visits it in a
@@ -321,8 +288,6 @@ impl Split {
                     + vec_bytes(&p.delivered)
                     + vec_bytes(&p.hist)
                     + p.flows.heap_bytes()
-                    + vec_bytes(&p.hops)
-                    + vec_bytes(&p.escape)
             })
             .sum();
         let boxes: u64 = self.boxes.iter().map(|b| vec_bytes(&b.0)).sum();
@@ -335,17 +300,11 @@ impl Engine {
     /// early free nor router and link timing being on).
     pub(super) fn step_split(&mut self, split: &mut Split) {
         let start = Instant::now();
-        // One pass (as in `Engine::step`) on a large network without shared channels.
-        let one = self.far && !self.net.shared;
-        let (vcs, bufchans) = (self.net.vcs, self.net.buffered_channels());
-        self.bufs.keep_heads(one);
-        split.keep_heads(one, &self.bufs.buf, vcs, bufchans);
-        split.keep_listing(one);
+        let one = self.plan.one_pass();
+        let vcs = self.net.vcs;
         // Worms flow inside a partition as on one thread (`flows.rs`).
-        let flowing = one && self.flows.enabled && self.net.depth >= 2;
         for p in &mut split.parts {
-            p.flows.on = flowing;
-            if flowing {
+            if p.flows.on {
                 p.flows.fit(self.msgs.len.len());
             }
         }
@@ -411,11 +370,14 @@ impl Engine {
             routing: &self.routing,
             selection: self.selection,
             msgs: &self.msgs,
-            drv_rr: &self.arbiters.drv_rr,
             sides: &split.sides,
             buf: Shared::new(&mut self.bufs.buf),
             chans: Shared::new(&mut self.arbiters.chan),
+            drv_rr: Shared::new(&mut self.arbiters.drv_rr),
             rngs: Shared::new(&mut self.rngs),
+            owners: split
+                .sides
+                .owners(self.net.vcs, self.net.shared, &split.routers, true),
             random_tie: self.random_tie,
             now: self.cycle as u32,
             far: self.far,
@@ -426,8 +388,7 @@ impl Engine {
             &mut split.profile,
             0,
             |i, p| {
-                // SAFETY: a partition requests only from its own buffers, to its own arbiters.
-                unsafe { request_part::<SHARED, ONE>(i as u8, p, &ctx) };
+                request_part::<SHARED, ONE>(i as u8, p, &ctx);
                 // A thread that finds the draws being taken or gone leaves them.
                 if let Ok(mut draws) = draws.try_lock()
                     && let Some((sources, traffic)) = draws.take()
@@ -446,16 +407,10 @@ impl Engine {
         split: &mut Split,
         inject: bool,
     ) -> u64 {
-        let after = self.cycle + 1;
         let n = split.parts.len();
         let busy = self.occupancy.busy_mut();
-        let messages = self.msgs.len.len();
-        for p in &mut split.parts {
-            if p.hops.len() < messages {
-                p.hops.resize(messages, 0);
-                p.escape.resize(messages, 0);
-            }
-        }
+        self.hops.fit(self.msgs.len.len());
+        let (hops, classes) = self.hops.share();
         let Messages {
             inject: injected_at,
             len,
@@ -464,7 +419,7 @@ impl Engine {
             src,
             ..
         } = &mut self.msgs;
-        let sources = self.sources.shared();
+        let sources = self.sources.shared(injected_at);
         let injection = InjectCtx {
             vcs: self.net.vcs,
             inj_vcs: self.net.inj_vcs,
@@ -479,32 +434,37 @@ impl Engine {
         };
         let ctx = TraverseCtx {
             inject: inject.then_some((&sources, &injection)),
-            injected_at: Shared::new(injected_at),
             net: &self.net,
             sides: &split.sides,
             lens: len,
             buf: Shared::new(&mut self.bufs.buf),
             chans: Shared::new(&mut self.arbiters.chan),
             drv_rr: Shared::new(&mut self.arbiters.drv_rr),
+            owners: {
+                let (vcs, shared) = (self.net.vcs, self.net.shared);
+                let [bufs, chans, _] = split.sides.owners(vcs, shared, &split.routers, false);
+                [bufs, chans]
+            },
             created,
             src,
             home: &split.home,
             busy: Shared::new(busy),
+            hops,
+            classes,
             boxes: Shared::new(&mut split.boxes),
             parts: n,
-            adaptive_vcs: self.adaptive_vcs,
-            now: self.cycle as u32,
+            cycle: self.cycle,
             far: self.far,
             counting: self.arbiters.counting,
         };
         let (parts, prof) = (&mut split.parts, &mut split.profile);
         // SAFETY: a partition grants its own arbiters and moves its own buffers' flits.
         each_part(&split.crew, parts, prof, 1, |i, p| unsafe {
-            grant_part::<SHARED, ONE>(i, p, &ctx, after)
+            grant_part::<SHARED, ONE>(i, p, &ctx)
         });
         // SAFETY: a partition applies the effects on what it holds.
         each_part(&split.crew, parts, prof, 2, |j, p| unsafe {
-            apply_part::<ONE>(j, p, &ctx, after)
+            apply_part::<ONE>(j, p, &ctx)
         });
         let mut moved = 0;
         let mut ejected = 0;
@@ -533,18 +493,20 @@ impl Engine {
             let Some((_, i)) = best else { break };
             let m = parts[i].delivered[next[i]].1;
             next[i] += 1;
-            // Its hops, made in the partitions.
-            let mu = m as usize;
-            for p in parts.iter_mut() {
-                self.msgs.hops[mu] += std::mem::take(&mut p.hops[mu]);
-                self.msgs.escape[mu] += std::mem::take(&mut p.escape[mu]);
-            }
             self.deliver(m);
         }
         for p in parts.iter_mut() {
             p.delivered.clear();
         }
         moved
+    }
+}
+
+/// Each router's partition for the debug build's ownership check; empty in a release build.
+fn router_table(ends: &Ends) -> Vec<u8> {
+    match cfg!(debug_assertions) {
+        true => ends.part.clone(),
+        false => Vec::new(),
     }
 }
 
@@ -559,10 +521,43 @@ fn each_part(
     f: impl Fn(usize, &mut Part) + Sync,
 ) {
     let shared = Shared::new(parts);
-    // SAFETY: thread i alone touches partition i.
-    let share = |i: usize| f(i, unsafe { &mut shared.get()[i] });
+    let share = |i: usize| {
+        // SAFETY: thread i alone touches partition i.
+        let mut mine = unsafe { shared.view(i as u8, Owners::UNCHECKED) };
+        f(i, &mut mine[i]);
+    };
     let start = Instant::now();
     let timer: &Profiling = prof;
     crew.run(&|i| timer.time_share(i, || share(i)));
     prof.end_step(step, start.elapsed().as_nanos() as u64);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::effects::BREAK_THE_RULE;
+    use crate::Scenario;
+    use crate::engine::build_engine_with;
+    use std::sync::atomic::Ordering;
+
+    /// The ownership check catches a broken rule: a partition's grants that write a buffer
+    /// another partition holds panic in a debug build, naming both partitions.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "which partition 1 holds in this phase")]
+    fn a_write_to_another_partitions_buffer_is_caught() {
+        let text = "name = \"rule\"\n[topology]\nkind = \"torus\"\nk = 8\nn = 2\n\
+                    [router]\nvcs = 2\nbuffer_depth = 4\n[traffic]\nmessage_length = 4\n\
+                    flit_rates = [0.1]\n";
+        let s = Scenario::from_toml(text, "rule.toml").expect("a valid scenario");
+        let mut e = build_engine_with(&s, 0.1 / 4.0, 1, |c| {
+            c.threads = 2;
+            c.in_turn = true;
+        });
+        assert_eq!(e.threads(), 2);
+        for _ in 0..10 {
+            e.step();
+        }
+        BREAK_THE_RULE.store(true, Ordering::Relaxed);
+        e.step();
+    }
 }

@@ -3,6 +3,7 @@
 //! indexed by dense ids (buffer, channel, arbiter), so a visit touches few cache lines.
 
 use super::active::ActiveSet;
+use super::records::{Field, Records};
 use crate::network::{NONE, Network};
 
 /// Where a buffer is tracked: not at all (empty), on the active list (visited every cycle),
@@ -46,6 +47,14 @@ pub(super) struct Buf {
     /// IDLE, ACTIVE or ASLEEP.
     pub state: u8,
 }
+
+/// A buffer's message: a split cycle's requests read it of other partitions' buffers (no
+/// request writes it).
+// SAFETY: `msg` is a u32 at its offset in `Buf`.
+pub(super) const MSG: Field<Buf, u32> = unsafe { Field::new(std::mem::offset_of!(Buf, msg)) };
+/// A buffer's flit count: as [`MSG`].
+// SAFETY: `cnt` is a u16 at its offset in `Buf`.
+pub(super) const CNT: Field<Buf, u16> = unsafe { Field::new(std::mem::offset_of!(Buf, cnt)) };
 
 /// Where, in [`Buf::slot`], a split cycle keeps the xor of the partitions on the two sides of
 /// the buffer's channel (6 bits: up to 64 partitions): only a split engine sets those bits, so
@@ -187,30 +196,6 @@ impl Buffers {
     pub fn track(&mut self, t: u32) {
         track_either(&mut self.buf, &mut self.active, t);
     }
-
-    /// Keeps `heads` for a one-pass cycle (`on`): built from the records when it has none,
-    /// dropped otherwise, so that it is never stale.
-    #[inline(always)]
-    pub fn keep_heads(&mut self, on: bool) {
-        if on != self.heads.on() {
-            self.switch_heads(on);
-        }
-    }
-
-    /// [`Buffers::keep_heads`] when the cycle changes kind (with prefetching turned on or off).
-    #[cold]
-    fn switch_heads(&mut self, on: bool) {
-        self.heads = ActiveSet::default();
-        if !on {
-            return;
-        }
-        self.heads = ActiveSet::new(self.buf.len());
-        for (b, r) in self.buf.iter().enumerate() {
-            if r.msg != NONE && r.sent == 0 && r.cnt > 0 {
-                self.heads.insert(b as u32);
-            }
-        }
-    }
 }
 
 /// Wakes buffer `b` of `buf` if it is asleep (the cycle's loops hold `buf` as a slice, so that
@@ -218,7 +203,11 @@ impl Buffers {
 /// which is seldom asleep: the branch is taken rarely, and the buffer's record and the active
 /// set's words are only read, not written back.
 #[inline(always)]
-pub(super) fn wake<const LIST: bool>(buf: &mut [Buf], active: &mut ActiveSet, b: u32) {
+pub(super) fn wake<const LIST: bool>(
+    buf: &mut (impl Records<Buf> + ?Sized),
+    active: &mut ActiveSet,
+    b: u32,
+) {
     let s = &mut buf[b as usize].state;
     if *s == ASLEEP {
         *s = ACTIVE;
@@ -231,7 +220,12 @@ pub(super) fn wake<const LIST: bool>(buf: &mut [Buf], active: &mut ActiveSet, b:
 /// was put back by its grant if it kept flits, and by the flit that refilled it if it emptied;
 /// one that parked joins when it wakes.
 #[inline]
-pub(super) fn keep_asked(asked: &mut Vec<u32>, buf: &[Buf], active: &mut ActiveSet, now: u32) {
+pub(super) fn keep_asked(
+    asked: &mut Vec<u32>,
+    buf: &(impl Records<Buf> + ?Sized),
+    active: &mut ActiveSet,
+    now: u32,
+) {
     for &b in asked.iter() {
         let r = &buf[b as usize];
         if r.state == ACTIVE && r.last != now {
@@ -244,7 +238,13 @@ pub(super) fn keep_asked(asked: &mut Vec<u32>, buf: &[Buf], active: &mut ActiveS
 /// True when a buffer of channel `c` other than `t` (of `vcs` each) has a feeder: a rival of
 /// `t`'s message for the channel's next flit. At V = 2 it can only be `t`'s sibling, `t ^ 1`.
 #[inline(always)]
-pub(super) fn rival_fed(buf: &[Buf], c: u32, t: u32, vcs: u32, no_up: u32) -> bool {
+pub(super) fn rival_fed(
+    buf: &(impl Records<Buf> + ?Sized),
+    c: u32,
+    t: u32,
+    vcs: u32,
+    no_up: u32,
+) -> bool {
     let fed = |v: usize| v != t as usize && buf[v].msg != NONE && buf[v].up != no_up;
     if vcs == 2 {
         fed(t as usize ^ 1)
@@ -256,7 +256,7 @@ pub(super) fn rival_fed(buf: &[Buf], c: u32, t: u32, vcs: u32, no_up: u32) -> bo
 
 /// [`track`] (without a branch on the state) for a set kept either way, told at run time.
 #[inline(always)]
-pub(super) fn track_either(buf: &mut [Buf], active: &mut ActiveSet, t: u32) {
+pub(super) fn track_either(buf: &mut (impl Records<Buf> + ?Sized), active: &mut ActiveSet, t: u32) {
     match active.listing() {
         true => track::<true>(buf, active, t, false),
         false => track::<false>(buf, active, t, false),
@@ -269,7 +269,12 @@ pub(super) fn track_either(buf: &mut [Buf], active: &mut ActiveSet, t: u32) {
 /// set's word back there costs more than a mispredicted branch (a tracked buffer's word is
 /// then only read).
 #[inline(always)]
-pub(super) fn track<const LIST: bool>(buf: &mut [Buf], active: &mut ActiveSet, t: u32, far: bool) {
+pub(super) fn track<const LIST: bool>(
+    buf: &mut (impl Records<Buf> + ?Sized),
+    active: &mut ActiveSet,
+    t: u32,
+    far: bool,
+) {
     let s = &mut buf[t as usize].state;
     if far {
         if *s == IDLE {
@@ -342,7 +347,7 @@ impl WaitLists {
 
     /// Puts the header in buffer `b` on channel `ch`'s list, once.
     #[inline]
-    pub fn park(&mut self, b: u32, ch: u32, chans: &mut [Chan]) {
+    pub fn park(&mut self, b: u32, ch: u32, chans: &mut (impl Records<Chan> + ?Sized)) {
         if self.parked.contains(b) {
             return;
         }
@@ -363,7 +368,7 @@ impl WaitLists {
 
     /// Takes channel `ch`'s list out of this pool, its buffers in list order (their nodes
     /// freed, their headers no longer parked here): to move the list to another pool.
-    pub fn take_list(&mut self, ch: usize, chans: &mut [Chan]) -> Vec<u32> {
+    pub fn take_list(&mut self, ch: usize, chans: &mut (impl Records<Chan> + ?Sized)) -> Vec<u32> {
         let mut list = Vec::new();
         let mut w = std::mem::replace(&mut chans[ch].wait, NONE);
         while w != NONE {
@@ -378,7 +383,7 @@ impl WaitLists {
 
     /// Puts `list` (buffers in list order, from [`WaitLists::take_list`]) on channel `ch`'s
     /// list in this pool, in the same order.
-    pub fn put_list(&mut self, ch: usize, list: &[u32], chans: &mut [Chan]) {
+    pub fn put_list(&mut self, ch: usize, list: &[u32], chans: &mut (impl Records<Chan> + ?Sized)) {
         for &b in list.iter().rev() {
             self.park(b, ch as u32, chans);
         }
@@ -389,9 +394,9 @@ impl WaitLists {
     pub fn wake_all<const LIST: bool>(
         &mut self,
         ch: usize,
-        buf: &mut [Buf],
+        buf: &mut (impl Records<Buf> + ?Sized),
         active: &mut ActiveSet,
-        chans: &mut [Chan],
+        chans: &mut (impl Records<Chan> + ?Sized),
     ) {
         let mut w = std::mem::replace(&mut chans[ch].wait, NONE);
         while w != NONE {
@@ -503,11 +508,6 @@ impl EarlyFree {
             queued: vec![NONE; nbuf],
             up: vec![nbuf as u32; nbuf],
         }
-    }
-
-    /// True when the option is on.
-    pub fn on(&self) -> bool {
-        !self.queued.is_empty()
     }
 }
 

@@ -6,6 +6,7 @@
 use super::active::ActiveSet;
 use super::messages::Messages;
 use super::parts::{Buf, Chan};
+use super::records::Records;
 use crate::network::{NONE, Network};
 
 /// Buffer state beyond which the network is taken not to fit in cache (the cost of asking
@@ -44,6 +45,20 @@ pub(super) fn prefetch<T>(slice: &[T], i: u32) {
     }
 }
 
+/// Asks for the cache line of record `i` of `records`, if `i` is in range.
+#[inline(always)]
+pub(super) fn prefetch_in<T>(records: &(impl Records<T> + ?Sized), i: u32) {
+    if let Some(x) = records.address(i as usize) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch reads nothing and faults on no address.
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(x.cast::<i8>());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = x;
+    }
+}
+
 /// Asks for what routing reads of a header in buffer `b` at router `at` bound for processor
 /// `dst`: both routers' coordinates, `at`'s output links and the link the header came in on.
 #[inline(always)]
@@ -64,24 +79,24 @@ pub(super) fn prefetch_route(net: &Network, b: u32, at: u32, dst: u32) {
 pub(super) fn request_ahead<const SHARED: bool>(
     i: usize,
     visit: &[u32],
-    buf: &[Buf],
-    chans: &[Chan],
+    buf: &(impl Records<Buf> + ?Sized),
+    chans: &(impl Records<Chan> + ?Sized),
     requested: &ActiveSet,
     msgs: &Messages,
     net: &Network,
 ) {
     if let Some(&b) = visit.get(i + AHEAD) {
-        prefetch(buf, b);
+        prefetch_in(buf, b);
     }
     if let Some(&b) = visit.get(i + AHEAD / 2) {
         let next = &buf[b as usize];
         if !SHARED {
-            prefetch(chans, next.out_chan);
+            prefetch_in(chans, next.out_chan);
             // The requested set's word of its channel (its arbiter).
             requested.prefetch(next.out_chan);
         }
         if next.sent > 0 {
-            prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
+            prefetch_in(buf, next.out_buf(net.buffered_channels(), net.vcs));
         } else {
             prefetch(&msgs.dst, next.msg);
             prefetch(net.topology.links(), b / net.vcs);
@@ -105,22 +120,22 @@ pub(super) fn request_ahead<const SHARED: bool>(
 pub(super) fn pull_ahead<const LIST: bool>(
     i: usize,
     pull: &[u32],
-    buf: &[Buf],
-    chans: &[Chan],
+    buf: &(impl Records<Buf> + ?Sized),
+    chans: &(impl Records<Chan> + ?Sized),
     active: &ActiveSet,
-    busy: &[u8],
+    busy: &(impl Records<u8> + ?Sized),
     lens: &[u16],
     net: &Network,
 ) {
     if let Some(&b) = pull.get(i + PULL_AHEAD) {
-        prefetch(buf, b);
+        prefetch_in(buf, b);
     }
     if let Some(&b) = pull.get(i + PULL_NEAR) {
         let next = &buf[b as usize];
-        prefetch(chans, next.out_chan);
-        prefetch(buf, next.out_buf(net.buffered_channels(), net.vcs));
+        prefetch_in(chans, next.out_chan);
+        prefetch_in(buf, next.out_buf(net.buffered_channels(), net.vcs));
         if next.feeder_may_sleep::<true>(net.depth) {
-            prefetch(buf, next.up);
+            prefetch_in(buf, next.up);
         }
         active.hint::<LIST>(b);
         freed_ahead(b, next, chans, busy, lens, net);
@@ -130,11 +145,18 @@ pub(super) fn pull_ahead<const LIST: bool>(
 /// If the flit at the front of buffer `b` (record `next`) is its message's tail: asks for the
 /// channel its move frees (its wait list) and that link's occupancy count.
 #[inline(always)]
-fn freed_ahead(b: u32, next: &Buf, chans: &[Chan], busy: &[u8], lens: &[u16], net: &Network) {
+fn freed_ahead(
+    b: u32,
+    next: &Buf,
+    chans: &(impl Records<Chan> + ?Sized),
+    busy: &(impl Records<u8> + ?Sized),
+    lens: &[u16],
+    net: &Network,
+) {
     if lens.get(next.msg as usize) == Some(&next.sent.wrapping_add(1)) {
         let freed = net.buf_channel(b);
-        prefetch(chans, freed);
-        prefetch(busy, freed);
+        prefetch_in(chans, freed);
+        prefetch_in(busy, freed);
     }
 }
 
@@ -149,32 +171,33 @@ fn freed_ahead(b: u32, next: &Buf, chans: &[Chan], busy: &[u8], lens: &[u16], ne
 pub(super) fn traverse_ahead<const ONE: bool, const LIST: bool>(
     i: usize,
     visit: &[u32],
-    buf: &[Buf],
-    chans: &[Chan],
+    buf: &(impl Records<Buf> + ?Sized),
+    chans: &(impl Records<Chan> + ?Sized),
     active: &ActiveSet,
     heads: &ActiveSet,
-    busy: &[u8],
+    busy: &(impl Records<u8> + ?Sized),
     lens: &[u16],
     net: &Network,
 ) {
     if let Some(&a) = visit.get(i + AHEAD) {
-        prefetch(chans, a);
+        prefetch_in(chans, a);
     }
     if let Some(&a) = visit.get(i + AHEAD / 2) {
-        prefetch(buf, chans[a as usize].best as u32);
+        prefetch_in(buf, chans[a as usize].best as u32);
     }
     if let Some(&a) = visit.get(i + AHEAD / 4) {
         let b = chans[a as usize].best as u32;
-        if let Some(next) = buf.get(b as usize) {
+        if (b as usize) < buf.len() {
+            let next = &buf[b as usize];
             let t = next.out_buf(net.buffered_channels(), net.vcs);
-            prefetch(buf, t);
+            prefetch_in(buf, t);
             if next.feeder_may_sleep::<ONE>(net.depth) {
-                prefetch(buf, next.up);
+                prefetch_in(buf, next.up);
             }
             active.hint::<LIST>(b);
             active.hint::<LIST>(t);
             if next.sent == 0 {
-                prefetch(busy, next.out_chan);
+                prefetch_in(busy, next.out_chan);
                 if heads.on() {
                     // A one-pass cycle's heads set, which the header leaves.
                     heads.prefetch(b);

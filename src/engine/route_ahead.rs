@@ -7,7 +7,8 @@
 use super::active::ActiveSet;
 use super::messages::Messages;
 use super::parts::{ACTIVE, Buf, Chan};
-use super::prefetch::prefetch;
+use super::prefetch::prefetch_in;
+use super::records::Records;
 use crate::network::{NONE, Network};
 use crate::routing::{Candidates, Routing};
 
@@ -64,8 +65,8 @@ impl RouteAhead {
         &mut self,
         j: usize,
         visit: &[u32],
-        buf: &[Buf],
-        chans: &[Chan],
+        buf: &(impl Records<Buf> + ?Sized),
+        chans: &(impl Records<Chan> + ?Sized),
         requested: &ActiveSet,
         ctx: &RouteCtx,
     ) {
@@ -81,9 +82,9 @@ impl RouteAhead {
         ctx.route_header(b, r, net.buf_router(b), 0, out);
         for c in out.as_slice().iter().take(ASKED) {
             if c.chan < net.buffered_channels() {
-                prefetch(buf, c.chan * net.vcs + c.vc_lo as u32);
+                prefetch_in(buf, c.chan * net.vcs + c.vc_lo as u32);
             }
-            prefetch(chans, c.chan);
+            prefetch_in(chans, c.chan);
             requested.prefetch(c.chan);
         }
     }

@@ -1,8 +1,8 @@
 //! Run control of one load point: warm-up, measurement window, drain; saturation and deadlock
 //! detection; the point's results.
 
-use super::Engine;
 use super::probes::Span;
+use super::{Engine, EngineConfig};
 use crate::error::{Error, Result};
 use crate::network::Network;
 use crate::routing::Routing;
@@ -54,27 +54,39 @@ impl RunControl {
 
 /// An engine for one load point of a scenario (`rate` in messages/node/cycle).
 pub fn build_engine(s: &Scenario, rate: f64, seed: u64) -> Engine {
-    build_engine_on(s, Network::for_scenario(s), rate, seed)
+    build_engine_with(s, rate, seed, |_| {})
+}
+
+/// [`build_engine`] with its configuration changed by `tune` (threads, prefetching, flows:
+/// what the tests and probes vary to the same results).
+pub fn build_engine_with(
+    s: &Scenario,
+    rate: f64,
+    seed: u64,
+    tune: impl FnOnce(&mut EngineConfig),
+) -> Engine {
+    build_engine_on_with(s, Network::for_scenario(s), rate, seed, tune)
 }
 
 /// [`build_engine`] on `net`, a wiring of the scenario's network (its links numbered
 /// otherwise, say).
 pub fn build_engine_on(s: &Scenario, net: Network, rate: f64, seed: u64) -> Engine {
+    build_engine_on_with(s, net, rate, seed, |_| {})
+}
+
+/// [`build_engine_on`] with its configuration changed by `tune`.
+fn build_engine_on_with(
+    s: &Scenario,
+    net: Network,
+    rate: f64,
+    seed: u64,
+    tune: impl FnOnce(&mut EngineConfig),
+) -> Engine {
     let routing = Routing::new(s, &net);
     let traffic = Traffic::new(&s.traffic, net.traffic_topo(), seed);
-    let random_tie = Routing::random_tie(s, &net);
-    Engine::new(net, routing, traffic, rate, seed)
-        .with_process(s.traffic.process)
-        .with_source_concurrency(s.traffic.source_concurrency)
-        .with_selection(s.routing.selection)
-        .with_early_free(s.router.early_free)
-        .with_random_tie(random_tie)
-        .with_timing(
-            s.router.delay,
-            s.router.link_latency,
-            s.router.crossbar == crate::scenario::Crossbar::PerPort,
-        )
-        .with_threads(s.run.threads_per_point.max(1))
+    let mut config = EngineConfig::of(s, &net);
+    tune(&mut config);
+    Engine::build(net, routing, traffic, rate, seed, &config)
 }
 
 /// Simulates one load point of a scenario. A deadlock is an error naming the stuck buffers.
@@ -102,10 +114,13 @@ pub fn run_point_until(
     threads: usize,
     stop: &AtomicBool,
 ) -> Result<PointResult> {
-    let mut e = build_engine(s, rate, seed);
-    if s.run.threads_per_point == 0 && threads > 1 && e.net.buffers() >= AUTO_SPLIT_BUFFERS {
-        e = e.with_threads(threads);
-    }
+    let net = Network::for_scenario(s);
+    let auto = s.run.threads_per_point == 0 && threads > 1 && net.buffers() >= AUTO_SPLIT_BUFFERS;
+    let mut e = build_engine_on_with(s, net, rate, seed, |c| {
+        if auto {
+            c.threads = threads;
+        }
+    });
     let (measured, span) = simulate(&mut e, RunControl::from_scenario(s), rate, seed, stop)?;
     let (net, window) = e.into_window_counts(span);
     Ok(PointResult::from_window(&net, measured, &window))

@@ -3,7 +3,8 @@
 //! Within a tier the policy chooses (ARCHITECTURE.md: routing yields candidates, selection
 //! picks one with a free buffer).
 
-use super::parts::Buf;
+use super::parts::{Buf, CNT, MSG};
+use super::records::Records;
 use crate::network::{NONE, Network};
 use crate::routing::{Candidate, Candidates};
 use crate::scenario::Selection;
@@ -17,7 +18,7 @@ use rand_pcg::Pcg64;
 #[inline(always)]
 pub(super) fn select(
     net: &Network,
-    bufs: &[Buf],
+    bufs: &(impl Records<Buf> + ?Sized),
     queued: &[u32],
     cand: &Candidates,
     policy: Selection,
@@ -48,24 +49,21 @@ pub(super) fn select(
                 Selection::Random => random_free(net, bufs, group, rng),
                 Selection::LeastMultiplexed => best_channel(net, bufs, group, rng, |c| {
                     let base = (c.chan * net.vcs) as usize;
-                    let busy = bufs[base..base + net.vcs as usize]
-                        .iter()
-                        .filter(|b| b.msg != NONE)
+                    let busy = (base..base + net.vcs as usize)
+                        .filter(|&t| bufs.peek(t, MSG) != NONE)
                         .count();
                     u32::MAX - busy as u32
                 }),
                 Selection::MostFree => best_channel(net, bufs, group, rng, |c| {
                     let base = (c.chan * net.vcs) as usize;
-                    bufs[base + c.vc_lo as usize..base + c.vc_hi as usize]
-                        .iter()
-                        .map(|b| (net.depth - b.cnt) as u32)
+                    (base + c.vc_lo as usize..base + c.vc_hi as usize)
+                        .map(|t| (net.depth - bufs.peek(t, CNT)) as u32)
                         .sum()
                 }),
                 Selection::Avail => best_channel(net, bufs, group, rng, |c| {
                     let base = (c.chan * net.vcs) as usize;
-                    bufs[base + c.vc_lo as usize..base + c.vc_hi as usize]
-                        .iter()
-                        .filter(|b| b.msg == NONE)
+                    (base + c.vc_lo as usize..base + c.vc_hi as usize)
+                        .filter(|&t| bufs.peek(t, MSG) == NONE)
                         .count() as u32
                 }),
             }
@@ -82,7 +80,7 @@ pub(super) fn select(
 /// is empty, or whose message's tail has arrived, with room behind it and no message queued.
 fn first_free_early(
     net: &Network,
-    bufs: &[Buf],
+    bufs: &(impl Records<Buf> + ?Sized),
     queued: &[u32],
     c: &Candidate,
 ) -> Option<(u32, u32)> {
@@ -98,17 +96,21 @@ fn first_free_early(
 
 /// The lowest free virtual channel of a candidate's class.
 #[inline]
-fn first_free(net: &Network, bufs: &[Buf], c: &Candidate) -> Option<(u32, u32)> {
+fn first_free(
+    net: &Network,
+    bufs: &(impl Records<Buf> + ?Sized),
+    c: &Candidate,
+) -> Option<(u32, u32)> {
     let base = c.chan * net.vcs;
     (base + c.vc_lo as u32..base + c.vc_hi as u32)
-        .find(|&t| bufs[t as usize].msg == NONE)
+        .find(|&t| bufs.peek(t as usize, MSG) == NONE)
         .map(|t| (c.chan, t))
 }
 
 /// Uniformly at random among all free virtual channels of the group (reservoir sampling).
 fn random_free(
     net: &Network,
-    bufs: &[Buf],
+    bufs: &(impl Records<Buf> + ?Sized),
     group: &[Candidate],
     rng: &mut Pcg64,
 ) -> Option<(u32, u32)> {
@@ -117,7 +119,7 @@ fn random_free(
     for c in group {
         let base = c.chan * net.vcs;
         for t in base + c.vc_lo as u32..base + c.vc_hi as u32 {
-            if bufs[t as usize].msg == NONE {
+            if bufs.peek(t as usize, MSG) == NONE {
                 seen += 1;
                 if rng.gen_range(0..seen) == 0 {
                     pick = Some((c.chan, t));
@@ -132,7 +134,7 @@ fn random_free(
 /// then its lowest free virtual channel.
 fn best_channel(
     net: &Network,
-    bufs: &[Buf],
+    bufs: &(impl Records<Buf> + ?Sized),
     group: &[Candidate],
     rng: &mut Pcg64,
     score: impl Fn(&Candidate) -> u32,

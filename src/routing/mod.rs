@@ -280,6 +280,12 @@ impl Routing {
         }
     }
 
+    /// The routing's buffer classes: virtual channels `0..adaptive_vcs()` form its adaptive
+    /// class a, the others its escape (or deterministic) class.
+    pub fn buffer_classes(&self) -> crate::stats::BufferClasses {
+        crate::stats::BufferClasses::new(self.adaptive_vcs())
+    }
+
     /// Virtual channels `0..adaptive_vcs()` form the adaptive class a (0: no such class).
     pub fn adaptive_vcs(&self) -> u32 {
         match self {

@@ -2,9 +2,12 @@
 //! integer histogram, batch-means confidence interval, hop counts), virtual-channel occupancy
 //! and the multiplexing degree, and the point's results with their window arithmetic.
 
+mod hops;
 pub mod occupancy;
 mod point;
 
+pub(crate) use hops::hop;
+pub use hops::{BufferClasses, HopProbe, Hops};
 pub use occupancy::{VcOccupancy, multiplexing_degree};
 pub use point::{Counters, Measured, PointResult, SHORTFALL_SIGMAS, StopReason, offered_variance};
 

@@ -20,7 +20,13 @@ pub struct VcOccupancy {
 /// `now`, in the accounts `acc` (a split cycle's partition passes its own, whose changes
 /// [`VcOccupancy::add`] sums).
 #[inline(always)]
-pub fn change(busy: &mut [u8], acc: &mut [u64], c: usize, up: bool, now: u64) {
+pub(crate) fn change(
+    busy: &mut (impl crate::engine::records::Records<u8> + ?Sized),
+    acc: &mut [u64],
+    c: usize,
+    up: bool,
+    now: u64,
+) {
     let b = busy[c];
     let to = if up { b + 1 } else { b - 1 };
     busy[c] = to;
@@ -56,6 +62,11 @@ impl VcOccupancy {
     #[inline]
     pub fn change(&mut self, c: usize, up: bool, now: u64) {
         change(&mut self.busy, &mut self.acc, c, up, now);
+    }
+
+    /// The per-link counts and the accounts, for the one thread's grants.
+    pub(crate) fn parts_mut(&mut self) -> (&mut [u8], &mut [u64]) {
+        (&mut self.busy, &mut self.acc)
     }
 
     /// The per-link counts, for a cycle split across threads: each link's count is changed by

@@ -3,7 +3,7 @@
 //! of the library's own topology code.
 
 use flitsim::Scenario;
-use flitsim::engine::{Engine, build_engine};
+use flitsim::engine::{Engine, EngineConfig, build_engine, build_engine_with};
 
 /// The kinds of k-ary n-cube, as the tests see them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,8 +213,19 @@ pub fn routing_scenario(
 /// An engine with the given routing (lines of `[routing]`) and no Poisson sources: messages
 /// enter only through `Engine::send`; deliveries are logged.
 pub fn quiet_routing_engine(topo: &Topo, vcs: u32, depth: u32, routing: &str) -> Engine {
+    quiet_routing_engine_with(topo, vcs, depth, routing, |_| {})
+}
+
+/// [`quiet_routing_engine`] with its configuration changed by `tune`.
+pub fn quiet_routing_engine_with(
+    topo: &Topo,
+    vcs: u32,
+    depth: u32,
+    routing: &str,
+    tune: impl FnOnce(&mut EngineConfig),
+) -> Engine {
     let s = routing_scenario(topo, vcs, depth, 1, 0.001, 0, 100, 1, routing, "");
-    let mut e = build_engine(&s, 0.0, 1);
+    let mut e = build_engine_with(&s, 0.0, 1, tune);
     e.log_deliveries = true;
     e
 }

@@ -6,12 +6,13 @@
 
 use super::scale::each_case;
 use flitsim::Scenario;
-use flitsim::engine::{Engine, Span, build_engine};
+use flitsim::engine::{Engine, Plan, Span, build_engine_with};
 
 /// Runs `s` at `flit_rate` for `cycles` cycles with the one-pass cycle, on one thread with no
 /// worm flowing and on `threads` threads with worms flowing (the split's partition boundaries
 /// moved at the cycles `moves` gives, to the fractions of the routers given), comparing every
-/// buffer after every cycle; returns the most buffers that flowed at once.
+/// buffer after every cycle; returns the most buffers that flowed at once, and the flowing
+/// engine's plan.
 fn lockstep(
     s: &Scenario,
     flit_rate: f64,
@@ -19,13 +20,14 @@ fn lockstep(
     threads: usize,
     moves: &[(u64, f64)],
     ctx: &str,
-) -> u64 {
+) -> (u64, Plan) {
     let rate = flit_rate / s.traffic.mean_length();
     let engine = |flows: bool, threads: usize| -> Engine {
-        let mut e = build_engine(s, rate, 7)
-            .with_threads(threads)
-            .with_prefetch(true)
-            .with_flows(flows);
+        let mut e = build_engine_with(s, rate, 7, |c| {
+            c.threads = threads;
+            c.prefetch = Some(true);
+            c.flows = flows;
+        });
         e.log_deliveries = true;
         e
     };
@@ -87,23 +89,16 @@ fn lockstep(
     let (a, b) = (plain.window_counts(span_a), flowing.window_counts(span_b));
     assert_eq!(a.flits, b.flits, "{ctx}: the window's flits per channel");
     assert_eq!(a.msgs, b.msgs, "{ctx}: the window's headers per channel");
-    most
+    (most, flowing.plan())
 }
 
 /// Every case of `scale.rs`, light and saturated: the same state after every cycle, and
-/// worms do flow wherever the one-pass cycle runs with buffers of two flits or more (not
-/// under early free, router or link timing, or shared channels).
+/// worms do flow wherever the plan says they may (`Plan::flows`).
 #[test]
 fn flowing_worms_change_nothing() {
     each_case(|s, flit_rate, ctx| {
-        let most = lockstep(s, flit_rate, 1500, 1, &[], ctx);
-        let r = &s.router;
-        let one_pass = !r.early_free
-            && r.delay == 0
-            && r.link_latency == 1
-            && r.crossbar != flitsim::scenario::Crossbar::PerPort
-            && !ctx.contains("mway");
-        if one_pass && r.buffer_depth >= 2 {
+        let (most, plan) = lockstep(s, flit_rate, 1500, 1, &[], ctx);
+        if plan.flows() {
             assert!(most > 0, "{ctx}: no worm flowed");
         } else {
             assert_eq!(most, 0, "{ctx}: a worm flowed");
@@ -125,12 +120,13 @@ fn long_flowing_worms_change_nothing() {
             );
             let s = Scenario::from_toml(&text, "flows.toml").unwrap();
             let ctx = format!("8-ary 2-cube, {algorithm}, depth {depth}, at {flit_rate}");
-            let most = lockstep(&s, flit_rate, 2000, 1, &[], &ctx);
+            let (most, _) = lockstep(&s, flit_rate, 2000, 1, &[], &ctx);
             assert!(most >= 10, "{ctx}: at most {most} buffers flowed");
             for threads in [2, 3] {
                 let moves = [(700, 0.3), (1300, 0.6)];
                 let ctx = format!("{ctx}, {threads} threads");
-                let most = lockstep(&s, flit_rate, 2000, threads, &moves, &ctx);
+                let (most, plan) = lockstep(&s, flit_rate, 2000, threads, &moves, &ctx);
+                assert_eq!(plan.threads, threads, "{ctx}: split");
                 assert!(most > 0, "{ctx}: no worm flowed");
             }
         }
@@ -143,16 +139,10 @@ fn long_flowing_worms_change_nothing() {
 #[test]
 fn flowing_worms_in_partitions_change_nothing() {
     each_case(|s, flit_rate, ctx| {
-        let r = &s.router;
-        let split = !r.early_free
-            && r.delay == 0
-            && r.link_latency == 1
-            && r.crossbar != flitsim::scenario::Crossbar::PerPort;
-        let one_pass = split && !ctx.contains("mway");
         for (threads, moves) in [(2, &[(500, 0.3), (1000, 0.7)][..]), (3, &[][..])] {
             let ctx = format!("{ctx}, {threads} threads");
-            let most = lockstep(s, flit_rate, 1500, threads, moves, &ctx);
-            if one_pass && r.buffer_depth >= 2 {
+            let (most, plan) = lockstep(s, flit_rate, 1500, threads, moves, &ctx);
+            if plan.flows() {
                 assert!(most > 0, "{ctx}: no worm flowed");
             } else {
                 assert_eq!(most, 0, "{ctx}: a worm flowed");

@@ -7,7 +7,7 @@
 
 use crate::common::{Sent, chi2_9999, offer_bernoulli};
 use flitsim::Scenario;
-use flitsim::engine::{Engine, build_engine, run_point};
+use flitsim::engine::{Engine, build_engine, build_engine_with, run_point};
 use rand::SeedableRng;
 
 /// Coordinates of node `v` (dimension 0 least significant).
@@ -265,9 +265,10 @@ fn dimension_order_is_deadlock_free_past_saturation() {
 fn moving_partition_boundaries_on_a_hyperx_changes_nothing() {
     let s = scenario(&[4, 4, 3], 2, 4, 8, 0.02, "");
     let run = |threads: usize, moves: &[(u64, u32)]| {
-        let mut e = build_engine(&s, 0.02, 7)
-            .with_threads(threads)
-            .with_prefetch(true);
+        let mut e = build_engine_with(&s, 0.02, 7, |c| {
+            c.threads = threads;
+            c.prefetch = Some(true);
+        });
         assert_eq!(e.threads(), threads);
         e.log_deliveries = true;
         for i in 0..1500 {

@@ -4,7 +4,9 @@
 //! one-thread cycle, on every kind of network and router option.
 
 use flitsim::Scenario;
-use flitsim::engine::{Delivery, Engine, build_engine, build_engine_on};
+use flitsim::engine::{
+    CycleKind, Delivery, Engine, build_engine, build_engine_on, build_engine_with,
+};
 use flitsim::network::Network;
 use flitsim::topology::KAryNCube;
 
@@ -35,9 +37,10 @@ fn run_on(
     threads: usize,
     refresh: u64,
 ) -> (Outcome, Vec<f64>) {
-    let e = build_engine(s, flit_rate / s.traffic.mean_length(), 7)
-        .with_threads(threads)
-        .with_prefetch(prefetch);
+    let e = build_engine_with(s, flit_rate / s.traffic.mean_length(), 7, |c| {
+        c.threads = threads;
+        c.prefetch = Some(prefetch);
+    });
     outcome(s, e, threads, cycles, refresh)
 }
 
@@ -50,11 +53,14 @@ fn outcome(
     cycles: u64,
     refresh: u64,
 ) -> (Outcome, Vec<f64>) {
-    let one_thread = s.router.early_free
-        || s.router.delay > 0
-        || s.router.link_latency > 1
-        || s.router.crossbar == flitsim::scenario::Crossbar::PerPort;
+    // Early free and router or link timing keep one thread (their plans say so).
+    let plan = e.plan();
+    let one_thread = matches!(
+        plan.kind,
+        CycleKind::TwoPass { early: true, .. } | CycleKind::TwoPass { timed: true, .. }
+    );
     assert_eq!(e.threads(), if one_thread { 1 } else { threads });
+    assert_eq!(plan.threads, e.threads());
     e.log_deliveries = true;
     for i in 0..cycles {
         e.step();
@@ -184,7 +190,10 @@ fn threads_change_nothing() {
         }
         // Two partitions run in turn on the calling thread (the probes' measure of a split
         // cycle's own work).
-        let e = build_engine(s, flit_rate / s.traffic.mean_length(), 7).with_partitions_in_turn(2);
+        let e = build_engine_with(s, flit_rate / s.traffic.mean_length(), 7, |c| {
+            c.threads = 2;
+            c.in_turn = true;
+        });
         let turn = outcome(s, e, 2, 2000, 0);
         assert_same(&one, &turn, &format!("{ctx}, 2 partitions in turn"));
     });
@@ -288,9 +297,10 @@ fn a_split_cycles_profile_adds_up_and_changes_nothing() {
         "",
     );
     let plain = run_on(&s, 0.3, 600, true, 3, 0);
-    let mut e = build_engine(&s, 0.3 / s.traffic.mean_length(), 7)
-        .with_threads(3)
-        .with_prefetch(true);
+    let mut e = build_engine_with(&s, 0.3 / s.traffic.mean_length(), 7, |c| {
+        c.threads = 3;
+        c.prefetch = Some(true);
+    });
     assert_eq!(e.split_profile(), None, "no profile before it is asked for");
     e.profile_split();
     e.log_deliveries = true;
@@ -337,9 +347,10 @@ fn moving_partition_boundaries_changes_nothing() {
         let one = run_on(s, flit_rate, 1500, false, 1, 0);
         assert!(one.0.0.len() > 100, "{ctx}: too few deliveries to compare");
         for (threads, prefetch) in [(3, false), (2, true)] {
-            let mut e = build_engine(s, flit_rate / s.traffic.mean_length(), 7)
-                .with_threads(threads)
-                .with_prefetch(prefetch);
+            let mut e = build_engine_with(s, flit_rate / s.traffic.mean_length(), 7, |c| {
+                c.threads = threads;
+                c.prefetch = Some(prefetch);
+            });
             let routers = Network::for_scenario(s).routers() as f64;
             let moves: [(u64, &[f64]); 5] = [
                 (1, &[0.1, 0.2]),
@@ -400,9 +411,10 @@ fn an_active_list_changes_nothing() {
             "{ctx}: too few deliveries to compare"
         );
         for threads in [1, 2] {
-            let mut e = build_engine(s, rate, 7)
-                .with_threads(threads)
-                .with_prefetch(true);
+            let mut e = build_engine_with(s, rate, 7, |c| {
+                c.threads = threads;
+                c.prefetch = Some(true);
+            });
             e.log_deliveries = true;
             for i in 0..1500 {
                 e.step();

@@ -4,7 +4,7 @@
 //! the source is the bottleneck, determinism, and the refusals (file, `--set`, `[sweep]`).
 
 use crate::cli::{GOOD, assert_refused, edit};
-use crate::common::{Sent, Topo, offer_bernoulli, quiet_routing_engine};
+use crate::common::{Sent, Topo, offer_bernoulli, quiet_routing_engine_with};
 use flitsim::Scenario;
 use flitsim::engine::{Delivery, Engine, run_point};
 use rand_pcg::Pcg64;
@@ -12,8 +12,9 @@ use rand_pcg::Pcg64;
 /// A 4x4 mesh, V = 2, 4-flit buffers, DOR, no Poisson sources, deliveries logged, with
 /// source concurrency `c`.
 fn mesh_engine(c: u32) -> Engine {
-    quiet_routing_engine(&Topo::mesh(&[4, 4]), 2, 4, "algorithm = \"dor\"")
-        .with_source_concurrency(c)
+    quiet_routing_engine_with(&Topo::mesh(&[4, 4]), 2, 4, "algorithm = \"dor\"", |e| {
+        e.sources.concurrency = c
+    })
 }
 
 /// Steps until every message is delivered (at most `cap` cycles); the deliveries by
@@ -104,8 +105,9 @@ fn a_lone_message_keeps_the_zero_load_timing() {
 /// `cycles/4..cycles`, and the most messages in flight at one source.
 fn hypercube_run(c: u32, p: f64, cycles: u64, seed: u64) -> (Vec<Sent>, Vec<Delivery>, u64, u32) {
     let topo = Topo::hypercube(3);
-    let mut e =
-        quiet_routing_engine(&topo, 3, 4, "algorithm = \"duato\"").with_source_concurrency(c);
+    let mut e = quiet_routing_engine_with(&topo, 3, 4, "algorithm = \"duato\"", |e| {
+        e.sources.concurrency = c
+    });
     let mut rng = Pcg64::new(seed as u128, 0xC0C0);
     let mut sent = Vec::new();
     let mut most = 0;

@@ -255,6 +255,7 @@ impl Split {
             }
         }
         let (vcs, listing) = (net.vcs, self.parts[0].active.listing());
+        self.routers = super::router_table(&ends);
         self.home = homes(net, &ends.part);
         self.starts = starts;
         if listing {

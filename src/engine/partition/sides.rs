@@ -10,10 +10,11 @@
 
 use crate::engine::memory::vec_bytes;
 use crate::engine::parts::{Buf, Chan};
+use crate::engine::records::Owners;
 
 /// Both sides of every buffered channel.
 #[derive(Clone)]
-pub(super) struct Sides {
+pub(in crate::engine) struct Sides {
     /// The partition holding each buffered channel's buffers.
     holder: Vec<u8>,
     /// The partition owning each buffered channel.
@@ -75,7 +76,7 @@ impl Sides {
     /// The partition holding the buffers of buffered channel `c`, which partition `me` owns,
     /// `ch` being its record.
     #[inline(always)]
-    pub fn holder_from(&self, c: u32, ch: &Chan, me: u8) -> u8 {
+    pub(in crate::engine) fn holder_from(&self, c: u32, ch: &Chan, me: u8) -> u8 {
         debug_assert_eq!(self.feeder[c as usize], me);
         debug_assert_eq!(self.holder[c as usize], me ^ ch.sides);
         me ^ ch.sides
@@ -84,7 +85,7 @@ impl Sides {
     /// Whether buffered channel `c`, which partition `me` owns, enters another partition, `ch`
     /// being its record.
     #[inline(always)]
-    pub fn leaves(&self, c: u32, ch: &Chan, me: u8) -> bool {
+    pub(in crate::engine) fn leaves(&self, c: u32, ch: &Chan, me: u8) -> bool {
         debug_assert_eq!(self.feeder[c as usize], me);
         debug_assert_eq!(self.holder[c as usize] != me, ch.sides != 0);
         ch.sides != 0
@@ -93,7 +94,7 @@ impl Sides {
     /// The partition owning channel `c`, whose buffers partition `me` holds, `b` being the
     /// record of one of them.
     #[inline(always)]
-    pub fn feeder_into(&self, c: u32, b: &Buf, me: u8) -> u8 {
+    pub(in crate::engine) fn feeder_into(&self, c: u32, b: &Buf, me: u8) -> u8 {
         debug_assert_eq!(self.holder[c as usize], me);
         debug_assert_eq!(self.feeder[c as usize], me ^ b.sides_xor());
         me ^ b.sides_xor()
@@ -102,5 +103,44 @@ impl Sides {
     /// Heap bytes.
     pub fn heap_bytes(&self) -> u64 {
         vec_bytes(&self.holder) + vec_bytes(&self.feeder)
+    }
+}
+
+impl Sides {
+    /// Who holds each record in a split cycle's step, for the debug build's ownership check of
+    /// every shared access (`records::View`): each buffer's partition is its channel's holder
+    /// (the router it enters), each buffered channel's its feeder (the router it leaves: its
+    /// arbiter, counters and wait list), each router's stream its partition's (`routers`).
+    /// Other partitions' buffers may be peeked at (their messages and counts) when `peeks`.
+    /// Ejection channels, and every channel of a network of shared channels (whose arbiters
+    /// are numbered apart from its channels), go unchecked.
+    pub fn owners<'a>(
+        &'a self,
+        vcs: u32,
+        shared: bool,
+        routers: &'a [u8],
+        peeks: bool,
+    ) -> [Owners<'a>; 3] {
+        let (bufs, chans, routers) = match cfg!(debug_assertions) {
+            true => (&self.holder[..], &self.feeder[..], routers),
+            false => (&[][..], &[][..], &[][..]),
+        };
+        [
+            Owners {
+                of: bufs,
+                per: vcs,
+                peeks,
+            },
+            Owners {
+                of: if shared { &[] } else { chans },
+                per: 1,
+                peeks: false,
+            },
+            Owners {
+                of: routers,
+                per: 1,
+                peeks: false,
+            },
+        ]
     }
 }

@@ -1,0 +1,107 @@
+//! The per-message hop probe: what the grant of a header records of each hop it makes (the
+//! buffer class it takes, as the routing names its classes), read once at the message's
+//! delivery. A new per-message counter is a column here and a line where it is recorded.
+
+use crate::engine::records::{Records, Shared};
+
+/// The routing's classes of buffers, by virtual channel: `0..adaptive` form its adaptive
+/// class (class a of Duato's routings); every other virtual channel is an escape (or, for a
+/// deterministic routing, the only) class.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BufferClasses {
+    adaptive: u32,
+}
+
+impl BufferClasses {
+    /// Virtual channels `0..adaptive` adaptive, the others escape.
+    pub fn new(adaptive: u32) -> BufferClasses {
+        BufferClasses { adaptive }
+    }
+
+    /// Whether a hop on virtual channel `vc` is an escape (or deterministic) hop.
+    #[inline(always)]
+    pub fn escape(&self, vc: u32) -> bool {
+        vc >= self.adaptive
+    }
+}
+
+/// The hops a message made: links crossed, and of those escape (or deterministic) hops.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hops {
+    /// Network links its header crossed.
+    pub links: u16,
+    /// Of those, links crossed outside the routing's adaptive class.
+    pub escape: u16,
+}
+
+/// Each message's hops so far, indexed by message id.
+#[derive(Clone, Default)]
+pub struct HopProbe {
+    classes: BufferClasses,
+    hops: Vec<Hops>,
+}
+
+impl HopProbe {
+    /// A probe of a routing with buffer classes `classes`.
+    pub fn new(classes: BufferClasses) -> HopProbe {
+        HopProbe {
+            classes,
+            hops: Vec::new(),
+        }
+    }
+
+    /// Room for `messages` message ids.
+    #[inline]
+    pub fn fit(&mut self, messages: usize) {
+        if self.hops.len() < messages {
+            self.hops.resize(messages, Hops::default());
+        }
+    }
+
+    /// Message `m`'s header crossed a link into virtual channel `vc` (called once per header
+    /// hop, by the grant that moves it).
+    #[inline(always)]
+    pub fn hop(&mut self, m: u32, vc: u32) {
+        hop(&mut self.hops[..], self.classes, m, vc);
+    }
+
+    /// Message `m`'s hops so far.
+    pub fn of(&self, m: u32) -> Hops {
+        self.hops[m as usize]
+    }
+
+    /// Message `m`'s hops, its counters cleared for the id's next message (at its delivery).
+    #[inline]
+    pub fn take(&mut self, m: u32) -> Hops {
+        std::mem::take(&mut self.hops[m as usize])
+    }
+
+    /// The column, for the one thread's grants.
+    pub(crate) fn columns(&mut self) -> (&mut [Hops], BufferClasses) {
+        (&mut self.hops, self.classes)
+    }
+
+    /// The columns, shared by the partitions of a split cycle's grants: a message's hops are
+    /// recorded by the partition that grants its header, one at a time.
+    pub(crate) fn share(&mut self) -> (Shared<'_, Hops>, BufferClasses) {
+        (Shared::new(&mut self.hops), self.classes)
+    }
+
+    /// Bytes of its columns.
+    pub fn heap_bytes(&self) -> u64 {
+        (self.hops.capacity() * std::mem::size_of::<Hops>()) as u64
+    }
+}
+
+/// Records a hop of message `m` into virtual channel `vc` in `hops`.
+#[inline(always)]
+pub(crate) fn hop<R: Records<Hops> + ?Sized>(
+    hops: &mut R,
+    classes: BufferClasses,
+    m: u32,
+    vc: u32,
+) {
+    let h = &mut hops.at(m as usize);
+    h.links += 1;
+    h.escape += classes.escape(vc) as u16;
+}
