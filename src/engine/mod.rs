@@ -21,6 +21,7 @@ mod arbitration;
 mod calendar;
 mod crew;
 mod crossbar;
+mod deadlock;
 mod diagnostics;
 mod endpoints;
 mod flows;
@@ -39,6 +40,7 @@ mod selection;
 mod timing;
 mod traverse;
 
+pub use deadlock::{DeadlockCause, DeadlockReport, Place, StuckBuffer, StuckMessage, Wait};
 pub use endpoints::Delivery;
 pub use partition::MAX_THREADS;
 pub use partition::profile::{STEPS, SplitProfile};

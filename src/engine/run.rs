@@ -2,6 +2,7 @@
 //! detection; the point's results.
 
 use super::Engine;
+use super::deadlock::{DeadlockCause, DeadlockReport, StuckBuffer};
 use super::probes::Span;
 use crate::error::{Error, Result};
 use crate::network::Network;
@@ -194,8 +195,10 @@ fn simulate(
             // waiting behind heavy congestion: a drained copy of the network tells which.
             if e.cycle >= next_confirm && !e.stuck_buffers(stuck_for).is_empty() {
                 if let Some(frozen) = e.confirm_deadlock() {
-                    let why = format!("flits had not moved for {} cycles", rc.watchdog);
-                    return Err(deadlock_report(e, &frozen, &why, rate, seed));
+                    let why = DeadlockCause::Watchdog {
+                        cycles: rc.watchdog,
+                    };
+                    return Err(deadlock_report(e, frozen, why, rate, seed));
                 }
                 next_confirm = e.cycle + stuck_for;
             }
@@ -207,14 +210,11 @@ fn simulate(
     if stop != StopReason::Drained
         && let Some(frozen) = e.confirm_deadlock()
     {
-        let why = format!(
-            "the point was stopping on its {} while its network was frozen",
-            match stop {
-                StopReason::Backlog => "backlog limit",
-                _ => "drain cap",
-            }
-        );
-        return Err(deadlock_report(e, &frozen, &why, rate, seed));
+        let why = match stop {
+            StopReason::Backlog => DeadlockCause::Backlog,
+            _ => DeadlockCause::DrainCap,
+        };
+        return Err(deadlock_report(e, frozen, why, rate, seed));
     }
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
     let offered_fraction = e.traffic.offered_fraction(e.net.traffic_topo());
@@ -246,19 +246,18 @@ fn simulate(
 }
 
 /// The deadlock error: the cycle, the point, why the check ran (`why`) and the stuck buffers.
-fn deadlock_report(e: &Engine, frozen: &[String], why: &str, rate: f64, seed: u64) -> Error {
-    const SHOWN: usize = 12;
-    let mut msg = format!(
-        "deadlock at cycle {} (rate {rate}, seed {seed}): {why}, and with no new messages {} buffer(s) still cannot move",
-        e.cycle,
-        frozen.len()
-    );
-    for line in frozen.iter().take(SHOWN) {
-        msg.push_str("\n  ");
-        msg.push_str(line);
-    }
-    if frozen.len() > SHOWN {
-        msg.push_str(&format!("\n  ... and {} more", frozen.len() - SHOWN));
-    }
-    Error::Deadlock(msg)
+fn deadlock_report(
+    e: &Engine,
+    stuck: Vec<StuckBuffer>,
+    why: DeadlockCause,
+    rate: f64,
+    seed: u64,
+) -> Error {
+    Error::Deadlock(Box::new(DeadlockReport {
+        cycle: e.cycle,
+        rate,
+        seed,
+        cause: why,
+        stuck,
+    }))
 }
