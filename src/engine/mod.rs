@@ -46,8 +46,8 @@ pub use partition::MAX_THREADS;
 pub use partition::profile::{STEPS, SplitProfile};
 pub use probes::{REFRESH, Span, Totals};
 pub use run::{
-    AUTO_SPLIT_BUFFERS, RunControl, SIMULATED, SIMULATED_STEP, build_engine, build_engine_on,
-    run_engine, run_point, run_point_on, run_point_until,
+    AUTO_SPLIT_BUFFERS, BUFFERS_PER_THREAD, RunControl, SIMULATED, SIMULATED_STEP, auto_threads,
+    build_engine, build_engine_on, run_engine, run_point, run_point_on, run_point_until,
 };
 
 use crate::network::{NONE, Network};
