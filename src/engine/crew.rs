@@ -6,6 +6,8 @@
 //! partitions' shares one after another, to weigh a split cycle's own work against one
 //! thread's cycle (`examples/split_probe`).
 
+#[cfg(all(test, loom))]
+mod loom_tests;
 mod sync;
 
 use std::any::Any;
@@ -235,7 +237,7 @@ impl<T> Shared<T> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::Crew;
     use std::panic::{AssertUnwindSafe, catch_unwind};
