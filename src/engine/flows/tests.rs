@@ -6,7 +6,10 @@
 //! one link a cycle, the tail M - 1 cycles behind).
 
 use super::*;
+use crate::engine::build_engine;
 use crate::engine::parts::{ASLEEP, NO_REQUEST};
+use crate::scenario::Scenario;
+use crate::topology::Dir;
 
 /// Virtual channels of the hand-built line: channel c holds buffers `c * VCS..(c + 1) * VCS`.
 const VCS: u32 = 2;
@@ -771,4 +774,369 @@ fn end_in_a_split_cycle_watches_the_rear_another_partition_feeds() {
     assert_eq!(case(now - 1, M), (STILL, at(1), (0, 9, now, IDLE)));
     // Its tail has passed it (the buffer is free): the worm has no such rear any more.
     assert_eq!(case(now, NONE), (FLOWING, NONE, (1, 5, 16, FLOW)));
+}
+
+// Engines on tiny networks, stepped cycle by cycle.
+
+/// An engine on `topology` with `vcs` buffers of `depth` flits a channel, dimension-order
+/// routing, no sources (messages only through `send`) and the one-pass cycle, whose worms may
+/// flow (`flows`); split into two partitions run in turn when `split`.
+fn engine(topology: &str, vcs: u32, depth: u32, flows: bool, split: bool) -> Engine {
+    let text = format!(
+        "name = \"flows\"\n[topology]\n{topology}\n[router]\nvcs = {vcs}\n\
+         buffer_depth = {depth}\n[routing]\nalgorithm = \"dor\"\n[traffic]\n\
+         message_length = 4\nflit_rates = [0.1]\n"
+    );
+    let s = Scenario::from_toml(&text, "flows.toml").expect("a valid scenario");
+    let mut e = build_engine(&s, 0.0, 1).with_prefetch(true);
+    e = e.with_flows(flows);
+    if split {
+        e = e.with_partitions_in_turn(2);
+    }
+    e.log_deliveries = true;
+    e
+}
+
+/// A line of 6 routers (a 1-D mesh), as `engine`.
+fn line_engine(vcs: u32, depth: u32, flows: bool, split: bool) -> Engine {
+    engine("kind = \"mesh\"\nk = 6\nn = 1", vcs, depth, flows, split)
+}
+
+/// The channel leaving router `r` going + in dimension 0.
+fn plus(e: &Engine, r: u32) -> u32 {
+    e.net.cube().out_link(r, 0, Dir::Plus)
+}
+
+/// The path of a message from processor `src` going + for `h` hops: its hops' channels (the
+/// injection channel, the links, the ejection channel), and the buffers its hops enter on
+/// virtual channel `vc(k)` for hop k (the injection buffer, then one per link).
+fn path(e: &Engine, src: u32, h: u32, vc: impl Fn(u32) -> u32) -> (Vec<u32>, Vec<u32>) {
+    let routers = e.net.routers() as u32;
+    let mut chans = vec![e.net.injection_channel(src)];
+    chans.extend((0..h).map(|i| plus(e, (src + i) % routers)));
+    chans.push(e.net.ejection_channel((src + h) % routers));
+    let bufs = (0..=h)
+        .map(|k| chans[k as usize] * e.net.vcs + vc(k))
+        .collect();
+    (chans, bufs)
+}
+
+/// Flits of a message of `len` flits injected from cycle `t0` that have crossed hop `k` by
+/// the end of cycle `c` (flit j crosses it in cycle t0 + j - 1 + k).
+fn crossed(c: u64, t0: u64, len: u64, k: u64) -> u64 {
+    (c + 1).saturating_sub(t0 + k).min(len)
+}
+
+/// Whether buffer `b` is in state FLOW.
+fn is_flow(e: &Engine, b: u32) -> bool {
+    e.bufs.buf[b as usize].state == FLOW
+}
+
+/// The buffers of `bufs` in state FLOW, by hop.
+fn flow_hops(e: &Engine, bufs: &[u32]) -> Vec<usize> {
+    (0..bufs.len()).filter(|&k| is_flow(e, bufs[k])).collect()
+}
+
+/// After cycle `c`, every buffer of a lone message's path (`bufs`, with `chans`) holds and has
+/// sent what moving one flit a hop a cycle gives, and every channel has carried as many.
+fn assert_moved_one_hop_a_cycle(
+    e: &Engine,
+    (chans, bufs): (&[u32], &[u32]),
+    c: u64,
+    (t0, len): (u64, u64),
+) {
+    let flits = e.c_flits();
+    for (k, &b) in bufs.iter().enumerate() {
+        let (got, sent) = (
+            crossed(c, t0, len, k as u64),
+            crossed(c, t0, len, k as u64 + 1),
+        );
+        assert_eq!(
+            (e.buffer_flits(b) as u64, e.buffer_sent(b) as u64),
+            (got - sent, sent),
+            "after cycle {c}: hop {k}'s buffer {b}'s flits and flits sent"
+        );
+    }
+    for (k, &ch) in chans.iter().enumerate() {
+        let want = crossed(c, t0, len, k as u64);
+        assert_eq!(
+            flits[ch as usize], want,
+            "after cycle {c}: hop {k}'s channel"
+        );
+    }
+}
+
+/// A lone 6-flit message over 5 links of a line: each cycle every buffer holds and has sent
+/// what one hop a cycle gives; the worm flows from the cycle after its header's second hop,
+/// each buffer between its rear and front turning FLOW the cycle after the header left it,
+/// until the tail reaches it; the front follows the header; the tail is ejected in cycle M + h,
+/// and the worm is STILL from then on.
+#[test]
+fn a_lone_worm_flows_as_one_hop_a_cycle_gives() {
+    let (len, h, t0) = (6u64, 5u64, 0u64);
+    let mut e = line_engine(1, 2, true, false);
+    e.send(0, 5, len as u16);
+    let (chans, bufs) = path(&e, 0, h as u32, |_| 0);
+    for c in 0..len + h + 3 {
+        e.step();
+        assert_moved_one_hop_a_cycle(&e, (&chans, &bufs), c, (t0, len));
+        // Hop k's buffer (a link's, below the front) is FLOW from cycle t0 + k + 2 until
+        // the tail reaches it, in cycle t0 + len + k - 1.
+        let want: Vec<usize> = (1..h as usize)
+            .filter(|&k| t0 + k as u64 + 2 <= c && c < t0 + len + k as u64 - 1)
+            .collect();
+        assert_eq!(flow_hops(&e, &bufs), want, "after cycle {c}: FLOW hops");
+        assert_eq!(e.flowing_buffers(), want.len() as u64, "after cycle {c}");
+        let flows = t0 + 2 <= c && c < t0 + len + h;
+        let flag = e.flows.flag[0];
+        assert_eq!(flag, if flows { FLOWING } else { STILL }, "after {c}");
+        assert_eq!(e.flows.worms, if flows { vec![0] } else { vec![] });
+        if flows {
+            let front = bufs[(c - t0).min(h) as usize];
+            assert_eq!(e.flows.front[0], front, "after cycle {c}: the front");
+        }
+        e.check_invariants().unwrap();
+    }
+    assert_eq!(e.deliveries.len(), 1);
+    let d = e.deliveries[0];
+    assert_eq!((d.inject, d.eject, d.hops), (t0, t0 + len + h, h as u16));
+}
+
+/// Steps `e` and `plain` (the same network, no worm flowing) together from cycle `from` to
+/// cycle `to` (excluded), calling `check` on `e` after each cycle: every buffer holds and has
+/// sent the same flits and every channel carried the same, after each cycle.
+fn lockstep(
+    e: &mut Engine,
+    plain: &mut Engine,
+    cycles: std::ops::Range<u64>,
+    mut check: impl FnMut(&Engine, u64),
+) {
+    for c in cycles {
+        e.step();
+        plain.step();
+        for b in 0..e.net.buffers() as u32 {
+            assert_eq!(
+                (e.buffer_flits(b), e.buffer_sent(b)),
+                (plain.buffer_flits(b), plain.buffer_sent(b)),
+                "after cycle {c}: buffer {b}"
+            );
+        }
+        assert_eq!(e.c_flits(), plain.c_flits(), "after cycle {c}");
+        e.check_invariants().unwrap();
+        check(e, c);
+    }
+}
+
+/// The FLOW hops `want` gives after cycle `c`, and as many buffers flowing.
+fn assert_flow_hops(e: &Engine, bufs: &[u32], c: u64, want: &[usize]) {
+    assert_eq!(flow_hops(e, bufs), want, "after cycle {c}: FLOW hops");
+    assert_eq!(e.flowing_buffers(), want.len() as u64, "after cycle {c}");
+}
+
+/// Buffer `b`'s (flits, flits sent, state).
+fn held(e: &Engine, b: u32) -> (u16, u16, u8) {
+    let r = &e.bufs.buf[b as usize];
+    (r.cnt, e.buffer_sent(b), r.state)
+}
+
+/// A 6-flit message A over 5 links of a line whose header finds its third link held by
+/// another message X (8 flits, one link) from cycle 4 to 9: the flow breaks in cycle 4 (the
+/// header did not move), the buffer that became FLOW that cycle and the one before settled
+/// with the flits one hop a cycle gives; the worm flows again once its header moves past
+/// buffers that each hold one flit (cycle 11), and everything matches the cycle without
+/// flowing worms; A's tail is ejected in cycle 17, X's in 9.
+#[test]
+fn a_header_that_cannot_move_breaks_the_flow() {
+    let mut e = line_engine(1, 2, true, false);
+    let mut plain = line_engine(1, 2, false, false);
+    for x in [&mut e, &mut plain] {
+        x.send(0, 5, 6);
+        x.send(3, 4, 8);
+    }
+    let (chans, bufs) = path(&e, 0, 5, |_| 0);
+    lockstep(&mut e, &mut plain, 0..20, |e, c| {
+        let flowing = (2..4).contains(&c) || (11..17).contains(&c);
+        let flag = e.flows.flag[0];
+        assert_eq!(flag, if flowing { FLOWING } else { STILL }, "after {c}");
+        let want: &[usize] = match c {
+            3 => &[1],
+            12 => &[2, 3, 4],
+            13 => &[3, 4],
+            14 => &[4],
+            _ => &[],
+        };
+        assert_flow_hops(e, &bufs, c, want);
+        if c == 4 {
+            // Hops 1 and 2 were FLOW (since cycles 3 and 4): settled as having sent one flit
+            // a cycle, each holding one; the header's buffer holds two, its header parked.
+            assert_eq!(held(e, bufs[0]), (1, 4, ACTIVE));
+            assert_eq!(held(e, bufs[1]), (1, 3, ACTIVE));
+            assert_eq!(held(e, bufs[2]), (1, 2, ACTIVE));
+            assert_eq!(held(e, bufs[3]), (2, 0, ASLEEP));
+            let flits = e.c_flits();
+            let got: Vec<u64> = chans[..4].iter().map(|&c| flits[c as usize]).collect();
+            assert_eq!(got, [5, 4, 3, 2]);
+            assert!(e.arbiters.chan.iter().all(|c| c.flow == 0));
+            assert!(e.flows.worms.is_empty());
+        }
+        if c == 11 {
+            assert_eq!(e.flows.front[0], bufs[5], "the front after cycle 11");
+        }
+    });
+    let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    assert_eq!(ejected, [(3, 9), (0, 17)]);
+}
+
+/// A 6-flit message A over 5 links of a line (2 virtual channels): in cycle 7 its rear, which
+/// holds its tail, loses its channel to message Y's header (sent at node 1 in cycle 6): the
+/// flow breaks, and the FLOW buffer the rear feeds, having sent its flit and received none,
+/// is left empty and untracked, the others as one hop a cycle gives; no buffer flows after.
+#[test]
+fn a_rear_that_loses_its_channel_breaks_the_flow() {
+    let mut e = line_engine(2, 2, true, false);
+    let mut plain = line_engine(2, 2, false, false);
+    for x in [&mut e, &mut plain] {
+        x.send(0, 5, 6);
+    }
+    let (chans, bufs) = path(&e, 0, 5, |_| 0);
+    for c in 0..6 {
+        lockstep(&mut e, &mut plain, c..c + 1, |_, _| {});
+    }
+    for x in [&mut e, &mut plain] {
+        x.send(1, 2, 2);
+    }
+    lockstep(&mut e, &mut plain, 6..16, |e, c| {
+        let want: &[usize] = if c == 6 { &[2, 3, 4] } else { &[] };
+        assert_flow_hops(e, &bufs, c, want);
+        assert_eq!(e.flows.flag[0], if c == 6 { FLOWING } else { STILL });
+        if c == 7 {
+            assert_eq!(held(e, bufs[1]), (1, 5, ACTIVE));
+            assert_eq!(held(e, bufs[2]), (0, 5, IDLE));
+            assert_eq!(held(e, bufs[3]), (1, 4, ACTIVE));
+            assert_eq!(held(e, bufs[4]), (1, 3, ACTIVE));
+            assert_eq!(held(e, bufs[5]), (1, 2, ACTIVE));
+            let flits = e.c_flits();
+            let got: Vec<u64> = chans[2..].iter().map(|&c| flits[c as usize]).collect();
+            assert_eq!(got, [6, 5, 4, 3, 2]);
+            // Y's header took the channel's other virtual channel.
+            let y = bufs[2] + 1;
+            assert_eq!(
+                (e.bufs.buf[y as usize].msg, held(e, y)),
+                (1, (1, 0, ACTIVE))
+            );
+        }
+    });
+    let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    assert_eq!(ejected, [(1, 10), (0, 12)]);
+}
+
+/// An 8-flit message A over 5 links of a line (2 virtual channels) has 4 FLOW buffers after
+/// cycle 6; in cycle 7 message Y's header (sent at node 1 in cycle 6) asks for the channel
+/// the first of them crosses: the worm stops before any body moves, every FLOW buffer brought
+/// up to cycle 6 and moved as any other in cycle 7, where A's buffer that lost the channel to
+/// Y keeps its flits and the next one empties.
+#[test]
+fn a_header_asking_for_a_flowing_channel_stops_the_worm() {
+    let mut e = line_engine(2, 2, true, false);
+    let mut plain = line_engine(2, 2, false, false);
+    for x in [&mut e, &mut plain] {
+        x.send(0, 5, 8);
+    }
+    let (chans, bufs) = path(&e, 0, 5, |_| 0);
+    for c in 0..6 {
+        lockstep(&mut e, &mut plain, c..c + 1, |_, _| {});
+    }
+    for x in [&mut e, &mut plain] {
+        x.send(1, 2, 2);
+    }
+    lockstep(&mut e, &mut plain, 6..18, |e, c| {
+        let want: &[usize] = if c == 6 { &[1, 2, 3, 4] } else { &[] };
+        assert_flow_hops(e, &bufs, c, want);
+        assert_eq!(e.flows.flag[0], if c == 6 { FLOWING } else { STILL });
+        if c == 7 {
+            assert_eq!(held(e, bufs[0]), (1, 7, ACTIVE));
+            assert_eq!(held(e, bufs[1]), (2, 5, ACTIVE));
+            assert_eq!(held(e, bufs[2]), (0, 5, IDLE));
+            assert_eq!(held(e, bufs[3]), (1, 4, ACTIVE));
+            assert_eq!(held(e, bufs[4]), (1, 3, ACTIVE));
+            assert_eq!(held(e, bufs[5]), (1, 2, ACTIVE));
+            let flits = e.c_flits();
+            let got: Vec<u64> = chans.iter().map(|&c| flits[c as usize]).collect();
+            assert_eq!(got, [8, 7, 6, 5, 4, 3, 2]);
+        }
+    });
+    let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    assert_eq!(ejected, [(1, 10), (0, 15)]);
+}
+
+/// While a 12-flit message's worm flows with 4 FLOW buffers, a measurement window opens after
+/// cycle 6 (each FLOW buffer brought up to cycle 6 and still FLOW, every counter at zero),
+/// counts exactly the flits that cross each channel in cycles 7 to 9, and after it closes
+/// counts nothing more as the worm flows on; turning flows off after cycle 11 settles every
+/// buffer as one hop a cycle gives, and the tail is still ejected in cycle M + h.
+#[test]
+fn windows_and_turning_flows_off_settle_flowing_buffers_exactly() {
+    let (len, h, t0) = (12u64, 5u64, 0u64);
+    let mut e = line_engine(1, 2, true, false);
+    e.send(0, 5, len as u16);
+    let (chans, bufs) = path(&e, 0, h as u32, |_| 0);
+    let moved = |e: &Engine, c: u64| assert_moved_one_hop_a_cycle(e, (&chans, &bufs), c, (t0, len));
+    for c in 0..=6 {
+        e.step();
+        moved(&e, c);
+    }
+    assert_flow_hops(&e, &bufs, 6, &[1, 2, 3, 4]);
+    e.open_window();
+    for (k, &b) in (1u64..).zip(&bufs[1..=4]) {
+        let r = &e.bufs.buf[b as usize];
+        assert_eq!((r.state, r.last), (FLOW, 6), "hop {k}");
+        assert_eq!(r.sent as u64, crossed(6, t0, len, k + 1), "hop {k}");
+    }
+    assert!(e.c_flits().iter().all(|&f| f == 0));
+    let window: Vec<u64> = (0..chans.len() as u64)
+        .map(|k| crossed(9, t0, len, k) - crossed(6, t0, len, k))
+        .collect();
+    let counted = |e: &Engine| -> Vec<u64> {
+        let flits = e.c_flits();
+        chans.iter().map(|&c| flits[c as usize]).collect()
+    };
+    for c in 7..=9 {
+        e.step();
+        assert_flow_hops(&e, &bufs, c, &[1, 2, 3, 4]);
+    }
+    assert_eq!(counted(&e), window);
+    e.close_window();
+    for c in 10..=11 {
+        e.step();
+        let sent: Vec<u64> = bufs.iter().map(|&b| e.buffer_sent(b) as u64).collect();
+        let want: Vec<u64> = (1..=bufs.len() as u64)
+            .map(|k| crossed(c, t0, len, k))
+            .collect();
+        assert_eq!(sent, want, "after cycle {c}");
+        assert_flow_hops(&e, &bufs, c, &[1, 2, 3, 4]);
+    }
+    assert_eq!(counted(&e), window);
+    e.set_flows(false);
+    assert_flow_hops(&e, &bufs, 11, &[]);
+    for (k, &b) in bufs.iter().enumerate() {
+        let r = &e.bufs.buf[b as usize];
+        let got = crossed(11, t0, len, k as u64) - crossed(11, t0, len, k as u64 + 1);
+        assert_eq!(r.sent as u64, crossed(11, t0, len, k as u64 + 1), "hop {k}");
+        assert_eq!((r.cnt as u64, r.state), (got, ACTIVE), "hop {k}");
+    }
+    assert_eq!((e.flows.flag[0], e.flows.since), (STILL, 12));
+    assert!(e.flows.worms.is_empty());
+    e.check_invariants().unwrap();
+    for c in 12..len + h + 2 {
+        e.step();
+        let sent: Vec<u64> = bufs.iter().map(|&b| e.buffer_sent(b) as u64).collect();
+        let want: Vec<u64> = (1..=bufs.len() as u64)
+            .map(|k| crossed(c, t0, len, k))
+            .collect();
+        assert_eq!(sent, want, "after cycle {c}");
+        assert_flow_hops(&e, &bufs, c, &[]);
+        e.check_invariants().unwrap();
+    }
+    assert_eq!(counted(&e), window);
+    assert_eq!(e.deliveries[0].eject, t0 + len + h);
 }
