@@ -1140,3 +1140,148 @@ fn windows_and_turning_flows_off_settle_flowing_buffers_exactly() {
     assert_eq!(counted(&e), window);
     assert_eq!(e.deliveries[0].eject, t0 + len + h);
 }
+
+/// Message `m`'s (flag, front, rear, arrival) in the partition holding buffer `b`.
+fn part_flow(e: &Engine, b: u32, m: usize) -> (u8, u32, u32, u64) {
+    let f = e.split.as_ref().unwrap().flows_of(b, e.net.vcs);
+    (f.flag[m], f.front[m], f.rear[m], f.arrived[m])
+}
+
+/// A 10-flit message created in cycle 1 crosses a line of 6 routers split into two partitions
+/// (routers 0-2 and 3-5): one hop a cycle as on one thread. Partition 0's part flows from
+/// cycle 3, its front the buffer that sends into partition 1, which counts the flit its FLOW
+/// feeder sends it each cycle (`leaving`); partition 1's flows from cycle 6, its rear the
+/// buffer partition 0 feeds until the tail has passed it; neither boundary buffer is FLOW.
+#[test]
+fn a_worm_across_two_partitions_flows_in_each() {
+    let (len, h) = (10u64, 5u64);
+    let mut e = line_engine(1, 2, true, true);
+    assert_eq!(e.partition_starts(), Some(&[0, 3][..]));
+    e.step();
+    let t0 = e.cycle;
+    e.send(0, 5, len as u16);
+    let (chans, bufs) = path(&e, 0, h as u32, |_| 0);
+    for c in t0..t0 + len + h + 2 {
+        e.step();
+        assert_moved_one_hop_a_cycle(&e, (&chans, &bufs), c, (t0, len));
+        let want: Vec<usize> = [(1, t0 + 3, t0 + len), (4, t0 + 6, t0 + len + 3)]
+            .iter()
+            .filter(|&&(_, from, to)| from <= c && c < to)
+            .map(|&(k, _, _)| k)
+            .collect();
+        assert_flow_hops(&e, &bufs, c, &want);
+        let p0 = part_flow(&e, bufs[0], 0);
+        let flows0 = t0 + 2 <= c && c < t0 + len + 2;
+        assert_eq!(p0.0, if flows0 { FLOWING } else { STILL }, "after {c}");
+        if flows0 {
+            assert_eq!((p0.1, p0.2), (bufs[2], NONE), "after cycle {c}");
+        }
+        assert_eq!(
+            p0.3,
+            u64::MAX,
+            "after cycle {c}: never arrived in partition 0"
+        );
+        let p1 = part_flow(&e, bufs[5], 0);
+        let flows1 = t0 + 5 <= c && c < t0 + len + h;
+        assert_eq!(p1.0, if flows1 { FLOWING } else { STILL }, "after {c}");
+        if flows1 {
+            let rear = if c < t0 + len + 3 { bufs[3] } else { NONE };
+            assert_eq!((p1.1, p1.2), (bufs[5], rear), "after cycle {c}");
+        }
+        let arrived = if c >= t0 + 3 { t0 } else { u64::MAX };
+        assert_eq!(p1.3, arrived, "after cycle {c}: its header's arrival");
+        e.check_invariants().unwrap();
+    }
+    assert_eq!(e.deliveries[0].eject, t0 + len + h);
+}
+
+/// The same worm as above, the partitions' boundaries moved while both parts flow (after
+/// cycle 8): every FLOW buffer is settled as one hop a cycle gives, no worm flows in either
+/// partition, and the message still moves one hop a cycle to its ejection.
+#[test]
+fn moving_the_boundaries_settles_the_flowing_parts() {
+    let (len, h) = (10u64, 5u64);
+    let mut e = line_engine(1, 2, true, true);
+    e.step();
+    let t0 = e.cycle;
+    e.send(0, 5, len as u16);
+    let (chans, bufs) = path(&e, 0, h as u32, |_| 0);
+    for c in t0..=t0 + 7 {
+        e.step();
+        assert_moved_one_hop_a_cycle(&e, (&chans, &bufs), c, (t0, len));
+    }
+    assert_flow_hops(&e, &bufs, t0 + 7, &[1, 4]);
+    e.repartition(&[0, 2]);
+    assert_flow_hops(&e, &bufs, t0 + 7, &[]);
+    for (k, &b) in bufs.iter().enumerate() {
+        let r = &e.bufs.buf[b as usize];
+        let sent = crossed(t0 + 7, t0, len, k as u64 + 1);
+        assert_eq!((r.sent as u64, r.state), (sent, ACTIVE), "hop {k}");
+        assert_eq!(part_flow(&e, b, 0).0, STILL, "hop {k}");
+    }
+    e.check_invariants().unwrap();
+    for c in t0 + 8..t0 + len + h + 2 {
+        e.step();
+        assert_moved_one_hop_a_cycle(&e, (&chans, &bufs), c, (t0, len));
+        e.check_invariants().unwrap();
+    }
+    assert_eq!(e.deliveries[0].eject, t0 + len + h);
+}
+
+/// A 12-flit message created in cycle 1 goes from node 5 to node 4 round a unidirectional ring
+/// of 8 routers split into two partitions (routers 0-3 and 4-7): it leaves partition 1 after
+/// two hops (its part there flowing from cycle 3) and its header comes back in cycle 8, which
+/// stops that part (`arrival`): its FLOW buffer settled as one hop a cycle gives, the arrival
+/// noted. Partition 0's part flows throughout; every buffer moves one hop a cycle.
+#[test]
+fn a_header_coming_back_to_a_partition_stops_its_flowing_part_there() {
+    let (len, h) = (12u64, 7u64);
+    let ring = "kind = \"torus\"\nk = 8\nn = 1\nlinks = \"unidirectional\"";
+    let mut e = engine(ring, 2, 2, true, true);
+    assert_eq!(e.partition_starts(), Some(&[0, 4][..]));
+    e.step();
+    let t0 = e.cycle;
+    e.send(5, 4, len as u16);
+    // From the wrap-around link (its third hop) on, the upper dateline class.
+    let (chans, bufs) = path(&e, 5, h as u32, |k| (k >= 3) as u32);
+    for c in t0..t0 + len + h + 2 {
+        e.step();
+        assert_moved_one_hop_a_cycle(&e, (&chans, &bufs), c, (t0, len));
+        let spans = [
+            (1, t0 + 3, t0 + 7),
+            (4, t0 + 6, t0 + len + 3),
+            (5, t0 + 7, t0 + len + 4),
+        ];
+        let want: Vec<usize> = spans
+            .iter()
+            .filter(|&&(_, from, to)| from <= c && c < to)
+            .map(|&(k, _, _)| k)
+            .collect();
+        assert_flow_hops(&e, &bufs, c, &want);
+        let p1 = part_flow(&e, bufs[1], 0);
+        let flows1 = t0 + 2 <= c && c < t0 + 7;
+        assert_eq!(p1.0, if flows1 { FLOWING } else { STILL }, "after {c}");
+        if flows1 {
+            assert_eq!((p1.1, p1.2), (bufs[2], NONE), "after cycle {c}");
+        }
+        let back = if c >= t0 + 7 { t0 } else { u64::MAX };
+        assert_eq!(
+            p1.3, back,
+            "after cycle {c}: the header's arrival in partition 1"
+        );
+        let p0 = part_flow(&e, bufs[3], 0);
+        let flows0 = t0 + 5 <= c && c < t0 + len + 6;
+        assert_eq!(p0.0, if flows0 { FLOWING } else { STILL }, "after {c}");
+        if flows0 {
+            let rear = if c < t0 + len + 3 { bufs[3] } else { NONE };
+            let front = bufs[(c - t0).min(6) as usize];
+            assert_eq!((p0.1, p0.2), (front, rear), "after cycle {c}");
+        }
+        if c == t0 + 7 {
+            let r = &e.bufs.buf[bufs[1] as usize];
+            assert_eq!((r.cnt, r.sent, r.last, r.state), (1, 6, c as u32, ACTIVE));
+        }
+        e.check_invariants().unwrap();
+    }
+    assert_eq!(e.deliveries[0].eject, t0 + len + h);
+}
