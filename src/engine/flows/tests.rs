@@ -1030,6 +1030,43 @@ fn a_rear_that_loses_its_channel_breaks_the_flow() {
     assert_eq!(ejected, [(1, 10), (0, 12)]);
 }
 
+/// A 6-flit message A over 5 links of a line (2 virtual channels) flows after cycle 2; in
+/// cycle 3 the buffer its header left, about to turn FLOW, loses its channel to message Y's
+/// header (sent at node 1 in cycle 2): the worm stops with no buffer FLOW, that buffer keeps
+/// two flits and the next is left empty, and A never flows again (each later header move
+/// leaves an empty buffer behind it); Y's tail is ejected in cycle 6, A's in 13.
+#[test]
+fn a_buffer_about_to_turn_flow_that_loses_its_channel_breaks_the_flow() {
+    let mut e = line_engine(2, 2, true, false);
+    let mut plain = line_engine(2, 2, false, false);
+    for x in [&mut e, &mut plain] {
+        x.send(0, 5, 6);
+    }
+    let (chans, bufs) = path(&e, 0, 5, |_| 0);
+    for c in 0..2 {
+        lockstep(&mut e, &mut plain, c..c + 1, |_, _| {});
+    }
+    for x in [&mut e, &mut plain] {
+        x.send(1, 2, 2);
+    }
+    lockstep(&mut e, &mut plain, 2..16, |e, c| {
+        assert_flow_hops(e, &bufs, c, &[]);
+        assert_eq!(e.flows.flag[0], if c == 2 { FLOWING } else { STILL });
+        if c == 3 {
+            assert_eq!(held(e, bufs[0]), (1, 3, ACTIVE));
+            assert_eq!(held(e, bufs[1]), (2, 1, ACTIVE));
+            assert_eq!(held(e, bufs[2]), (0, 1, IDLE));
+            assert_eq!(held(e, bufs[3]), (1, 0, ACTIVE));
+            let flits = e.c_flits();
+            let got: Vec<u64> = chans[..4].iter().map(|&c| flits[c as usize]).collect();
+            assert_eq!(got, [4, 3, 2, 1]);
+            assert!(e.flows.worms.is_empty());
+        }
+    });
+    let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    assert_eq!(ejected, [(1, 6), (0, 13)]);
+}
+
 /// An 8-flit message A over 5 links of a line (2 virtual channels) has 4 FLOW buffers after
 /// cycle 6; in cycle 7 message Y's header (sent at node 1 in cycle 6) asks for the channel
 /// the first of them crosses: the worm stops before any body moves, every FLOW buffer brought
