@@ -122,9 +122,13 @@ impl Line {
         self.chans.iter().map(|c| c.flow).collect()
     }
 
-    /// `Flows::end` for cycle `now`, `asked` having asked for a channel.
+    /// `Flows::end` for cycle `now` on one thread, `asked` having asked for a channel.
     fn end(&mut self, asked: &[u32], now: u32) {
-        let s = self.shape();
+        self.end_in(asked, now, self.shape());
+    }
+
+    /// `Flows::end` for cycle `now`, the walks' shape `s`.
+    fn end_in(&mut self, asked: &[u32], now: u32, s: Shape) {
         let Line {
             buf,
             chans,
@@ -134,19 +138,51 @@ impl Line {
         } = self;
         flows.end(buf, chans, active, asked, now, s);
     }
+
+    /// `Flows::start` for cycle `now`, `asked` having asked in step 2: the buffers pulled.
+    fn start(&mut self, asked: &[u32], now: u32, s: Shape) -> Vec<u32> {
+        let mut pull = Vec::new();
+        let Line {
+            buf, chans, flows, ..
+        } = self;
+        flows.start(buf, chans, &mut pull, asked, now, s);
+        pull
+    }
+
+    /// `Flows::arrival` of message `M`'s header at the end of cycle `now`.
+    fn arrival(&mut self, now: u32, s: Shape) {
+        let Line {
+            buf,
+            chans,
+            flows,
+            active,
+            ..
+        } = self;
+        flows.arrival(buf, chans, active, M, now, s);
+    }
+
+    /// A visit to buffer `b` in cycle `now`: whether it is inside, and its count after.
+    fn visit(&mut self, b: u32, now: u32) -> (bool, u16) {
+        let cur = self.buf[b as usize];
+        let t = cur.out_buf(self.channels, VCS);
+        let no_up = self.no_up();
+        let inside = self
+            .flows
+            .visit(&mut self.buf, b as usize, &cur, t, now, no_up);
+        (inside, self.buf[b as usize].cnt)
+    }
 }
 
-/// Channel counters of a line with `n` on channels `at` (and 0 elsewhere), for comparison.
-fn counters(channels: u32, at: &[(u32, u32)]) -> Vec<u32> {
+/// The flit counters of a line of `channels` channels: `counts` (channel, flits), 0 elsewhere.
+fn counters(channels: u32, counts: &[(u32, u32)]) -> Vec<u32> {
     let mut v = vec![0; channels as usize + 1];
-    for &(c, n) in at {
+    for &(c, n) in counts {
         v[c as usize] = n;
     }
     v
 }
 
-/// Each visit answers whether the buffer is inside a flowing worm and counts the flit a FLOW
-/// feeder sends it this cycle; a feeder that became FLOW this cycle moved its flit explicitly.
+/// A visit counts the flit of a FLOW feeder stamped before this cycle, and tells inside buffers.
 #[test]
 fn a_visit_counts_a_flow_feeder_flit_and_says_whether_the_buffer_is_inside() {
     // at(2) has been FLOW since cycle 8, at(3) became FLOW in cycle 10; at(6) holds the header.
@@ -162,34 +198,25 @@ fn a_visit_counts_a_flow_feeder_flit_and_says_whether_the_buffer_is_inside() {
         l.flowing(flag, at(6));
         l
     };
-    // (inside, count after) of a visit to buffer `b` in cycle `now`.
-    let visit = |l: &mut Line, b: u32, now: u32| {
-        let cur = l.buf[b as usize];
-        let t = cur.out_buf(l.channels, VCS);
-        let no_up = l.no_up();
-        let inside = l.flows.visit(&mut l.buf, b as usize, &cur, t, now, no_up);
-        (inside, l.buf[b as usize].cnt)
-    };
     // Fed by a FLOW buffer stamped before this cycle: one flit more, and inside.
-    assert_eq!(visit(&mut build(FLOWING), at(4), 11), (true, 2));
+    assert_eq!(build(FLOWING).visit(at(4), 11), (true, 2));
     // Fed by a FLOW buffer that became FLOW this cycle (stamp `now`): nothing counted.
-    assert_eq!(visit(&mut build(FLOWING), at(4), 10), (true, 1));
+    assert_eq!(build(FLOWING).visit(at(4), 10), (true, 1));
     // Fed by a buffer that is not FLOW: inside, nothing counted.
-    assert_eq!(visit(&mut build(FLOWING), at(5), 11), (true, 1));
+    assert_eq!(build(FLOWING).visit(at(5), 11), (true, 1));
     // The rear (its feeder the sentinel) is not inside.
-    assert_eq!(visit(&mut build(FLOWING), at(1), 11), (false, 1));
+    assert_eq!(build(FLOWING).visit(at(1), 11), (false, 1));
     // Once the front has sent (SENT), a buffer counts its flit but is not made FLOW.
-    assert_eq!(visit(&mut build(SENT), at(4), 11), (false, 2));
+    assert_eq!(build(SENT).visit(at(4), 11), (false, 2));
     // A buffer feeding the ejection channel counts its flit but is never inside.
     let mut l = build(FLOWING);
     l.buf[at(4) as usize].out_chan = 8;
-    assert_eq!(visit(&mut l, at(4), 11), (false, 2));
+    assert_eq!(l.visit(at(4), 11), (false, 2));
     // A still worm: not inside, nothing counted.
-    assert_eq!(visit(&mut build(STILL), at(4), 11), (false, 1));
+    assert_eq!(build(STILL).visit(at(4), 11), (false, 1));
 }
 
-/// In a split cycle a buffer whose channel joins two partitions is a rear: its feeder, in
-/// the other partition, is neither read nor counted, even when it is FLOW.
+/// A visit to a buffer fed from another partition neither counts a flit nor calls it inside.
 #[test]
 fn a_visit_never_reads_a_feeder_in_another_partition() {
     let mut l = Line::new(8);
@@ -197,16 +224,10 @@ fn a_visit_never_reads_a_feeder_in_another_partition() {
     l.hold(at(3), at(2), 1, 2, 9, ACTIVE);
     l.buf[at(3) as usize].mark_sides(1);
     l.flowing(FLOWING, at(4));
-    let cur = l.buf[at(3) as usize];
-    let no_up = l.no_up();
-    assert!(
-        !l.flows
-            .visit(&mut l.buf, at(3) as usize, &cur, at(4), 10, no_up)
-    );
-    assert_eq!(l.buf[at(3) as usize].cnt, 1);
+    assert_eq!(l.visit(at(3), 10), (false, 1));
 }
 
-/// `stop` flags the worm BROKEN and lists it with the buffer given, for `end` to settle.
+/// `stop` flags the worm BROKEN and lists it with the buffer given.
 #[test]
 fn stop_flags_the_worm_broken_and_lists_its_buffer() {
     let mut l = Line::new(4);
@@ -216,8 +237,7 @@ fn stop_flags_the_worm_broken_and_lists_its_buffer() {
     assert_eq!(l.flows.broken, vec![(M, at(2))]);
 }
 
-/// `fit` grows the columns to the messages given, new messages still with no front, rear or
-/// arrival, and never shrinks them or changes what they hold.
+/// `fit` grows the columns with STILL, NONE and no arrival, keeps what they hold, never shrinks.
 #[test]
 fn fit_grows_the_columns_and_keeps_what_they_hold() {
     let mut f = Flows::default();
@@ -236,7 +256,7 @@ fn fit_grows_the_columns_and_keeps_what_they_hold() {
     assert_eq!(f.flag.len(), 4);
 }
 
-/// `forget` leaves no worm flowing and notes the cycle from which arrivals are noted again.
+/// `forget` leaves every flag STILL, no rear, worm or FLOW buffer, and `since` the cycle given.
 #[test]
 fn forget_leaves_no_worm_flowing_from_the_cycle_given() {
     let mut f = Flows::default();
@@ -252,7 +272,7 @@ fn forget_leaves_no_worm_flowing_from_the_cycle_given() {
     assert_eq!(f.fronts().count(), 0);
 }
 
-/// `fronts` lists the front of each worm whose flag is not STILL.
+/// `fronts` lists the fronts of the worms whose flag is not STILL.
 #[test]
 fn fronts_are_those_of_the_worms_not_still() {
     let mut f = Flows::default();
@@ -263,8 +283,7 @@ fn fronts_are_those_of_the_worms_not_still() {
     assert_eq!(f.fronts().collect::<Vec<_>>(), vec![10, 30]);
 }
 
-/// A FLOW buffer brought up to a cycle has sent one flit in each cycle after its stamp, as
-/// has its channel (nothing after a window closed), across the 32-bit stamp's wrap.
+/// `bring_up` adds a flit sent a cycle since the stamp, `counting` to the channel, past a wrap.
 #[test]
 fn bring_up_adds_one_flit_per_cycle_since_the_stamp() {
     let mut l = Line::new(4);
@@ -282,11 +301,10 @@ fn bring_up_adds_one_flit_per_cycle_since_the_stamp() {
     assert_eq!(l.chans[c].flits, 11);
 }
 
-/// A worm whose header moved may flow when every buffer between its rear and header sent a
-/// flit this cycle and holds one: its rear is a buffer that a source feeds or that holds its
-/// tail (Some(NONE) on one thread); any buffer between that fails one test keeps it still.
+/// `enter` admits a worm only if each buffer inside is ACTIVE, holds one flit and sent this cycle.
 #[test]
 fn enter_admits_a_worm_only_if_each_buffer_inside_sent_and_holds_one() {
+    // The rear (fed by a source, or holding the tail) is not tested; Some(NONE) on one thread.
     let now = 20;
     let build = || {
         let mut l = Line::new(8);
@@ -322,7 +340,7 @@ fn enter_admits_a_worm_only_if_each_buffer_inside_sent_and_holds_one() {
     }
 }
 
-/// The walk along a worm entering the flow is bounded: 65 buffers inside may flow, 66 not.
+/// `enter` admits a worm with 65 buffers inside and refuses one with 66.
 #[test]
 fn enter_admits_at_most_65_buffers_inside() {
     for (inside, admitted) in [(65, true), (66, false)] {
@@ -338,8 +356,7 @@ fn enter_admits_at_most_65_buffers_inside() {
     }
 }
 
-/// In a split cycle, a worm whose header buffer is fed from another partition may not flow
-/// from it, and a worm fed from another partition has that buffer as its rear.
+/// `enter` names as rear a buffer another partition feeds, and refuses a header held in one.
 #[test]
 fn enter_in_a_split_cycle_stops_at_the_partition_boundary() {
     let now = 20;
@@ -354,8 +371,7 @@ fn enter_in_a_split_cycle_stops_at_the_partition_boundary() {
     assert_eq!(enter(&l.buf, M, at(4), now, l.shape()), None);
 }
 
-/// `end`: a worm whose header moved past buffers that each sent and hold one flows from the
-/// next cycle, its front the header's buffer; no buffer is FLOW yet.
+/// `end` makes a worm FLOWING, its front the header's buffer, when `enter` admits it.
 #[test]
 fn end_starts_a_worm_whose_header_moved_past_full_moving_buffers() {
     let now = 5;
@@ -375,8 +391,7 @@ fn end_starts_a_worm_whose_header_moved_past_full_moving_buffers() {
     assert_eq!(l.flows.bufs, 0);
 }
 
-/// `end`: a header that moved on again, or whose buffer another message holds now, starts
-/// no flow.
+/// `end` starts no worm whose header left again or whose buffer another message holds now.
 #[test]
 fn end_starts_no_worm_whose_header_is_no_longer_where_it_moved() {
     let now = 5;
@@ -397,8 +412,7 @@ fn end_starts_no_worm_whose_header_is_no_longer_where_it_moved() {
     }
 }
 
-/// `end`: a worm whose front sent (SENT) flows on, untouched: its FLOW buffers keep their
-/// stamps, counts and channel marks, and no counter is brought up.
+/// `end` keeps a worm whose front sent (SENT) flowing, its FLOW buffers and counters untouched.
 #[test]
 fn end_lets_a_worm_whose_front_sent_flow_on() {
     let now = 20;
@@ -421,10 +435,7 @@ fn end_lets_a_worm_whose_front_sent_flow_on() {
     assert!(l.members().is_empty());
 }
 
-/// `end`: a worm whose header did not move (FLOWING, not SENT) breaks, and each FLOW buffer
-/// is settled as moving one flit a cycle gives: one a cycle since its stamp sent and carried
-/// by its channel (none for the one that became FLOW this cycle), still one flit held, its
-/// channel's mark cleared, tracked again; the header's buffer is left as it is.
+/// `end` settles a worm whose header did not move: FLOW buffers sent a flit a cycle since stamped.
 #[test]
 fn end_settles_a_worm_whose_header_did_not_move() {
     let now = 20;
@@ -448,8 +459,7 @@ fn end_settles_a_worm_whose_header_did_not_move() {
     assert_eq!(l.members(), vec![at(2), at(3), at(4)]);
 }
 
-/// `end`: a front feeding the ejection channel that asked for it and lost breaks the worm;
-/// the settled buffers hold one flit each, having sent one a cycle since their stamps.
+/// `end` settles a worm whose ejecting front lost its channel, each FLOW buffer still holding one.
 #[test]
 fn end_settles_a_worm_whose_ejecting_front_lost_its_channel() {
     let now = 30;
@@ -472,9 +482,7 @@ fn end_settles_a_worm_whose_ejecting_front_lost_its_channel() {
     assert_eq!(l.members(), vec![at(5), at(6)]);
 }
 
-/// `end`: a rear that asked for its channel and did not send breaks the worm; the FLOW
-/// buffer it feeds sent its flit this cycle and received none, so it is left empty and
-/// untracked, the next ones holding one flit each.
+/// `end` settles a worm whose rear did not send, the FLOW buffer it fed left empty and untracked.
 #[test]
 fn end_settles_a_worm_whose_rear_did_not_send() {
     let now = 20;
@@ -498,9 +506,7 @@ fn end_settles_a_worm_whose_rear_did_not_send() {
     assert_eq!(l.members(), vec![at(3)]);
 }
 
-/// `end`: a rear that did not send, the FLOW buffer it feeds having become FLOW this cycle
-/// (it moved its flit explicitly and received none, its count already right): that buffer is
-/// left empty without losing a flit twice, and the next, fed by it, keeps its flit.
+/// `end` takes no flit from a buffer turned FLOW this cycle when the rear feeding it did not send.
 #[test]
 fn end_settles_a_worm_whose_rear_did_not_send_after_a_buffer_became_flow() {
     let now = 20;
@@ -520,8 +526,7 @@ fn end_settles_a_worm_whose_rear_did_not_send_after_a_buffer_became_flow() {
     assert_eq!(l.members(), vec![at(3)]);
 }
 
-/// `end`: a FLOW buffer that the tail reached (listed in `rears`) is the worm's new rear:
-/// brought up to this cycle, its mark cleared, tracked; the worm flows on.
+/// `end` makes a FLOW buffer the tail reached the worm's rear, brought up to date; it flows on.
 #[test]
 fn end_makes_the_flow_buffer_the_tail_reached_the_new_rear() {
     let now = 20;
@@ -548,9 +553,7 @@ fn end_makes_the_flow_buffer_the_tail_reached_the_new_rear() {
     assert_eq!((l.flows.bufs, l.members()), (1, vec![at(2)]));
 }
 
-/// `start`: a header asking for the channel a FLOW buffer crosses stops that worm before the
-/// bodies move: each FLOW buffer brought up to the cycle before, marks cleared, and listed
-/// to be visited this cycle; the worm is STILL.
+/// `start` stops a worm whose channel a header asked for: FLOW buffers up to last cycle, pulled.
 #[test]
 fn start_stops_a_worm_whose_channel_a_header_asked_for() {
     let now = 15;
@@ -562,14 +565,10 @@ fn start_stops_a_worm_whose_channel_a_header_asked_for() {
     l.hold(at(4), at(3), 1, 5, 14, ACTIVE);
     l.buf[at(4) as usize].out_chan = 8;
     l.flowing(FLOWING, at(4));
-    // A header of another message, on virtual channel 1 of channel 6, asks for channel 3
-    // (which at(2) crosses, into at(3)).
+    // Another message's header (channel 6, virtual channel 1) asks for channel 3, at(2)'s.
     let h = at(6) + 1;
     (l.buf[h as usize].msg, l.buf[h as usize].out_chan) = (M + 1, 3);
-    let mut pull = Vec::new();
-    let s = l.shape();
-    l.flows
-        .start(&mut l.buf, &mut l.chans, &mut pull, &[h], now, s);
+    let pull = l.start(&[h], now, l.shape());
     assert_eq!(l.flows.flag[M as usize], STILL);
     assert_eq!(pull, vec![at(2), at(3)]);
     assert_eq!(l.rec(at(2)), (1, 6, 14, ACTIVE));
@@ -579,7 +578,7 @@ fn start_stops_a_worm_whose_channel_a_header_asked_for() {
     assert_eq!((l.flows.bufs, l.marks()), (0, vec![0; 9]));
 }
 
-/// `start`: a header asking for a channel that no FLOW buffer crosses changes nothing.
+/// `start` leaves a flowing worm alone when the channel asked for is not one it flows on.
 #[test]
 fn start_leaves_a_worm_whose_channels_no_header_asked_for() {
     let mut l = Line::new(8);
@@ -590,19 +589,14 @@ fn start_leaves_a_worm_whose_channels_no_header_asked_for() {
     l.flowing(FLOWING, at(3));
     let h = at(6) + 1;
     (l.buf[h as usize].msg, l.buf[h as usize].out_chan) = (M + 1, 4);
-    let mut pull = Vec::new();
-    let s = l.shape();
-    l.flows
-        .start(&mut l.buf, &mut l.chans, &mut pull, &[h], 15, s);
+    let pull = l.start(&[h], 15, l.shape());
     assert_eq!(l.flows.flag[M as usize], FLOWING);
     assert!(pull.is_empty());
     assert_eq!(l.rec(at(2)), (1, 3, 11, FLOW));
     assert_eq!(l.flows.bufs, 1);
 }
 
-/// `start` in a split cycle: a flowing worm's front that sent a flit to another partition
-/// last cycle counts the flit its FLOW feeder sends it this one (not one that became FLOW
-/// this cycle, nor one of a worm that no longer flows); the list is emptied.
+/// `start` has a front that left the partition count the flit of its FLOW feeder stamped before.
 #[test]
 fn start_counts_the_flit_a_leaving_front_receives() {
     let holders: Vec<u8> = (0..8).map(|c| (c >= 5) as u8).collect();
@@ -619,9 +613,7 @@ fn start_counts_the_flit_a_leaving_front_receives() {
             holders: &holders,
             ..l.shape()
         };
-        let mut pull = Vec::new();
-        l.flows
-            .start(&mut l.buf, &mut l.chans, &mut pull, &[], 15, s);
+        let pull = l.start(&[], 15, s);
         assert!(l.flows.leaving.is_empty() && pull.is_empty());
         l.buf[at(4) as usize].cnt
     };
@@ -630,9 +622,7 @@ fn start_counts_the_flit_a_leaving_front_receives() {
     assert_eq!(case(12, STILL), 1);
 }
 
-/// `arrival`: each header arriving from another partition is noted (the creation cycle the
-/// first time, its complement after); one arriving while a part of its worm flows here
-/// stops that part, settled up to the partition's edge as moving one flit a cycle gives.
+/// `arrival` notes the creation cycle, then its complement, and settles a part flowing here.
 #[test]
 fn arrival_notes_a_header_and_stops_the_part_of_its_worm_flowing_here() {
     let now = 14;
@@ -655,33 +645,19 @@ fn arrival_notes_a_header_and_stops_the_part_of_its_worm_flowing_here() {
     l.hold(at(5), at(4), 1, 5, 11, FLOW);
     l.hold(at(6), at(5), 1, 8, now, ACTIVE);
     l.flowing(FLOWING, at(6));
-    let Line {
-        buf,
-        chans,
-        flows,
-        active,
-        ..
-    } = &mut l;
-    flows.arrival(buf, chans, active, M, now, s);
-    assert_eq!(flows.arrived[M as usize], 9);
-    assert_eq!(flows.flag[M as usize], STILL);
+    l.arrival(now, s);
+    assert_eq!(l.flows.arrived[M as usize], 9);
+    assert_eq!(l.flows.flag[M as usize], STILL);
     assert_eq!(l.rec(at(4)), (1, 7, now, ACTIVE));
     assert_eq!(l.rec(at(5)), (1, 8, now, ACTIVE));
     assert_eq!(l.rec(at(6)), (1, 8, now, ACTIVE));
     assert_eq!(l.flits(), counters(10, &[(5, 4), (6, 3)]));
     assert_eq!((l.flows.bufs, l.marks()), (0, vec![0; 11]));
     assert_eq!(l.members(), vec![at(4), at(5)]);
-    let Line {
-        buf,
-        chans,
-        flows,
-        active,
-        ..
-    } = &mut l;
-    flows.arrival(buf, chans, active, M, now + 3, s);
-    assert_eq!(flows.arrived[M as usize], !9);
-    flows.arrival(buf, chans, active, M, now + 5, s);
-    assert_eq!(flows.arrived[M as usize], !9);
+    l.arrival(now + 3, s);
+    assert_eq!(l.flows.arrived[M as usize], !9);
+    l.arrival(now + 5, s);
+    assert_eq!(l.flows.arrived[M as usize], !9);
 }
 
 /// Partition `me`'s walks on a line whose channels `holders` gives, for messages created in
@@ -704,10 +680,7 @@ fn split_shape<'a>(
     }
 }
 
-/// `end` in a split cycle: a worm whose header arrived from another partition once, created
-/// since the flows were last forgotten and injected elsewhere, flows with the buffer the other
-/// partition feeds as its rear; one that had a part here before (injected here, arrived
-/// twice, or created before `since`) does not.
+/// `end` starts a worm fed by another partition only if it has had no other part in this one.
 #[test]
 fn end_in_a_split_cycle_starts_a_worm_only_if_it_has_no_other_part_here() {
     let now = 20;
@@ -722,16 +695,12 @@ fn end_in_a_split_cycle_starts_a_worm_only_if_it_has_no_other_part_here() {
         (l.flows.arrived[M as usize], l.flows.since) = (arrived, since);
         l.flows.entering.push((M, at(3)));
         let home = [0, 0, me_home];
-        let s = split_shape(&l, &holders, 1, &created, &src, &home);
-        let Line {
-            buf,
-            chans,
-            flows,
-            active,
-            ..
-        } = &mut l;
-        flows.end(buf, chans, active, &[], now, s);
-        (flows.flag[M as usize], flows.rear[M as usize])
+        l.end_in(
+            &[],
+            now,
+            split_shape(&l, &holders, 1, &created, &src, &home),
+        );
+        (l.flows.flag[M as usize], l.flows.rear[M as usize])
     };
     assert_eq!(case(7, 7, 0), (FLOWING, at(1)));
     assert_eq!(case(7, 7, 1), (STILL, NONE));
@@ -739,8 +708,7 @@ fn end_in_a_split_cycle_starts_a_worm_only_if_it_has_no_other_part_here() {
     assert_eq!(case(7, 8, 0), (STILL, NONE));
 }
 
-/// `end` in a split cycle: a worm whose rear another partition feeds stops flowing when that
-/// rear did not send, and forgets the rear once its tail has passed it.
+/// `end` stops a worm whose rear another partition feeds if it did not send; forgets it once past.
 #[test]
 fn end_in_a_split_cycle_watches_the_rear_another_partition_feeds() {
     let now = 20;
@@ -756,15 +724,11 @@ fn end_in_a_split_cycle_watches_the_rear_another_partition_feeds() {
         l.buf[at(3) as usize].out_chan = 8;
         l.flowing(SENT, at(3));
         l.flows.rear[M as usize] = at(1);
-        let s = split_shape(&l, &holders, 0, &created, &src, &home);
-        let Line {
-            buf,
-            chans,
-            flows,
-            active,
-            ..
-        } = &mut l;
-        flows.end(buf, chans, active, &[], now, s);
+        l.end_in(
+            &[],
+            now,
+            split_shape(&l, &holders, 0, &created, &src, &home),
+        );
         let m = M as usize;
         (l.flows.flag[m], l.flows.rear[m], l.rec(at(2)))
     };
@@ -788,8 +752,9 @@ fn engine(topology: &str, vcs: u32, depth: u32, flows: bool, split: bool) -> Eng
          message_length = 4\nflit_rates = [0.1]\n"
     );
     let s = Scenario::from_toml(&text, "flows.toml").expect("a valid scenario");
-    let mut e = build_engine(&s, 0.0, 1).with_prefetch(true);
-    e = e.with_flows(flows);
+    let mut e = build_engine(&s, 0.0, 1)
+        .with_prefetch(true)
+        .with_flows(flows);
     if split {
         e = e.with_partitions_in_turn(2);
     }
@@ -866,13 +831,10 @@ fn assert_moved_one_hop_a_cycle(
     }
 }
 
-/// A lone 6-flit message over 5 links of a line: each cycle every buffer holds and has sent
-/// what one hop a cycle gives; the worm flows from the cycle after its header's second hop,
-/// each buffer between its rear and front turning FLOW the cycle after the header left it,
-/// until the tail reaches it; the front follows the header; the tail is ejected in cycle M + h,
-/// and the worm is STILL from then on.
+/// A lone worm moves one hop a cycle; hop k is FLOW from cycle k + 2 until its tail arrives.
 #[test]
 fn a_lone_worm_flows_as_one_hop_a_cycle_gives() {
+    // 6 flits from node 0 to node 5: flit j crosses hop k in cycle j - 1 + k, the tail last in 11.
     let (len, h, t0) = (6u64, 5u64, 0u64);
     let mut e = line_engine(1, 2, true, false);
     e.send(0, 5, len as u16);
@@ -880,8 +842,7 @@ fn a_lone_worm_flows_as_one_hop_a_cycle_gives() {
     for c in 0..len + h + 3 {
         e.step();
         assert_moved_one_hop_a_cycle(&e, (&chans, &bufs), c, (t0, len));
-        // Hop k's buffer (a link's, below the front) is FLOW from cycle t0 + k + 2 until
-        // the tail reaches it, in cycle t0 + len + k - 1.
+        // Hop k's buffer below the front is FLOW from cycle t0 + k + 2 to t0 + len + k - 2.
         let want: Vec<usize> = (1..h as usize)
             .filter(|&k| t0 + k as u64 + 2 <= c && c < t0 + len + k as u64 - 1)
             .collect();
@@ -902,9 +863,9 @@ fn a_lone_worm_flows_as_one_hop_a_cycle_gives() {
     assert_eq!((d.inject, d.eject, d.hops), (t0, t0 + len + h, h as u16));
 }
 
-/// Steps `e` and `plain` (the same network, no worm flowing) together from cycle `from` to
-/// cycle `to` (excluded), calling `check` on `e` after each cycle: every buffer holds and has
-/// sent the same flits and every channel carried the same, after each cycle.
+/// Steps `e` and `plain` (the same network, no worm flowing) together over `cycles`: after
+/// each, every buffer holds and has sent the same flits in both, every channel carried as
+/// many, and `check` passes on `e`.
 fn lockstep(
     e: &mut Engine,
     plain: &mut Engine,
@@ -939,14 +900,10 @@ fn held(e: &Engine, b: u32) -> (u16, u16, u8) {
     (r.cnt, e.buffer_sent(b), r.state)
 }
 
-/// A 6-flit message A over 5 links of a line whose header finds its third link held by
-/// another message X (8 flits, one link) from cycle 4 to 9: the flow breaks in cycle 4 (the
-/// header did not move), the buffer that became FLOW that cycle and the one before settled
-/// with the flits one hop a cycle gives; the worm flows again once its header moves past
-/// buffers that each hold one flit (cycle 11), and everything matches the cycle without
-/// flowing worms; A's tail is ejected in cycle 17, X's in 9.
+/// A header blocked in cycle 4 breaks its worm, settled exactly; it flows again from cycle 11.
 #[test]
 fn a_header_that_cannot_move_breaks_the_flow() {
+    // A (message 0: 6 flits, 0 to 5) finds link 3 held by X (8 flits, 3 to 4) until cycle 9.
     let mut e = line_engine(1, 2, true, false);
     let mut plain = line_engine(1, 2, false, false);
     for x in [&mut e, &mut plain] {
@@ -967,8 +924,7 @@ fn a_header_that_cannot_move_breaks_the_flow() {
         };
         assert_flow_hops(e, &bufs, c, want);
         if c == 4 {
-            // Hops 1 and 2 were FLOW (since cycles 3 and 4): settled as having sent one flit
-            // a cycle, each holding one; the header's buffer holds two, its header parked.
+            // Hops 1 and 2 (FLOW since cycles 3 and 4) settled; the header's buffer holds two.
             assert_eq!(held(e, bufs[0]), (1, 4, ACTIVE));
             assert_eq!(held(e, bufs[1]), (1, 3, ACTIVE));
             assert_eq!(held(e, bufs[2]), (1, 2, ACTIVE));
@@ -984,24 +940,21 @@ fn a_header_that_cannot_move_breaks_the_flow() {
         }
     });
     let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    // X's tail leaves link 3's buffer in cycle 9; A's header moves on in 10, its tail out in 17.
     assert_eq!(ejected, [(3, 9), (0, 17)]);
 }
 
-/// A 6-flit message A over 5 links of a line (2 virtual channels): in cycle 7 its rear, which
-/// holds its tail, loses its channel to message Y's header (sent at node 1 in cycle 6): the
-/// flow breaks, and the FLOW buffer the rear feeds, having sent its flit and received none,
-/// is left empty and untracked, the others as one hop a cycle gives; no buffer flows after.
+/// A rear losing its channel in cycle 7 breaks its worm, emptying the FLOW buffer it fed.
 #[test]
 fn a_rear_that_loses_its_channel_breaks_the_flow() {
+    // A (message 0: 6 flits, 0 to 5); Y (2 flits, 1 to 2), sent in 6, wins A's rear's link in 7.
     let mut e = line_engine(2, 2, true, false);
     let mut plain = line_engine(2, 2, false, false);
     for x in [&mut e, &mut plain] {
         x.send(0, 5, 6);
     }
     let (chans, bufs) = path(&e, 0, 5, |_| 0);
-    for c in 0..6 {
-        lockstep(&mut e, &mut plain, c..c + 1, |_, _| {});
-    }
+    lockstep(&mut e, &mut plain, 0..6, |_, _| {});
     for x in [&mut e, &mut plain] {
         x.send(1, 2, 2);
     }
@@ -1027,25 +980,21 @@ fn a_rear_that_loses_its_channel_breaks_the_flow() {
         }
     });
     let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    // A's tail crosses link 1 a cycle late (8), Y's in 9.
     assert_eq!(ejected, [(1, 10), (0, 12)]);
 }
 
-/// A 6-flit message A over 5 links of a line (2 virtual channels) flows after cycle 2; in
-/// cycle 3 the buffer its header left, about to turn FLOW, loses its channel to message Y's
-/// header (sent at node 1 in cycle 2): the worm stops with no buffer FLOW, that buffer keeps
-/// two flits and the next is left empty, and A never flows again (each later header move
-/// leaves an empty buffer behind it); Y's tail is ejected in cycle 6, A's in 13.
+/// A buffer about to turn FLOW losing its channel in cycle 3 breaks its worm for good.
 #[test]
 fn a_buffer_about_to_turn_flow_that_loses_its_channel_breaks_the_flow() {
+    // A (message 0: 6 flits, 0 to 5) flows after cycle 2; Y (1 to 2), sent in 2, wins link 1 in 3.
     let mut e = line_engine(2, 2, true, false);
     let mut plain = line_engine(2, 2, false, false);
     for x in [&mut e, &mut plain] {
         x.send(0, 5, 6);
     }
     let (chans, bufs) = path(&e, 0, 5, |_| 0);
-    for c in 0..2 {
-        lockstep(&mut e, &mut plain, c..c + 1, |_, _| {});
-    }
+    lockstep(&mut e, &mut plain, 0..2, |_, _| {});
     for x in [&mut e, &mut plain] {
         x.send(1, 2, 2);
     }
@@ -1064,25 +1013,21 @@ fn a_buffer_about_to_turn_flow_that_loses_its_channel_breaks_the_flow() {
         }
     });
     let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    // A and Y take link 1 in turn in cycles 3 to 5 (Y, A, Y); A's tail then trails by 2 cycles.
     assert_eq!(ejected, [(1, 6), (0, 13)]);
 }
 
-/// An 8-flit message A over 5 links of a line (2 virtual channels) has 4 FLOW buffers after
-/// cycle 6; in cycle 7 message Y's header (sent at node 1 in cycle 6) asks for the channel
-/// the first of them crosses: the worm stops before any body moves, every FLOW buffer brought
-/// up to cycle 6 and moved as any other in cycle 7, where A's buffer that lost the channel to
-/// Y keeps its flits and the next one empties.
+/// A header asking for a flowing channel in cycle 7 stops that worm before any body moves.
 #[test]
 fn a_header_asking_for_a_flowing_channel_stops_the_worm() {
+    // A (message 0: 8 flits, 0 to 5) has 4 FLOW buffers after cycle 6; Y (1 to 2) asks link 1 in 7.
     let mut e = line_engine(2, 2, true, false);
     let mut plain = line_engine(2, 2, false, false);
     for x in [&mut e, &mut plain] {
         x.send(0, 5, 8);
     }
     let (chans, bufs) = path(&e, 0, 5, |_| 0);
-    for c in 0..6 {
-        lockstep(&mut e, &mut plain, c..c + 1, |_, _| {});
-    }
+    lockstep(&mut e, &mut plain, 0..6, |_, _| {});
     for x in [&mut e, &mut plain] {
         x.send(1, 2, 2);
     }
@@ -1103,16 +1048,14 @@ fn a_header_asking_for_a_flowing_channel_stops_the_worm() {
         }
     });
     let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    // Link 1 goes to Y, A, Y, A, A in cycles 7 to 11: A's tail crosses it in 11, 2 cycles late.
     assert_eq!(ejected, [(1, 10), (0, 15)]);
 }
 
-/// While a 12-flit message's worm flows with 4 FLOW buffers, a measurement window opens after
-/// cycle 6 (each FLOW buffer brought up to cycle 6 and still FLOW, every counter at zero),
-/// counts exactly the flits that cross each channel in cycles 7 to 9, and after it closes
-/// counts nothing more as the worm flows on; turning flows off after cycle 11 settles every
-/// buffer as one hop a cycle gives, and the tail is still ejected in cycle M + h.
+/// A window opened and closed, then flows turned off, while a worm flows, count and settle exactly.
 #[test]
 fn windows_and_turning_flows_off_settle_flowing_buffers_exactly() {
+    // 12 flits from node 0 to node 5; 4 FLOW buffers from cycle 6 to 11.
     let (len, h, t0) = (12u64, 5u64, 0u64);
     let mut e = line_engine(1, 2, true, false);
     e.send(0, 5, len as u16);
@@ -1184,13 +1127,10 @@ fn part_flow(e: &Engine, b: u32, m: usize) -> (u8, u32, u32, u64) {
     (f.flag[m], f.front[m], f.rear[m], f.arrived[m])
 }
 
-/// A 10-flit message created in cycle 1 crosses a line of 6 routers split into two partitions
-/// (routers 0-2 and 3-5): one hop a cycle as on one thread. Partition 0's part flows from
-/// cycle 3, its front the buffer that sends into partition 1, which counts the flit its FLOW
-/// feeder sends it each cycle (`leaving`); partition 1's flows from cycle 6, its rear the
-/// buffer partition 0 feeds until the tail has passed it; neither boundary buffer is FLOW.
+/// A worm across two partitions moves one hop a cycle, each part flowing with its own front, rear.
 #[test]
 fn a_worm_across_two_partitions_flows_in_each() {
+    // 10 flits from node 0 to node 5, created in cycle 1; partition 0 holds routers 0-2.
     let (len, h) = (10u64, 5u64);
     let mut e = line_engine(1, 2, true, true);
     assert_eq!(e.partition_starts(), Some(&[0, 3][..]));
@@ -1232,11 +1172,10 @@ fn a_worm_across_two_partitions_flows_in_each() {
     assert_eq!(e.deliveries[0].eject, t0 + len + h);
 }
 
-/// The same worm as above, the partitions' boundaries moved while both parts flow (after
-/// cycle 8): every FLOW buffer is settled as one hop a cycle gives, no worm flows in either
-/// partition, and the message still moves one hop a cycle to its ejection.
+/// Moving the boundaries while a worm's two parts flow settles its FLOW buffers exactly.
 #[test]
 fn moving_the_boundaries_settles_the_flowing_parts() {
+    // 10 flits from node 0 to node 5, created in cycle 1; the boundary moves after cycle 8.
     let (len, h) = (10u64, 5u64);
     let mut e = line_engine(1, 2, true, true);
     e.step();
@@ -1265,13 +1204,10 @@ fn moving_the_boundaries_settles_the_flowing_parts() {
     assert_eq!(e.deliveries[0].eject, t0 + len + h);
 }
 
-/// A 12-flit message created in cycle 1 goes from node 5 to node 4 round a unidirectional ring
-/// of 8 routers split into two partitions (routers 0-3 and 4-7): it leaves partition 1 after
-/// two hops (its part there flowing from cycle 3) and its header comes back in cycle 8, which
-/// stops that part (`arrival`): its FLOW buffer settled as one hop a cycle gives, the arrival
-/// noted. Partition 0's part flows throughout; every buffer moves one hop a cycle.
+/// A header coming back into a partition in cycle 8 stops its part flowing there, settled exactly.
 #[test]
 fn a_header_coming_back_to_a_partition_stops_its_flowing_part_there() {
+    // 12 flits from node 5 round a ring of 8 to node 4, created in cycle 1; partition 0 holds 0-3.
     let (len, h) = (12u64, 7u64);
     let ring = "kind = \"torus\"\nk = 8\nn = 1\nlinks = \"unidirectional\"";
     let mut e = engine(ring, 2, 2, true, true);
