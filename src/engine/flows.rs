@@ -602,3 +602,6 @@ impl Engine {
         self.flow_bufs()
     }
 }
+
+#[cfg(test)]
+mod tests;
