@@ -1,5 +1,6 @@
 //! Errors, each mapped to the command line's exit code.
 
+use crate::engine::DeadlockReport;
 use std::fmt;
 
 /// Exit code for bad input: a missing file, a TOML error, an unknown key, an out-of-range value.
@@ -10,13 +11,14 @@ pub const EXIT_DEADLOCK: i32 = 3;
 /// memory exhausted.
 pub const EXIT_IO: i32 = 4;
 
-/// A flitsim failure: bad input, a deadlock, or an I/O error, each with its message.
+/// A flitsim failure: bad input or an I/O error, each with its message, or a deadlock with its
+/// report.
 #[derive(Debug)]
 pub enum Error {
     /// Bad input: the message names the file, the key and the fix.
     Input(String),
-    /// The watchdog found flits that cannot move.
-    Deadlock(String),
+    /// The watchdog found flits that cannot move: the report says where and why.
+    Deadlock(Box<DeadlockReport>),
     /// Writing results failed.
     Io(String),
 }
@@ -35,7 +37,8 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Input(m) | Error::Deadlock(m) | Error::Io(m) => f.write_str(m),
+            Error::Input(m) | Error::Io(m) => f.write_str(m),
+            Error::Deadlock(r) => write!(f, "{r}"),
         }
     }
 }

@@ -33,6 +33,7 @@ pub fn check(path: &Path, sets: &[String], force: bool) -> Result<()> {
     out!("{}: ok", path.display());
     describe(exp.base())?;
     check_experiment(&exp);
+    check_threads(&exp);
     check_time(&exp);
     check_bounds(&exp);
     Ok(())
@@ -76,6 +77,76 @@ fn check_time(exp: &Experiment) {
     );
 }
 
+/// The threads each configuration's points split their cycle across in a run with the default
+/// `--threads`: as the scenario sets them, or by the network's buffers (`auto_threads`) out
+/// of the threads free for a point. Once when every configuration's are the same.
+fn check_threads(exp: &Experiment) {
+    let per_point = exp
+        .configurations
+        .iter()
+        .map(|c| c.scenario.run.threads_per_point)
+        .max()
+        .unwrap_or(0);
+    let (_, free) = flitsim::experiment::runner::point_threads(0, exp.points().len(), per_point);
+    let lines: Vec<String> = exp
+        .configurations
+        .iter()
+        .map(|c| threads_per_point(&c.scenario, free))
+        .collect();
+    if lines.iter().all(|l| *l == lines[0]) {
+        out!("  {}", lines[0]);
+        return;
+    }
+    for (conf, line) in exp.configurations.iter().zip(&lines) {
+        out!("  {line} at {}", coordinates(exp, &conf.coordinates));
+    }
+}
+
+/// `check`'s account of the threads a point of `s` is split across, `free` threads free for it.
+fn threads_per_point(s: &Scenario, free: usize) -> String {
+    use flitsim::engine::{AUTO_SPLIT_BUFFERS, auto_threads};
+    if s.run.threads_per_point > 0 {
+        return format!("threads per point: {} (set)", s.run.threads_per_point);
+    }
+    let buffers = flitsim::experiment::footprint::footprint(s).buffered as usize;
+    if buffers < AUTO_SPLIT_BUFFERS {
+        return format!(
+            "threads per point: 1 (automatic: {} buffers, fewer than the {} a split needs)",
+            grouped(buffers),
+            grouped(AUTO_SPLIT_BUFFERS)
+        );
+    }
+    format!(
+        "threads per point: {} (automatic: {} buffers, at most one thread per 2^20 buffers, {free} free)",
+        auto_threads(buffers, free),
+        grouped(buffers)
+    )
+}
+
+/// A count with its thousands separated by commas (`3,670,016`).
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A configuration's place in the sweep: `key = value, ...`.
+fn coordinates(exp: &Experiment, values: &[String]) -> String {
+    let pairs: Vec<String> = exp
+        .axes
+        .iter()
+        .zip(values)
+        .map(|(a, v)| format!("{} = {v}", a.key))
+        .collect();
+    pairs.join(", ")
+}
+
 /// Seconds in words: s, min or h.
 fn duration(s: f64) -> String {
     if s < 120.0 {
@@ -94,13 +165,7 @@ fn check_bounds(exp: &Experiment) {
         let at = if exp.axes.is_empty() {
             String::new()
         } else {
-            let pairs: Vec<String> = exp
-                .axes
-                .iter()
-                .zip(&conf.coordinates)
-                .map(|(a, v)| format!("{} = {v}", a.key))
-                .collect();
-            format!(" at {}", pairs.join(", "))
+            format!(" at {}", coordinates(exp, &conf.coordinates))
         };
         for v in conf.scenario.variants() {
             if let Some(b) = flitsim::model::bound::throughput_bound(&v) {

@@ -6,13 +6,16 @@
 //! partitions' shares one after another, to weigh a split cycle's own work against one
 //! thread's cycle (`examples/split_probe`).
 
+#[cfg(all(test, loom))]
+mod loom_tests;
+mod sync;
+
 use std::any::Any;
-use std::cell::UnsafeCell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::{JoinHandle, Thread};
+#[cfg(not(loom))]
 use std::time::{Duration, Instant};
+use sync::thread::{self, JoinHandle, Thread};
+use sync::{Arc, AtomicBool, AtomicU64, AtomicUsize, Mutex, Ordering, UnsafeCell};
 
 /// A job: partition `i`'s share, run on thread `i` (the caller is thread 0).
 type Job<'a> = &'a (dyn Fn(usize) + Sync);
@@ -67,6 +70,7 @@ pub(super) struct Crew {
 /// system call and keeps its cores awake through the cycle's serial parts (a parked virtual
 /// core comes back slower), on a machine with more threads than cores a waiting thread gives
 /// its core to any other that wants it, and an idle crew costs no core.
+#[cfg(not(loom))]
 fn wait_until(ready: impl Fn() -> bool) {
     let start = Instant::now();
     let mut spins = 0u32;
@@ -82,6 +86,15 @@ fn wait_until(ready: impl Fn() -> bool) {
     }
 }
 
+/// Parks until `ready` holds: loom explores the other threads' steps meanwhile, and early
+/// wake-ups (the std version's spins, yields and timeouts), and finds a wake-up that never comes.
+#[cfg(loom)]
+fn wait_until(ready: impl Fn() -> bool) {
+    while !ready() {
+        thread::park();
+    }
+}
+
 impl Crew {
     /// The caller and `threads - 1` helpers; None if a helper cannot start.
     pub fn new(threads: usize) -> Option<Crew> {
@@ -89,7 +102,7 @@ impl Crew {
         let mut handles = Vec::new();
         for i in 1..threads {
             let mine = Arc::clone(&deck);
-            let h = std::thread::Builder::new()
+            let h = thread::Builder::new()
                 .name(format!("flitsim-point-{i}"))
                 .spawn(move || helper(&mine, i))
                 .ok()?;
@@ -138,12 +151,12 @@ impl Crew {
             return;
         }
         let d = &*self.deck;
-        *d.caller.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current());
-        // SAFETY: no helper reads `job` now (all finished the last job); the reference outlives
-        // this call, which returns only once every helper has finished with it.
-        unsafe {
-            *d.job.get() = Some(std::mem::transmute::<Job<'_>, Job<'static>>(job));
-        }
+        *d.caller.lock().unwrap_or_else(|e| e.into_inner()) = Some(thread::current());
+        // SAFETY: only the lifetime changes; the reference outlives this call, which returns
+        // only once every helper has finished with it.
+        let erased = unsafe { std::mem::transmute::<Job<'_>, Job<'static>>(job) };
+        // SAFETY: no helper reads `job` now (all finished the last job, or none has started).
+        unsafe { sync::write(&d.job, Some(erased)) };
         d.done.store(0, Ordering::Relaxed);
         d.epoch.fetch_add(1, Ordering::Release);
         for h in d.helpers.lock().unwrap_or_else(|e| e.into_inner()).iter() {
@@ -172,7 +185,7 @@ fn helper(d: &Deck, i: usize) {
         }
         seen = d.epoch.load(Ordering::Acquire);
         // SAFETY: the job was stored before the epoch's release and stays until all are done.
-        if let Some(job) = unsafe { *d.job.get() }
+        if let Some(job) = unsafe { sync::read(&d.job) }
             && let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(i)))
         {
             d.panic
@@ -197,7 +210,7 @@ impl Drop for Crew {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::Crew;
     use std::panic::{AssertUnwindSafe, catch_unwind};

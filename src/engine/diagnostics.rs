@@ -2,8 +2,11 @@
 //! watchdog, readable accounts of buffers, and the invariants the tests check every cycle.
 
 use super::Engine;
+use super::deadlock::{Place, StuckBuffer, StuckMessage, Wait};
 use super::parts::{ACTIVE, Buf, FLOW, IDLE};
+use super::route_ahead::RouteCtx;
 use crate::network::NONE;
+use crate::routing::Candidates;
 
 impl Engine {
     /// Flits buffer `b` holds now. Read-only, for tests that watch arbitration from outside.
@@ -39,9 +42,9 @@ impl Engine {
 
     /// Tells deadlock from congestion: a copy of the engine takes no new messages and runs
     /// until its network is empty (congestion: None) or nothing has moved for longer than any
-    /// routing timer (deadlock: an account of each buffer that cannot move). Until then every
+    /// routing timer (deadlock: each buffer that cannot move, in id order). Until then every
     /// cycle moves a flit, and each flit moves at most diameter + 2 times, which bounds the run.
-    pub fn confirm_deadlock(&self) -> Option<Vec<String>> {
+    pub fn confirm_deadlock(&self) -> Option<Vec<StuckBuffer>> {
         let mut e = self.clone();
         e.drain_only = true;
         e.log_deliveries = false;
@@ -59,34 +62,77 @@ impl Engine {
             still = if e.moved == 0 { still + 1 } else { 0 };
             if still > patience {
                 let stuck = e.stuck_buffers(0);
-                return Some(stuck.iter().map(|&b| e.describe_stuck(b)).collect());
+                return Some(stuck.iter().map(|&b| e.stuck_buffer(b)).collect());
             }
         }
         None
     }
 
-    /// A readable account of a stuck buffer: where it is, its message and what it waits for.
-    pub fn describe_stuck(&self, b: u32) -> String {
+    /// An account of a stuck buffer: where it is, its message and what it waits for (its
+    /// Display is the deadlock report's line).
+    pub fn stuck_buffer(&self, b: u32) -> StuckBuffer {
         let buf = self.bufs.buf[b as usize];
         let m = buf.msg;
-        let (src, dst) = if m == NONE {
-            (NONE, NONE)
-        } else {
-            (self.msgs.src[m as usize], self.msgs.dst[m as usize])
-        };
+        let message = (m != NONE).then(|| StuckMessage {
+            id: m,
+            source: self.msgs.src[m as usize],
+            destination: self.msgs.dst[m as usize],
+            sent: buf.sent,
+            length: self.msgs.len[m as usize],
+        });
         let waits = if buf.sent == 0 {
-            "header waiting for a free buffer".to_string()
+            Wait::FreeBuffer {
+                candidates: self.candidate_buffers(b, &buf),
+            }
         } else {
             match buf.out_buf(self.net.buffered_channels(), self.net.vcs) {
-                NONE => "waiting for ejection".to_string(),
-                t => format!("waiting for space in {}", self.net.describe_buffer(t)),
+                NONE => Wait::Ejection,
+                t => Wait::Space {
+                    downstream: self.place(t),
+                    flits: self.bufs.buf[t as usize].cnt,
+                },
             }
         };
-        format!(
-            "{}: {} flit(s) of message {src}->{dst}, {waits}",
-            self.net.describe_buffer(b),
-            buf.cnt
-        )
+        StuckBuffer {
+            place: self.place(b),
+            flits: buf.cnt,
+            message,
+            waits,
+        }
+    }
+
+    /// Where buffer `b` is.
+    fn place(&self, b: u32) -> Place {
+        Place {
+            buffer: b,
+            channel: self.net.buf_channel(b),
+            vc: self.net.buf_vc(b),
+            router: self.net.buf_router(b),
+            name: self.net.describe_buffer(b),
+        }
+    }
+
+    /// The buffers the header at the front of buffer `b` (record `buf`) may take now, as its
+    /// requests route it (none without a message).
+    fn candidate_buffers(&self, b: u32, buf: &Buf) -> Vec<u32> {
+        if buf.msg == NONE {
+            return Vec::new();
+        }
+        let ctx = RouteCtx {
+            net: &self.net,
+            routing: &self.routing,
+            msgs: &self.msgs,
+            random_tie: self.random_tie,
+            now: self.cycle as u32,
+        };
+        let mut cand = Candidates::default();
+        ctx.route_header(b, buf, self.net.buf_router(b), self.delay, &mut cand);
+        let (vcs, bufchans) = (self.net.vcs, self.net.buffered_channels());
+        cand.as_slice()
+            .iter()
+            .filter(|c| c.chan < bufchans)
+            .flat_map(|c| (c.vc_lo as u32..c.vc_hi as u32).map(move |v| c.chan * vcs + v))
+            .collect()
     }
 
     /// Checks the engine's invariants (flit conservation, buffer bounds, bookkeeping); for tests.

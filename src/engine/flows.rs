@@ -594,8 +594,22 @@ impl Engine {
             .collect()
     }
 
+    /// Every worm stops flowing, settled, and no worm flows from here on (for the tests of
+    /// settling: a run's plan keeps its worms flowing).
+    #[cfg(test)]
+    pub(super) fn stop_flows(&mut self) {
+        let mut split = self.split.take();
+        self.settle_flows_in(split.as_deref_mut());
+        self.split = split;
+        self.flows.on = false;
+        self.plan.kind = super::CycleKind::OnePass { flows: false };
+    }
+
     /// Buffers inside flowing worms now.
     pub fn flowing_buffers(&self) -> u64 {
         self.flow_bufs()
     }
 }
+
+#[cfg(test)]
+mod tests;

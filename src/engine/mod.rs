@@ -22,6 +22,7 @@ mod calendar;
 mod config;
 mod crew;
 mod crossbar;
+mod deadlock;
 mod diagnostics;
 mod endpoints;
 mod flows;
@@ -41,13 +42,15 @@ mod step;
 mod timing;
 
 pub use config::{CycleKind, EngineConfig, Plan, RouterModel, SourceModel};
+pub use deadlock::{DeadlockCause, DeadlockReport, Place, StuckBuffer, StuckMessage, Wait};
 pub use endpoints::Delivery;
 pub use partition::MAX_THREADS;
 pub use partition::profile::{STEPS, SplitProfile};
 pub use probes::{REFRESH, Span, Totals};
 pub use run::{
-    AUTO_SPLIT_BUFFERS, RunControl, SIMULATED, SIMULATED_STEP, build_engine, build_engine_on,
-    build_engine_with, run_engine, run_point, run_point_on, run_point_until,
+    AUTO_SPLIT_BUFFERS, BUFFERS_PER_THREAD, RunControl, SIMULATED, SIMULATED_STEP, auto_threads,
+    build_engine, build_engine_on, build_engine_with, run_engine, run_point, run_point_on,
+    run_point_until,
 };
 
 use crate::network::{NONE, Network};

@@ -1,6 +1,7 @@
 //! Run control of one load point: warm-up, measurement window, drain; saturation and deadlock
 //! detection; the point's results.
 
+use super::deadlock::{DeadlockCause, DeadlockReport, StuckBuffer};
 use super::probes::Span;
 use super::{Engine, EngineConfig};
 use crate::error::{Error, Result};
@@ -94,10 +95,9 @@ pub fn run_point(s: &Scenario, rate: f64, seed: u64) -> Result<PointResult> {
     run_point_on(s, rate, seed, 1)
 }
 
-/// [`run_point`] with `threads` threads free for the point: its cycle is split across them
-/// when the scenario leaves the count to the run (`[run] threads_per_point = 0`) and the
-/// network has at least [`AUTO_SPLIT_BUFFERS`] buffers (on a smaller one the threads' meeting
-/// points each cycle cost more than they share). Results are the same either way.
+/// [`run_point`] with `threads` threads free for the point: when the scenario leaves the count
+/// to the run (`[run] threads_per_point = 0`), its cycle is split across [`auto_threads`] of
+/// them (one below [`AUTO_SPLIT_BUFFERS`] buffers). Results are the same either way.
 pub fn run_point_on(s: &Scenario, rate: f64, seed: u64, threads: usize) -> Result<PointResult> {
     run_point_until(s, rate, seed, threads, &NEVER)
 }
@@ -115,10 +115,10 @@ pub fn run_point_until(
     stop: &AtomicBool,
 ) -> Result<PointResult> {
     let net = Network::for_scenario(s);
-    let auto = s.run.threads_per_point == 0 && threads > 1 && net.buffers() >= AUTO_SPLIT_BUFFERS;
+    let auto = auto_threads(net.buffers(), threads);
     let mut e = build_engine_on_with(s, net, rate, seed, |c| {
-        if auto {
-            c.threads = threads;
+        if s.run.threads_per_point == 0 && auto > 1 {
+            c.threads = auto;
         }
     });
     let (measured, span) = simulate(&mut e, RunControl::from_scenario(s), rate, seed, stop)?;
@@ -131,6 +131,25 @@ pub fn run_point_until(
 /// 3-cube's 57,344 run as fast split as not (1.65 times as fast at 0.02), 16x16x8x8's 294,912
 /// 1.33 times, a 32-ary 3-cube's 458,752 twice as fast.
 pub const AUTO_SPLIT_BUFFERS: usize = 1 << 16;
+
+/// The most buffers per thread of a point a run splits by itself: about one thread per
+/// 2^20 buffers ([`auto_threads`]).
+pub const BUFFERS_PER_THREAD: usize = 1 << 20;
+
+/// The threads a run splits a point's cycle across when its scenario leaves the count to the
+/// run, with `free` threads free for it, on a network of `buffers` buffers: one below
+/// [`AUTO_SPLIT_BUFFERS`], else `buffers` / [`BUFFERS_PER_THREAD`] rounded, at least 2, never
+/// more than `free`. Past about one thread per 2^20 buffers the split loses (16 cores,
+/// bidirectional tori, V = 2, 0.002 flits/node/cycle): the 64-ary 3-cube's 3,670,016 buffers
+/// moved 92 M flit-hops/s on 4 threads and 83 M on 16; the 32-ary 4-cube's 18,874,368 ran
+/// 1.33, 1.83, 3.70 and 4.16 times one thread's speed on 2, 4, 8 and 16 threads.
+pub fn auto_threads(buffers: usize, free: usize) -> usize {
+    if buffers < AUTO_SPLIT_BUFFERS {
+        return 1;
+    }
+    let wanted = (buffers + BUFFERS_PER_THREAD / 2) / BUFFERS_PER_THREAD;
+    wanted.max(2).min(free).max(1)
+}
 
 /// Runs an engine through warm-up, window and drain.
 pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Result<PointResult> {
@@ -209,8 +228,10 @@ fn simulate(
             // waiting behind heavy congestion: a drained copy of the network tells which.
             if e.cycle >= next_confirm && !e.stuck_buffers(stuck_for).is_empty() {
                 if let Some(frozen) = e.confirm_deadlock() {
-                    let why = format!("flits had not moved for {} cycles", rc.watchdog);
-                    return Err(deadlock_report(e, &frozen, &why, rate, seed));
+                    let why = DeadlockCause::Watchdog {
+                        cycles: rc.watchdog,
+                    };
+                    return Err(deadlock_report(e, frozen, why, rate, seed));
                 }
                 next_confirm = e.cycle + stuck_for;
             }
@@ -222,14 +243,11 @@ fn simulate(
     if stop != StopReason::Drained
         && let Some(frozen) = e.confirm_deadlock()
     {
-        let why = format!(
-            "the point was stopping on its {} while its network was frozen",
-            match stop {
-                StopReason::Backlog => "backlog limit",
-                _ => "drain cap",
-            }
-        );
-        return Err(deadlock_report(e, &frozen, &why, rate, seed));
+        let why = match stop {
+            StopReason::Backlog => DeadlockCause::Backlog,
+            _ => DeadlockCause::DrainCap,
+        };
+        return Err(deadlock_report(e, frozen, why, rate, seed));
     }
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
     let offered_fraction = e.traffic.offered_fraction(e.net.traffic_topo());
@@ -261,19 +279,57 @@ fn simulate(
 }
 
 /// The deadlock error: the cycle, the point, why the check ran (`why`) and the stuck buffers.
-fn deadlock_report(e: &Engine, frozen: &[String], why: &str, rate: f64, seed: u64) -> Error {
-    const SHOWN: usize = 12;
-    let mut msg = format!(
-        "deadlock at cycle {} (rate {rate}, seed {seed}): {why}, and with no new messages {} buffer(s) still cannot move",
-        e.cycle,
-        frozen.len()
-    );
-    for line in frozen.iter().take(SHOWN) {
-        msg.push_str("\n  ");
-        msg.push_str(line);
+fn deadlock_report(
+    e: &Engine,
+    stuck: Vec<StuckBuffer>,
+    why: DeadlockCause,
+    rate: f64,
+    seed: u64,
+) -> Error {
+    Error::Deadlock(Box::new(DeadlockReport {
+        cycle: e.cycle,
+        rate,
+        seed,
+        cause: why,
+        stuck,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AUTO_SPLIT_BUFFERS, auto_threads};
+    use crate::network::Network;
+    use crate::scenario::Scenario;
+
+    /// The buffers of a bidirectional torus of radix `k` in `n` dimensions with V = 2.
+    fn torus_buffers(k: u32, n: u32) -> usize {
+        let text = format!(
+            "name = \"t\"\n[topology]\nkind = \"torus\"\nk = {k}\nn = {n}\nlinks = \"bidirectional\"\n\
+             [router]\nvcs = 2\n[traffic]\nflit_rates = [0.002]\n"
+        );
+        Network::for_scenario(&Scenario::from_toml(&text, "t.toml").unwrap()).buffers()
     }
-    if frozen.len() > SHOWN {
-        msg.push_str(&format!("\n  ... and {} more", frozen.len() - SHOWN));
+
+    #[test]
+    fn a_point_gets_at_most_one_thread_per_mebibuffer() {
+        // The 262,144-node 64-ary 3-cube: 4 threads of 16 free.
+        let cube3 = torus_buffers(64, 3);
+        assert_eq!(cube3, 3_670_016);
+        assert_eq!(auto_threads(cube3, 16), 4);
+        // The 1,048,576-node 32-ary 4-cube: all 16.
+        let cube4 = torus_buffers(32, 4);
+        assert_eq!(cube4, 18_874_368);
+        assert_eq!(auto_threads(cube4, 16), 16);
+        assert_eq!(auto_threads(cube4, 64), 18);
+        // Just above the threshold: 2; below it: 1.
+        assert_eq!(auto_threads(70_000, 16), 2);
+        assert_eq!(auto_threads(AUTO_SPLIT_BUFFERS, 16), 2);
+        assert_eq!(auto_threads(AUTO_SPLIT_BUFFERS - 1, 16), 1);
+        assert_eq!(auto_threads(torus_buffers(16, 3), 16), 1);
+        // Never more than free.
+        assert_eq!(auto_threads(cube3, 3), 3);
+        assert_eq!(auto_threads(cube4, 2), 2);
+        assert_eq!(auto_threads(70_000, 1), 1);
+        assert_eq!(auto_threads(cube4, 1), 1);
     }
-    Error::Deadlock(msg)
 }

@@ -86,6 +86,9 @@ pub struct Footprint {
     pub links: u64,
     /// Virtual-channel buffers of the links and of the injection and ejection channels.
     pub buffers: u64,
+    /// The network's own buffers (`Network::buffers`: those of the links and injection
+    /// channels), which decide the threads a run splits a point across by itself.
+    pub buffered: u64,
     /// The estimate, bytes.
     pub bytes: f64,
     /// The most the source queues can hold before the point stops (`[run] max_backlog`
@@ -119,6 +122,11 @@ pub fn footprint(s: &Scenario) -> Footprint {
     }
     .max(processors);
     let channels = links + 2.0 * processors;
+    // Processors inside m-way routers inject on two channels.
+    let injection = match t.family {
+        Family::MWay(Placement::Routers) => 2.0 * processors,
+        _ => processors,
+    };
     let buffers = channels * s.router.vcs as f64;
     let sharing = match t.family {
         Family::MWay(_) if !t.processors_are_routers() => processors,
@@ -128,6 +136,7 @@ pub fn footprint(s: &Scenario) -> Footprint {
         nodes: nodes as u64,
         links: links as u64,
         buffers: buffers as u64,
+        buffered: ((links + injection) * s.router.vcs as f64) as u64,
         bytes: BASE
             + PER_BUFFER * buffers
             + PER_LINK * links
@@ -208,7 +217,11 @@ impl Need {
             .max()
             .unwrap_or(0);
         let (points, results) = results(exp);
-        let (at_once, split) = super::runner::point_threads(threads, points, per_point);
+        let (at_once, free) = super::runner::point_threads(threads, points, per_point);
+        let split = match per_point {
+            0 => crate::engine::auto_threads(biggest.buffered as usize, free),
+            set => set,
+        };
         let pool = super::runner::worker_threads(threads, usize::MAX);
         let now = super::limits::process();
         let running = now.map_or(0, |p| p.threads.saturating_sub(1));
@@ -369,4 +382,31 @@ pub fn shown(bytes: f64) -> String {
         2
     };
     format!("{figure:.decimals$} {unit}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::footprint;
+    use crate::network::Network;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn the_buffers_a_split_counts_are_the_networks() {
+        for topology in [
+            "kind = \"torus\"\nk = 5\nn = 3\nlinks = \"bidirectional\"",
+            "kind = \"torus\"\nk = 4\nn = 2\nlinks = \"unidirectional\"",
+            "kind = \"mesh\"\nk = 6\nn = 2",
+            "kind = \"hypercube\"\nn = 6",
+            "kind = \"hyperx\"\nk = [4, 3]",
+            "kind = \"mway\"\nk = 4\nn = 2\nwrap = \"torus\"\nprocessors = \"channels\"\nprocessor_factor = 2",
+            "kind = \"mway\"\nk = 4\nn = 2\nwrap = \"mesh\"\nprocessors = \"routers\"",
+        ] {
+            let text = format!(
+                "name = \"f\"\n[topology]\n{topology}\n[router]\nvcs = 3\n[traffic]\nflit_rates = [0.01]\n"
+            );
+            let s = Scenario::from_toml(&text, "f.toml").unwrap();
+            let net = Network::for_scenario(&s);
+            assert_eq!(footprint(&s).buffered, net.buffers() as u64, "{topology}");
+        }
+    }
 }

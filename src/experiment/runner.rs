@@ -237,11 +237,12 @@ pub fn worker_threads(asked: usize, points: usize) -> usize {
     wanted.min(cores).min(points.max(1))
 }
 
-/// The worker threads for `points` points, and the threads each point's cycle may be split
-/// across when its scenario leaves that to the run. With `[run] threads_per_point` (its
-/// largest, `per_point`) set, as many workers as the cores (or `asked`) hold points of that
-/// many threads; else one point per worker, and when the points are fewer than the cores (or
-/// `asked`), the threads left over are shared among them.
+/// The worker threads for `points` points, and the threads free for each point's cycle when
+/// its scenario leaves its count to the run (the point takes [`crate::engine::auto_threads`]
+/// of them, by its network's size). With `[run] threads_per_point` (its largest, `per_point`)
+/// set, as many workers as the cores (or `asked`) hold points of that many threads; else one
+/// point per worker, and when the points are fewer than the cores (or `asked`), the threads
+/// left over are shared among them.
 pub fn point_threads(asked: usize, points: usize, per_point: usize) -> (usize, usize) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let budget = if asked == 0 { cores } else { asked.min(cores) };

@@ -58,7 +58,11 @@ fn stress(
             return Err(format!(
                 "deadlock at cycle {}: {}",
                 e.cycle,
-                frozen.join("; ")
+                frozen
+                    .iter()
+                    .map(|b| b.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; ")
             ));
         }
     }
@@ -219,7 +223,8 @@ fn negative_control_dor_one_buffer_on_a_torus_deadlocks() {
             "warmup_cycles = 500\nmeasure_cycles = 5000\nwatchdog_cycles = 200",
         );
         match run_point(&s, 0.05, 3) {
-            Err(Error::Deadlock(m)) => {
+            Err(Error::Deadlock(r)) => {
+                let m = r.to_string();
                 assert!(m.starts_with("deadlock at cycle "), "{m}");
                 assert!(m.contains("m-way router buffer set"), "{m}");
             }

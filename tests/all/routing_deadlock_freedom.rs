@@ -76,7 +76,11 @@ fn stress(
             return Err(format!(
                 "deadlock at cycle {}: {}",
                 e.cycle,
-                frozen.join("; ")
+                frozen
+                    .iter()
+                    .map(|b| b.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; ")
             ));
         }
     }

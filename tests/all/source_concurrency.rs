@@ -398,7 +398,7 @@ fn the_watchdog_tells_congestion_from_deadlock() {
         0.8,
     );
     match run_point(&s, s.traffic.rates[0], 1) {
-        Err(Error::Deadlock(msg)) => assert!(msg.contains("still cannot move"), "{msg}"),
+        Err(Error::Deadlock(r)) => assert!(r.to_string().contains("still cannot move"), "{r}"),
         other => panic!("expected a deadlock, got {other:?}"),
     }
 }

@@ -61,6 +61,71 @@ fn check_good_scenario_prints_network_summary() {
     );
 }
 
+/// `check` says how many threads a point's cycle is split across: as `[run]
+/// threads_per_point` sets them, or by the network's buffers out of the threads free for a
+/// point (with one load, every core), once per configuration of a sweep when they differ.
+#[test]
+fn check_prints_the_threads_per_point() {
+    let setup = Setup::new("check-threads");
+    let line = |file: &str, set: &[&str]| {
+        let o = setup.run(&[&["check", file][..], set].concat());
+        assert_eq!(o.code, Some(0), "{}", o.describe());
+        let lines: Vec<String> = o
+            .stdout
+            .lines()
+            .filter(|l| l.contains("threads per point"))
+            .map(str::to_string)
+            .collect();
+        lines.join("\n")
+    };
+    setup.write("good.toml", GOOD);
+    assert_eq!(
+        line("good.toml", &[]),
+        "  threads per point: 1 (automatic: 128 buffers, fewer than the 65,536 a split needs)"
+    );
+    assert_eq!(
+        line("good.toml", &["--set", "run.threads_per_point=3"]),
+        "  threads per point: 3 (set)"
+    );
+    // A 16-ary 3-cube, bidirectional, V = 4: (24,576 links + 4,096 injection channels) x 4.
+    let big = edits(
+        GOOD,
+        &[
+            (
+                "kind = \"mesh\"",
+                "kind = \"torus\"\nlinks = \"bidirectional\"",
+            ),
+            ("k = 4", "k = 16"),
+            ("n = 2", "n = 3"),
+            ("vcs = 2", "vcs = 4"),
+            ("rates = [0.005, 0.01]", "rates = [0.005]"),
+        ],
+    );
+    setup.write("big.toml", &big);
+    // The threads free for each of a run's `points` points: the cores shared among them.
+    let auto = |points| {
+        let free = flitsim::experiment::runner::point_threads(0, points, 0).1;
+        format!(
+            "threads per point: {} (automatic: 114,688 buffers, at most one thread per 2^20 buffers, {free} free)",
+            free.min(2)
+        )
+    };
+    assert_eq!(line("big.toml", &[]), format!("  {}", auto(1)));
+    setup.write(
+        "sweep.toml",
+        &format!("{big}\n[sweep]\n\"router.vcs\" = [2, 4]\n"),
+    );
+    let small =
+        "threads per point: 1 (automatic: 57,344 buffers, fewer than the 65,536 a split needs)";
+    assert_eq!(
+        line("sweep.toml", &[]),
+        format!(
+            "  {small} at router.vcs = 2\n  {} at router.vcs = 4",
+            auto(2)
+        )
+    );
+}
+
 /// A CSV file as its header and rows of fields.
 fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
