@@ -14,11 +14,35 @@ pub(super) fn turn_key(slot: u16, rr: u16) -> u64 {
     ((slot <= rr) as u64) << 16 | slot as u64
 }
 
+/// The network's tables of shared channels' arbitration, read once per step (so that their
+/// pointers stay in registers).
+#[derive(Clone, Copy)]
+pub(super) struct Drivers<'a> {
+    /// Each channel's arbiter.
+    pub arb_of: &'a [u32],
+    /// Each buffer's driver and its turn within it, and each driver's size.
+    pub buf_driver: &'a [u32],
+    pub buf_sub: &'a [u8],
+    pub driver_size: &'a [u8],
+}
+
+impl<'a> Drivers<'a> {
+    /// `net`'s.
+    pub fn of(net: &'a Network) -> Drivers<'a> {
+        Drivers {
+            arb_of: &net.arb_of,
+            buf_driver: &net.buf_driver,
+            buf_sub: &net.buf_sub,
+            driver_size: &net.driver_size,
+        }
+    }
+}
+
 /// Buffer `b` (driver slot `slot`) asks channel `ch`'s arbiter for it, which keeps the
 /// request that comes first in round-robin order after its last grant; returns the arbiter.
 #[inline(always)]
 pub(super) fn ask_arbiter<const SHARED: bool>(
-    net: &Network,
+    net: Drivers,
     chans: &mut (impl Records<Chan> + ?Sized),
     drv_rr: &(impl Records<u8> + ?Sized),
     ch: u32,
@@ -44,7 +68,7 @@ pub(super) fn ask_arbiter<const SHARED: bool>(
 /// within its driver, for round-robin; returns the winning buffer.
 #[inline(always)]
 pub(super) fn grant_arbiter<const SHARED: bool>(
-    net: &Network,
+    net: Drivers,
     chans: &mut (impl Records<Chan> + ?Sized),
     drv_rr: &mut (impl Records<u8> + ?Sized),
     buf: &(impl Records<Buf> + ?Sized),

@@ -16,7 +16,7 @@ use crate::stats::{BufferClasses, Hops, hop, occupancy};
 /// What the grants of the one thread, or of one partition, read and write.
 pub(in crate::engine) struct Grants<'a> {
     pub net: &'a Network,
-    pub dims: Dims,
+    pub dims: Dims<'a>,
     /// The messages' lengths in flits.
     pub lens: &'a [u16],
     pub arr: Arrays<'a>,
@@ -213,7 +213,7 @@ fn pull<H: Hold, const SHARED: bool>(g: &mut Grants, h: &H, k: usize) {
     // A contended channel, or an ejection channel (which many messages may share): it asks as
     // in step 2.
     let Arrays { chans, drv_rr, .. } = &mut g.arr;
-    let a = ask_arbiter::<SHARED>(net, chans, drv_rr, c, b, cur.slot & H::SLOT);
+    let a = ask_arbiter::<SHARED>(g.dims.drivers, chans, drv_rr, c, b, cur.slot & H::SLOT);
     g.lane.requested.insert(a);
     g.lane.asked.push(b as u32);
 }
@@ -264,18 +264,18 @@ fn grant<H: Hold, const SHARED: bool, const EARLY: bool, const TIMED: bool, cons
     h: &H,
     a: u32,
 ) {
-    let net = g.net;
     let Dims {
         vcs,
         bufchans,
         depth,
         links,
+        ..
     } = g.dims;
     let (now, no_up) = (g.cycle as u32, g.no_up);
     let me = h.me();
     g.moved += 1;
     let Arrays { buf, chans, drv_rr } = &mut g.arr;
-    let b = grant_arbiter::<SHARED>(net, chans, drv_rr, buf, a, H::SLOT);
+    let b = grant_arbiter::<SHARED>(g.dims.drivers, chans, drv_rr, buf, a, H::SLOT);
     let piped = match &mut g.timing {
         Some(x) if TIMED => {
             if x.ports.on() {
@@ -299,22 +299,12 @@ fn grant<H: Hold, const SHARED: bool, const EARLY: bool, const TIMED: bool, cons
     src.cnt -= 1;
     src.sent += 1;
     let tail = src.sent == len;
-    let mut promoted = false;
-    let mut up_queued = no_up;
-    if EARLY {
-        up_queued = timing(&mut g.timing).early.up[b];
-    }
-    if tail && !credit_later {
-        src.msg = NONE;
-        if EARLY && timing(&mut g.timing).early.queued[b] != NONE {
-            // Early free: the queued message's header is now at the front.
-            let early = &mut timing(&mut g.timing).early;
-            src.msg = std::mem::replace(&mut early.queued[b], NONE);
-            src.sent = 0;
-            src.up = std::mem::replace(&mut early.up[b], no_up);
-            promoted = true;
-        }
-    }
+    let up_queued = if EARLY {
+        timing(&mut g.timing).early.up[b]
+    } else {
+        no_up
+    };
+    let promoted = tail && !credit_later && free::<EARLY>(src, &mut g.timing, b, no_up);
     src.last = now;
     let empty = src.cnt == 0;
     src.state = if empty { IDLE } else { ACTIVE };
@@ -367,6 +357,25 @@ fn grant<H: Hold, const SHARED: bool, const EARLY: bool, const TIMED: bool, cons
         }
         return;
     }
+    downstream::<H, EARLY, TIMED, ONE>(g, h, (b as u32, c), m, t, header, tail, to);
+}
+
+/// The flit of message `m` granted from buffer `b` over channel `c` moves into buffer `t`,
+/// which partition `to` holds: the header's hop counted, its link's occupancy raised, the flit
+/// posted.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn downstream<H: Hold, const EARLY: bool, const TIMED: bool, const ONE: bool>(
+    g: &mut Grants,
+    h: &H,
+    (b, c): (u32, usize),
+    m: u32,
+    t: u32,
+    header: bool,
+    tail: bool,
+    to: usize,
+) {
+    let vcs = g.dims.vcs;
     if header {
         hop(&mut g.hops, g.classes, m, vc_on(t, c, vcs));
         // Early free: a header queued behind a tail does not hold the buffer yet.
@@ -377,16 +386,32 @@ fn grant<H: Hold, const SHARED: bool, const EARLY: bool, const TIMED: bool, cons
     }
     let flit = Effect::Flit {
         t,
-        from: b as u32,
+        from: b,
         m,
         header,
         tail,
     };
     g.post::<H, EARLY, TIMED, ONE>(h, to, flit);
     let flows = &mut g.lane.flows;
-    if ONE && flows.on && header && to == me && flows.flag[m as usize] == flows::STILL {
+    if ONE && flows.on && header && to == h.me() && flows.flag[m as usize] == flows::STILL {
         flows.entering.push((m, t));
     }
+}
+
+/// The tail leaves buffer `src` (index `b`, its flits' feed not held back by a credit): the
+/// buffer is free, or (early free, EARLY) the message queued behind the tail takes it, its
+/// header now at the front; returns whether one did.
+#[inline(always)]
+fn free<const EARLY: bool>(src: &mut Buf, t: &mut Option<Timing>, b: usize, no_up: u32) -> bool {
+    src.msg = NONE;
+    if !EARLY || timing(t).early.queued[b] == NONE {
+        return false;
+    }
+    let early = &mut timing(t).early;
+    src.msg = std::mem::replace(&mut early.queued[b], NONE);
+    src.sent = 0;
+    src.up = std::mem::replace(&mut early.up[b], no_up);
+    true
 }
 
 /// A flowing worm's front sent (the partition holds one part of a flowing worm at most: its

@@ -135,7 +135,9 @@ pub(super) struct Timing<'a> {
 /// in registers: a record written through a shared array's pointer might, for all the
 /// compiler knows, be the network's).
 #[derive(Clone, Copy)]
-pub(super) struct Dims {
+pub(super) struct Dims<'a> {
+    /// Shared channels' arbitration tables.
+    pub drivers: crate::engine::arbitration::Drivers<'a>,
     pub vcs: u32,
     pub depth: u16,
     pub links: u32,
@@ -143,10 +145,11 @@ pub(super) struct Dims {
     pub bufchans: u32,
 }
 
-impl Dims {
+impl<'a> Dims<'a> {
     /// `net`'s.
-    pub fn of(net: &crate::network::Network) -> Dims {
+    pub fn of(net: &'a crate::network::Network) -> Dims<'a> {
         Dims {
+            drivers: crate::engine::arbitration::Drivers::of(net),
             vcs: net.vcs,
             depth: net.depth,
             links: net.links,

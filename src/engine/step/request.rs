@@ -38,7 +38,7 @@ impl Streams<'_> {
 
 /// What the requests of the one thread, or of one partition, read and write.
 pub(in crate::engine) struct Requests<'a> {
-    pub dims: Dims,
+    pub dims: Dims<'a>,
     /// What routing a header reads beyond its buffer.
     pub route: RouteCtx<'a>,
     pub selection: Selection,
@@ -233,7 +233,7 @@ fn visit<H: Hold, const SHARED: bool, const TIMED: bool, const ONE: bool>(
         return;
     }
     let Arrays { chans, drv_rr, .. } = &mut q.arr;
-    let a = ask_arbiter::<SHARED>(net, chans, drv_rr, ch, b, cur.slot & H::SLOT);
+    let a = ask_arbiter::<SHARED>(q.dims.drivers, chans, drv_rr, ch, b, cur.slot & H::SLOT);
     q.lane.requested.insert(a);
     if ONE {
         q.lane.asked.push(b32);
