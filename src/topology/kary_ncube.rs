@@ -308,7 +308,7 @@ impl KAryNCube {
     /// [`KAryNCube::dimension_order_link`] with what a routing asks of that link, found from
     /// the two routers' coordinates rather than from the link's record (one cache line less a
     /// header's hop on a network larger than a cache).
-    #[inline]
+    #[inline(always)]
     pub fn dimension_order_hop(&self, at: u32, dst: u32, tie: u32) -> Option<DorHop> {
         for d in 0..self.n() {
             let (a, b) = (self.coord(at, d), self.coord(dst, d));

@@ -9,7 +9,7 @@ use super::{Arrays, Dims, Hold, Lane};
 use crate::engine::active::ActiveSet;
 use crate::engine::arbitration::{ask_arbiter, turn_key};
 use crate::engine::crossbar::InputPorts;
-use crate::engine::parts::{ACTIVE, ASLEEP, CNT};
+use crate::engine::parts::{ACTIVE, ASLEEP, Buf, CNT};
 use crate::engine::records::{Records, View};
 use crate::engine::route_ahead::{LEAD, RouteAhead, RouteCtx};
 use crate::engine::{prefetch, selection};
@@ -166,14 +166,12 @@ fn visit<H: Hold, const SHARED: bool, const TIMED: bool, const ONE: bool>(
     b32: u32,
     routed: Option<usize>,
 ) {
-    let net = q.route.net;
     let Dims {
         vcs,
         depth,
         bufchans,
         ..
     } = q.dims;
-    let now = q.route.now;
     let b = b32 as usize;
     let cur = q.arr.buf[b];
     let ch = if cur.sent > 0 {
@@ -193,38 +191,15 @@ fn visit<H: Hold, const SHARED: bool, const TIMED: bool, const ONE: bool>(
         }
         cur.out_chan
     } else {
-        if TIMED && q.delay > 0 && now.wrapping_sub(cur.last) <= q.delay {
-            // The router delay: routing and allocation take D cycles more.
-            return;
-        }
-        let at = net.buf_router(b32);
-        let cand: &Candidates = match routed {
-            Some(i) => q.ahead.of(i),
-            None => {
-                q.route.route_header(b32, &cur, at, q.delay, q.cand);
-                q.cand
-            }
+        // A header: routed and given a free buffer here, or (two-pass) in a function of its
+        // own, so that the bodies' visits, most of them, keep their values in registers.
+        let routed = match ONE {
+            true => header::<TIMED, ONE>(q, active, b32, cur, routed),
+            false => header_apart::<TIMED, ONE>(q, active, b32, cur),
         };
-        let rng = q.streams.of(at);
-        let bufs = q.arr.buf.reborrow();
-        match selection::select(net, &bufs, q.queued, cand, q.selection, rng) {
-            Some((ch, t)) => {
-                q.arr.buf[b].route_to(ch, t, vcs);
-                ch
-            }
-            None => {
-                if q.lane.waits.enabled {
-                    // Asleep until a buffer of its only channel frees.
-                    let mut chans = q.arr.chans.reborrow();
-                    q.lane.waits.park(b32, cand.as_slice()[0].chan, &mut chans);
-                    active.leave::<ONE>(b32);
-                    q.arr.buf[b].state = ASLEEP;
-                } else {
-                    // It asks again next cycle.
-                    active.keep::<ONE>(b32);
-                }
-                return;
-            }
+        match routed {
+            Some(ch) => ch,
+            None => return,
         }
     };
     if TIMED && let Some(ports) = &mut q.ports {
@@ -237,5 +212,64 @@ fn visit<H: Hold, const SHARED: bool, const TIMED: bool, const ONE: bool>(
     q.lane.requested.insert(a);
     if ONE {
         q.lane.asked.push(b32);
+    }
+}
+
+/// [`header`] in a function of its own (a two-pass cycle's headers are a message length's
+/// fraction of its visits).
+#[inline(never)]
+fn header_apart<const TIMED: bool, const ONE: bool>(
+    q: &mut Requests,
+    active: &mut ActiveSet,
+    b32: u32,
+    cur: Buf,
+) -> Option<u32> {
+    header::<TIMED, ONE>(q, active, b32, cur, None)
+}
+
+/// The header in buffer `b32` (record `cur`), routed ahead (visit `routed` of the one-pass
+/// cycle) or now, takes a free buffer of a candidate: its channel, or None when it must wait
+/// (asleep on its channel's wait list, or asking again next cycle).
+#[inline(always)]
+fn header<const TIMED: bool, const ONE: bool>(
+    q: &mut Requests,
+    active: &mut ActiveSet,
+    b32: u32,
+    cur: Buf,
+    routed: Option<usize>,
+) -> Option<u32> {
+    let (net, now, vcs, b) = (q.route.net, q.route.now, q.dims.vcs, b32 as usize);
+    if TIMED && q.delay > 0 && now.wrapping_sub(cur.last) <= q.delay {
+        // The router delay: routing and allocation take D cycles more.
+        return None;
+    }
+    let at = net.buf_router(b32);
+    let cand: &Candidates = match routed {
+        Some(i) => q.ahead.of(i),
+        None => {
+            q.route.route_header(b32, &cur, at, q.delay, q.cand);
+            q.cand
+        }
+    };
+    let rng = q.streams.of(at);
+    let bufs = q.arr.buf.reborrow();
+    match selection::select(net, &bufs, q.queued, cand, q.selection, rng) {
+        Some((ch, t)) => {
+            q.arr.buf[b].route_to(ch, t, vcs);
+            Some(ch)
+        }
+        None => {
+            if q.lane.waits.enabled {
+                // Asleep until a buffer of its only channel frees.
+                let mut chans = q.arr.chans.reborrow();
+                q.lane.waits.park(b32, cand.as_slice()[0].chan, &mut chans);
+                active.leave::<ONE>(b32);
+                q.arr.buf[b].state = ASLEEP;
+            } else {
+                // It asks again next cycle.
+                active.keep::<ONE>(b32);
+            }
+            None
+        }
     }
 }
