@@ -1,3 +1,7 @@
+#![deny(
+    clippy::multiple_unsafe_ops_per_block,
+    clippy::undocumented_unsafe_blocks
+)]
 #![warn(missing_docs)]
 
 //! flitsim: a flit-level, cycle-accurate simulator of wormhole-switched interconnection

@@ -42,19 +42,20 @@ pub(super) unsafe fn inject_part(
     heads: Option<&mut ActiveSet>,
 ) -> (u64, u64) {
     let mine = Owners::UNCHECKED;
-    // SAFETY: list `me` is this partition's alone; the columns are written at its sources only
-    // (and a message's injection cycle by its source's partition).
-    let (mut lists, head, buf, link, sent, mut listed, inject) = unsafe {
-        (
-            q.lists.view(me, mine),
-            q.head.view(me, mine),
-            q.buf.view(me, mine),
-            q.link.view(me, mine),
-            q.sent.view(me, mine),
-            q.listed.view(me, mine),
-            q.inject.view(me, mine),
-        )
-    };
+    // SAFETY: list `me` is this partition's alone,
+    let mut lists = unsafe { q.lists.view(me, mine) };
+    // SAFETY: and the sources' columns are written at its own sources only (the contract),
+    let head = unsafe { q.head.view(me, mine) };
+    // SAFETY: as for `head`,
+    let buf = unsafe { q.buf.view(me, mine) };
+    // SAFETY: as for `head`,
+    let link = unsafe { q.link.view(me, mine) };
+    // SAFETY: as for `head`,
+    let sent = unsafe { q.sent.view(me, mine) };
+    // SAFETY: as for `head`,
+    let mut listed = unsafe { q.listed.view(me, mine) };
+    // SAFETY: and a message's injection cycle by its source's partition alone.
+    let inject = unsafe { q.inject.view(me, mine) };
     let mut one = Injector {
         head,
         buf,

@@ -28,7 +28,9 @@ pub(crate) trait Records<T>: IndexMut<usize, Output = T> {
         let record: *const T = &self[i];
         // SAFETY: `field` is a field of type F at its offset in T (`Field::new`'s contract),
         // inside the record `&self[i]` this array holds.
-        unsafe { record.byte_add(field.offset).cast::<F>().read() }
+        let at = record.wrapping_byte_add(field.offset).cast::<F>();
+        // SAFETY: as above: `at` is the record's F, in bounds and aligned.
+        unsafe { at.read() }
     }
 
     /// The address of record `i`, for a prefetch (None out of range).
@@ -240,9 +242,10 @@ impl<T> Index<usize> for View<'_, T> {
     #[inline(always)]
     fn index(&self, i: usize) -> &T {
         self.check(i);
+        let at = self.ptr.wrapping_add(i);
         // SAFETY: in range (checked), and element i is this partition's in this phase (the
         // view's contract, checked in debug builds): no other thread touches it.
-        unsafe { &*self.ptr.add(i) }
+        unsafe { &*at }
     }
 }
 
@@ -250,8 +253,9 @@ impl<T> IndexMut<usize> for View<'_, T> {
     #[inline(always)]
     fn index_mut(&mut self, i: usize) -> &mut T {
         self.check(i);
+        let at = self.ptr.wrapping_add(i);
         // SAFETY: as for `index`: element i is this partition's alone in this phase.
-        unsafe { &mut *self.ptr.add(i) }
+        unsafe { &mut *at }
     }
 }
 
@@ -320,10 +324,9 @@ mod tests {
         mine[1] += 1;
         assert_eq!(mine[1], 12);
         assert_eq!(mine[4], 14, "the sentinel past the table is anyone's");
-        assert_eq!(
-            mine.peek(2, unsafe { super::Field::<u32, u32>::new(0) }),
-            12
-        );
+        // SAFETY: a u32 at offset 0 of a u32.
+        let whole = unsafe { super::Field::<u32, u32>::new(0) };
+        assert_eq!(mine.peek(2, whole), 12);
     }
 
     /// In a debug build a view refuses an element another partition holds.

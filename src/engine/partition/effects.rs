@@ -71,21 +71,19 @@ impl TraverseCtx<'_> {
     unsafe fn grants_of<'a>(&'a self, i: usize, p: &'a mut Part) -> Grants<'a> {
         let [bufs, chans] = self.owners;
         let me = i as u8;
-        // SAFETY: a partition writes only the buffers it holds, the channels it owns (their
-        // arbiters, counters, wait lists and occupancy counts), the hops of the messages whose
-        // header it grants, and its own row (grants) or column (effects) of the boxes.
-        let (arr, busy, hops, boxes) = unsafe {
-            (
-                Arrays {
-                    buf: self.buf.view(me, bufs),
-                    chans: self.chans.view(me, chans),
-                    drv_rr: self.drv_rr.view(me, Owners::UNCHECKED),
-                },
-                self.busy.view(me, Owners::UNCHECKED),
-                self.hops.view(me, Owners::UNCHECKED),
-                self.boxes.view(me, Owners::UNCHECKED),
-            )
-        };
+        // SAFETY: a partition touches only the buffers it holds (the caller's contract).
+        let buf = unsafe { self.buf.view(me, bufs) };
+        // SAFETY: and the channels it owns: their arbiters, counters and wait lists.
+        let chans = unsafe { self.chans.view(me, chans) };
+        // SAFETY: and the turns of the drivers of its routers.
+        let drv_rr = unsafe { self.drv_rr.view(me, Owners::UNCHECKED) };
+        // SAFETY: and the occupancy counts of the links it owns.
+        let busy = unsafe { self.busy.view(me, Owners::UNCHECKED) };
+        // SAFETY: and the hops of the messages whose header it grants (one place each).
+        let hops = unsafe { self.hops.view(me, Owners::UNCHECKED) };
+        // SAFETY: and its own row (grants) or column (effects) of the boxes.
+        let boxes = unsafe { self.boxes.view(me, Owners::UNCHECKED) };
+        let arr = Arrays { buf, chans, drv_rr };
         Grants {
             net: self.net,
             dims: Dims::of(self.net),
@@ -136,18 +134,14 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
         let [bufs, chans] = ctx.owners;
         let me = i as u8;
         let heads = Some(&mut p.heads).filter(|h| h.on());
-        // SAFETY: this partition's sources, injection buffers and channels are its own.
-        (injected, finished) = unsafe {
-            inject_part(
-                sources,
-                me,
-                injection,
-                ctx.buf.view(me, bufs),
-                ctx.chans.view(me, chans),
-                &mut p.active,
-                heads,
-            )
-        };
+        // SAFETY: injection writes only this partition's injection buffers,
+        let buf = unsafe { ctx.buf.view(me, bufs) };
+        // SAFETY: and its injection channels' counters.
+        let chans = unsafe { ctx.chans.view(me, chans) };
+        let active = &mut p.active;
+        // SAFETY: other threads inject other partitions' sources only (the caller's contract).
+        let done = unsafe { inject_part(sources, me, injection, buf, chans, active, heads) };
+        (injected, finished) = done;
     }
     // SAFETY: the caller's contract.
     let g = unsafe { ctx.grants_of(i, p) };

@@ -44,18 +44,16 @@ pub(super) fn request_part<const SHARED: bool, const ONE: bool>(
     ctx: &RequestCtx,
 ) {
     let [bufs, chans, streams] = ctx.owners;
-    // SAFETY: a partition's requests write only its own buffers' routes and states, its own
-    // channels' arbiters and wait lists and its own routers' streams (the owners), and of other
-    // buffers read only their messages and counts, which no request writes.
-    let arr = unsafe {
-        Arrays {
-            buf: ctx.buf.view(me, bufs),
-            chans: ctx.chans.view(me, chans),
-            drv_rr: ctx.drv_rr.view(me, Owners::UNCHECKED),
-        }
-    };
+    // SAFETY: a partition's requests write only its own buffers' routes and states, and of
+    // other partitions' buffers peek only at their messages and counts, which no request writes.
+    let buf = unsafe { ctx.buf.view(me, bufs) };
+    // SAFETY: a partition's requests write only its own channels' arbiters and wait lists.
+    let chans = unsafe { ctx.chans.view(me, chans) };
+    // SAFETY: a request only reads the drivers' turns, which only the grants write.
+    let drv_rr = unsafe { ctx.drv_rr.view(me, Owners::UNCHECKED) };
+    let arr = Arrays { buf, chans, drv_rr };
     let streams = match ctx.rngs.len() {
-        // SAFETY: as above: a partition draws from its own routers' streams only.
+        // SAFETY: a partition draws from its own routers' streams only.
         2.. => Streams::PerRouter(unsafe { ctx.rngs.view(me, streams) }),
         _ => Streams::One(&mut p.spare),
     };
