@@ -104,7 +104,11 @@ fn check_threads(exp: &Experiment) {
 
 /// `check`'s account of the threads a point of `s` is split across, `free` threads free for it.
 fn threads_per_point(s: &Scenario, free: usize) -> String {
-    use flitsim::engine::{AUTO_SPLIT_BUFFERS, auto_threads};
+    use flitsim::engine::{AUTO_SPLIT_BUFFERS, RouterModel, auto_threads};
+    if !RouterModel::of(s).splits() {
+        return "threads per point: 1 (early free and router or link timing run on one thread)"
+            .to_string();
+    }
     if s.run.threads_per_point > 0 {
         return format!("threads per point: {} (set)", s.run.threads_per_point);
     }

@@ -29,10 +29,26 @@ impl RouterModel {
         early_free: false,
     };
 
+    /// Scenario `s`'s router.
+    pub fn of(s: &Scenario) -> RouterModel {
+        RouterModel {
+            delay: s.router.delay,
+            link_latency: s.router.link_latency,
+            per_port: s.router.crossbar == Crossbar::PerPort,
+            early_free: s.router.early_free,
+        }
+    }
+
     /// Router or link timing other than the papers' (router delay, longer links, per-port
     /// crossbar).
     pub fn timed(&self) -> bool {
         self.delay > 0 || self.link_latency > 1 || self.per_port
+    }
+
+    /// Whether a point of this router may be split across threads: not under early free or
+    /// router or link timing (a split posts no effects for them).
+    pub fn splits(&self) -> bool {
+        !self.early_free && !self.timed()
     }
 }
 
@@ -89,12 +105,7 @@ impl EngineConfig {
     /// Scenario `s`'s configuration on `net`, its wiring.
     pub fn of(s: &Scenario, net: &Network) -> EngineConfig {
         EngineConfig {
-            router: RouterModel {
-                delay: s.router.delay,
-                link_latency: s.router.link_latency,
-                per_port: s.router.crossbar == Crossbar::PerPort,
-                early_free: s.router.early_free,
-            },
+            router: RouterModel::of(s),
             sources: SourceModel {
                 process: s.traffic.process,
                 concurrency: s.traffic.source_concurrency,
@@ -158,10 +169,9 @@ impl Plan {
                 timed,
             }
         };
-        let threads = if early || timed {
-            1
-        } else {
-            config.threads.max(1)
+        let threads = match config.router.splits() {
+            true => config.threads.max(1),
+            false => 1,
         };
         Plan {
             kind,

@@ -87,6 +87,19 @@ fn check_prints_the_threads_per_point() {
         line("good.toml", &["--set", "run.threads_per_point=3"]),
         "  threads per point: 3 (set)"
     );
+    // Router delay keeps a point on one thread, whatever is set.
+    assert_eq!(
+        line(
+            "good.toml",
+            &[
+                "--set",
+                "run.threads_per_point=3",
+                "--set",
+                "router.delay=1"
+            ]
+        ),
+        "  threads per point: 1 (early free and router or link timing run on one thread)"
+    );
     // A 16-ary 3-cube, bidirectional, V = 4: (24,576 links + 4,096 injection channels) x 4.
     let big = edits(
         GOOD,
