@@ -75,7 +75,6 @@ pub(in crate::engine) fn requests<
 ) {
     let mut q = q;
     let q = &mut q;
-    let net = q.route.net;
     // The active set apart, so that a visit may change it while the lane is borrowed.
     let mut active = std::mem::take(q.lane.active);
     if ONE {
@@ -91,19 +90,16 @@ pub(in crate::engine) fn requests<
                 .route(j, l.visit, &q.arr.buf, &q.arr.chans, l.requested, &q.route);
         }
         for i in 0..q.lane.visit.len() {
+            ask_ahead::<SHARED>(q, i);
             let l = &q.lane;
-            let (buf, chans) = (&q.arr.buf, &q.arr.chans);
-            prefetch::request_ahead::<SHARED>(
-                i,
+            q.ahead.route(
+                i + LEAD,
                 l.visit,
-                buf,
-                chans,
+                &q.arr.buf,
+                &q.arr.chans,
                 l.requested,
-                q.route.msgs,
-                net,
+                &q.route,
             );
-            q.ahead
-                .route(i + LEAD, l.visit, buf, chans, l.requested, &q.route);
             let b = q.lane.visit[i];
             let cur = &q.arr.buf[b as usize];
             // Split: a body whose message leaves the partition asks here.
@@ -125,17 +121,7 @@ pub(in crate::engine) fn requests<
         q.lane.visit.clear();
         active.collect(q.lane.visit);
         for i in 0..q.lane.visit.len() {
-            let l = &q.lane;
-            let (buf, chans) = (&q.arr.buf, &q.arr.chans);
-            prefetch::request_ahead::<SHARED>(
-                i,
-                l.visit,
-                buf,
-                chans,
-                l.requested,
-                q.route.msgs,
-                net,
-            );
+            ask_ahead::<SHARED>(q, i);
             let b = q.lane.visit[i];
             visit::<H, SHARED, TIMED, ONE>(q, &mut active, b, None);
         }
@@ -155,6 +141,15 @@ pub(in crate::engine) fn requests<
             requested.insert(cur.out_chan);
         });
     }
+}
+
+/// Before the visit of the `i`-th buffer of the visit list: the lines of the visits a few on
+/// asked for (`prefetch::request_ahead`).
+#[inline(always)]
+fn ask_ahead<const SHARED: bool>(q: &Requests, i: usize) {
+    let l = &q.lane;
+    let (buf, chans, msgs) = (&q.arr.buf, &q.arr.chans, q.route.msgs);
+    prefetch::request_ahead::<SHARED>(i, l.visit, buf, chans, l.requested, msgs, q.route.net);
 }
 
 /// Buffer `b32`'s request, if it has one (its active set `active`), a header routed ahead
