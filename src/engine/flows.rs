@@ -44,9 +44,9 @@ pub(super) struct Flows {
     pub front: Vec<u32>,
     /// In a split cycle, a flowing worm's rear when another partition feeds it; else NONE.
     pub rear: Vec<u32>,
-    /// In a split cycle, each message's creation cycle when its header has arrived here from
-    /// another partition once, its complement when more than once (noted from cycle `since`
-    /// on: the messages created before may have had parts here unnoted).
+    /// In a split cycle, 1 + each message's creation cycle when its header has arrived here
+    /// from another partition once, its complement when more than once, 0 when never (noted
+    /// from cycle `since` on: the messages created before may have had parts here unnoted).
     pub arrived: Vec<u64>,
     pub since: u64,
     /// Worms whose flow broke this cycle, each with a buffer that holds it at the cycle's end.
@@ -135,7 +135,7 @@ impl Flows {
             self.flag.resize(messages, STILL);
             self.front.resize(messages, NONE);
             self.rear.resize(messages, NONE);
-            self.arrived.resize(messages, u64::MAX);
+            self.arrived.resize(messages, 0);
         }
     }
 
@@ -195,7 +195,7 @@ impl Flows {
         now: u32,
         s: Shape,
     ) {
-        let c = s.created[m as usize];
+        let c = s.created[m as usize] + 1;
         let a = &mut self.arrived[m as usize];
         *a = if *a == c || *a == !c { !c } else { c };
         if self.flag[m as usize] != STILL {
@@ -313,7 +313,7 @@ impl Flows {
     /// injected here, and its header arrived once.
     fn only_part(&self, m: u32, s: Shape) -> bool {
         let (m, c) = (m as usize, s.created[m as usize]);
-        c >= self.since && self.arrived[m] == c && s.home[s.src[m] as usize] != s.me
+        c >= self.since && self.arrived[m] == c + 1 && s.home[s.src[m] as usize] != s.me
     }
 }
 

@@ -244,13 +244,13 @@ fn fit_grows_the_columns_and_keeps_what_they_hold() {
     assert_eq!(f.flag, vec![STILL; 2]);
     assert_eq!(f.front, vec![NONE; 2]);
     assert_eq!(f.rear, vec![NONE; 2]);
-    assert_eq!(f.arrived, vec![u64::MAX; 2]);
+    assert_eq!(f.arrived, vec![0; 2]);
     (f.flag[1], f.front[1], f.rear[1], f.arrived[1]) = (FLOWING, 7, 5, 12);
     f.fit(4);
     assert_eq!(f.flag, vec![STILL, FLOWING, STILL, STILL]);
     assert_eq!(f.front, vec![NONE, 7, NONE, NONE]);
     assert_eq!(f.rear, vec![NONE, 5, NONE, NONE]);
-    assert_eq!(f.arrived, vec![u64::MAX, 12, u64::MAX, u64::MAX]);
+    assert_eq!(f.arrived, vec![0, 12, 0, 0]);
     f.fit(1);
     assert_eq!(f.flag.len(), 4);
 }
@@ -645,7 +645,7 @@ fn arrival_notes_a_header_and_stops_the_part_of_its_worm_flowing_here() {
     l.hold(at(6), at(5), 1, 8, now, ACTIVE);
     l.flowing(FLOWING, at(6));
     l.arrival(now, s);
-    assert_eq!(l.flows.arrived[M as usize], 9);
+    assert_eq!(l.flows.arrived[M as usize], 10);
     assert_eq!(l.flows.flag[M as usize], STILL);
     assert_eq!(l.rec(at(4)), (1, 7, now, ACTIVE));
     assert_eq!(l.rec(at(5)), (1, 8, now, ACTIVE));
@@ -654,9 +654,9 @@ fn arrival_notes_a_header_and_stops_the_part_of_its_worm_flowing_here() {
     assert_eq!((l.flows.bufs, l.marks()), (0, vec![0; 11]));
     assert_eq!(l.members(), vec![at(4), at(5)]);
     l.arrival(now + 3, s);
-    assert_eq!(l.flows.arrived[M as usize], !9);
+    assert_eq!(l.flows.arrived[M as usize], !10);
     l.arrival(now + 5, s);
-    assert_eq!(l.flows.arrived[M as usize], !9);
+    assert_eq!(l.flows.arrived[M as usize], !10);
 }
 
 /// Partition `me`'s walks on a line whose channels `holders` gives, for messages created in
@@ -701,10 +701,11 @@ fn end_in_a_split_cycle_starts_a_worm_only_if_it_has_no_other_part_here() {
         );
         (l.flows.flag[M as usize], l.flows.rear[M as usize])
     };
-    assert_eq!(case(7, 7, 0), (FLOWING, at(1)));
-    assert_eq!(case(7, 7, 1), (STILL, NONE));
-    assert_eq!(case(!7, 0, 0), (STILL, NONE));
-    assert_eq!(case(7, 8, 0), (STILL, NONE));
+    assert_eq!(case(8, 7, 0), (FLOWING, at(1)));
+    assert_eq!(case(8, 7, 1), (STILL, NONE));
+    assert_eq!(case(!8, 0, 0), (STILL, NONE));
+    assert_eq!(case(8, 8, 0), (STILL, NONE));
+    assert_eq!(case(0, 0, 0), (STILL, NONE), "never arrived");
 }
 
 /// `end` stops a worm whose rear another partition feeds if it did not send; forgets it once past.
@@ -1128,14 +1129,23 @@ fn part_flow(e: &Engine, b: u32, m: usize) -> (u8, u32, u32, u64) {
     (f.flag[m], f.front[m], f.rear[m], f.arrived[m])
 }
 
-/// A worm across two partitions moves one hop a cycle, each part flowing with its own front, rear.
+/// A worm across two partitions moves one hop a cycle, each part flowing with its own front, rear,
+/// whether its message was created in the first cycle or later.
 #[test]
 fn a_worm_across_two_partitions_flows_in_each() {
-    // 10 flits from node 0 to node 5, created in cycle 1; partition 0 holds routers 0-2.
+    worm_across_two_partitions(0);
+    worm_across_two_partitions(1);
+}
+
+/// [`a_worm_across_two_partitions_flows_in_each`], the message created after `warm` cycles.
+fn worm_across_two_partitions(warm: u64) {
+    // 10 flits from node 0 to node 5; partition 0 holds routers 0-2.
     let (len, h) = (10u64, 5u64);
     let mut e = line_engine(1, 2, true, true);
     assert_eq!(e.partition_starts(), Some(&[0, 3][..]));
-    e.step();
+    for _ in 0..warm {
+        e.step();
+    }
     let t0 = e.cycle;
     e.send(0, 5, len as u16);
     let (chans, bufs) = path(&e, 0, h as u32, |_| 0);
@@ -1154,11 +1164,7 @@ fn a_worm_across_two_partitions_flows_in_each() {
         if flows0 {
             assert_eq!((p0.1, p0.2), (bufs[2], NONE), "after cycle {c}");
         }
-        assert_eq!(
-            p0.3,
-            u64::MAX,
-            "after cycle {c}: never arrived in partition 0"
-        );
+        assert_eq!(p0.3, 0, "after cycle {c}: never arrived in partition 0");
         let p1 = part_flow(&e, bufs[5], 0);
         let flows1 = t0 + 5 <= c && c < t0 + len + h;
         assert_eq!(p1.0, if flows1 { FLOWING } else { STILL }, "after {c}");
@@ -1166,7 +1172,7 @@ fn a_worm_across_two_partitions_flows_in_each() {
             let rear = if c < t0 + len + 3 { bufs[3] } else { NONE };
             assert_eq!((p1.1, p1.2), (bufs[5], rear), "after cycle {c}");
         }
-        let arrived = if c >= t0 + 3 { t0 } else { u64::MAX };
+        let arrived = if c >= t0 + 3 { t0 + 1 } else { 0 };
         assert_eq!(p1.3, arrived, "after cycle {c}: its header's arrival");
         e.check_invariants().unwrap();
     }
@@ -1238,7 +1244,7 @@ fn a_header_coming_back_to_a_partition_stops_its_flowing_part_there() {
         if flows1 {
             assert_eq!((p1.1, p1.2), (bufs[2], NONE), "after cycle {c}");
         }
-        let back = if c >= t0 + 7 { t0 } else { u64::MAX };
+        let back = if c >= t0 + 7 { t0 + 1 } else { 0 };
         assert_eq!(
             p1.3, back,
             "after cycle {c}: the header's arrival in partition 1"
