@@ -113,7 +113,7 @@ mod tests {
             let buf = &mut e.bufs.buf[b as usize];
             (buf.msg, buf.cnt, buf.sent, buf.up) = (msg, m, 0, no_up);
             e.bufs.buf[b as usize].state = ACTIVE;
-            e.bufs.active.insert(b);
+            e.work.active.insert(b);
             e.flits_in_net += m as u64;
             e.generated_msgs += 1;
         }

@@ -141,7 +141,7 @@ impl Engine {
         let mut flits = 0u64;
         // How many times each buffer is in an active set (a list may hold a member twice).
         let mut tracked = vec![0u32; self.net.buffers() + 1];
-        self.bufs.active.members(|b| tracked[b as usize] += 1);
+        self.work.active.members(|b| tracked[b as usize] += 1);
         let mut misplaced = None;
         if let Some(split) = &self.split {
             split.members(self.net.vcs, |b, own| {

@@ -314,6 +314,7 @@ impl Engine {
             net,
             sources: q,
             bufs,
+            work,
             arbiters,
             msgs,
             cycle,
@@ -331,8 +332,8 @@ impl Engine {
             sent: View::whole(&mut q.sent),
             bufs: View::whole(&mut bufs.buf),
             chans: View::whole(&mut arbiters.chan),
-            active: &mut bufs.active,
-            heads: Some(&mut bufs.heads).filter(|h| h.on()),
+            active: &mut work.active,
+            heads: Some(&mut work.heads).filter(|h| h.on()),
             inject: View::whole(&mut msgs.inject),
             len: &msgs.len,
             next: &msgs.next,
@@ -370,7 +371,7 @@ impl Engine {
         let q = &mut self.sources;
         let w = q.width;
         let most = q.concurrency as u8;
-        let bufs = &mut self.bufs;
+        let (bufs, work) = (&mut self.bufs, &mut self.work);
         let now = self.cycle;
         let mut injected = 0;
         let mut i = 0;
@@ -421,15 +422,15 @@ impl Engine {
                 tb.msg = m;
                 tb.sent = 0;
                 tb.last = now as u32;
-                if bufs.heads.on() {
-                    bufs.heads.insert(t as u32);
+                if work.heads.on() {
+                    work.heads.insert(t as u32);
                 }
                 self.msgs.inject[m as usize] = now;
                 self.arbiters.chan[link as usize].msgs += self.arbiters.counting;
             }
             self.arbiters.chan[link as usize].flits += self.arbiters.counting;
             bufs.buf[t].cnt += 1;
-            bufs.track(t as u32);
+            work.track(&mut bufs.buf, t as u32);
             self.flits_in_net += 1;
             injected += 1;
             q.fly_rr[s] = k as u8;

@@ -490,7 +490,7 @@ fn enter(buf: &(impl Records<Buf> + ?Sized), m: u32, f: u32, now: u32, s: Shape)
 impl Engine {
     /// Buffers in state FLOW, on one thread and in a split cycle's partitions.
     fn flow_bufs(&self) -> u64 {
-        self.flows.bufs + self.split.as_ref().map_or(0, |s| s.flow_bufs())
+        self.work.flows.bufs + self.split.as_ref().map_or(0, |s| s.flow_bufs())
     }
 
     /// Brings every FLOW buffer's counters up to the last cycle, leaving it FLOW (before the
@@ -516,18 +516,23 @@ impl Engine {
     /// cycle hands to its partition.
     pub(super) fn settle_flows_in(&mut self, split: Option<&mut Split>) {
         let parts = split.as_ref().map_or(0, |s| s.flow_bufs());
-        let flowing = self.flows.bufs + parts;
+        let flowing = self.work.flows.bufs + parts;
         if flowing > 0 {
             // Each FLOW buffer's counters brought up to date, its channel's mark cleared: up
             // each flowing worm from its front, then, should the walks miss one, in one pass
             // over the buffers (a large network's records fill most of its memory).
-            let mut fronts: Vec<u32> = self.flows.fronts().collect();
+            let mut fronts: Vec<u32> = self.work.flows.fronts().collect();
             if let Some(split) = &split {
                 split.flow_fronts(&mut fronts);
             }
             let upto = (self.cycle as u32).wrapping_sub(1);
-            let Engine { bufs, arbiters, .. } = self;
-            let (buf, active) = (&mut bufs.buf, &mut bufs.active);
+            let Engine {
+                bufs,
+                arbiters,
+                work,
+                ..
+            } = self;
+            let (buf, active) = (&mut bufs.buf, &mut work.active);
             let (chans, counting) = (&mut arbiters.chan, arbiters.counting);
             let no_up = buf.len() - 1;
             let mut settle = |b: usize, r: &mut Buf| {
@@ -561,7 +566,7 @@ impl Engine {
                 }
             }
         }
-        self.flows.forget(self.cycle);
+        self.work.flows.forget(self.cycle);
         if let Some(split) = split {
             split.forget_flows(self.cycle);
         }
@@ -571,7 +576,7 @@ impl Engine {
     pub(super) fn flows_at(&self, b: u32, m: u32) -> bool {
         let flows = match &self.split {
             Some(split) => split.flows_of(b, self.net.vcs),
-            None => &self.flows,
+            None => &self.work.flows,
         };
         flows.flag.get(m as usize).is_some_and(|&f| f != STILL)
     }
@@ -601,7 +606,7 @@ impl Engine {
         let mut split = self.split.take();
         self.settle_flows_in(split.as_deref_mut());
         self.split = split;
-        self.flows.on = false;
+        self.work.flows.on = false;
         self.plan.kind = super::CycleKind::OnePass { flows: false };
     }
 

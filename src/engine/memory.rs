@@ -30,28 +30,28 @@ impl Engine {
             + vec_bytes(&m.tie)
             + vec_bytes(&m.next)
             + self.hops.heap_bytes();
-        let rest = self.waits.heap_bytes()
+        let rest = self.work.waits.heap_bytes()
             + self.early.heap_bytes()
             + self.pipe.heap_bytes()
             + self.ports.heap_bytes()
-            + vec_bytes(&self.visit)
-            + vec_bytes(&self.pull)
+            + vec_bytes(&self.work.visit)
+            + vec_bytes(&self.work.pull)
             + vec_bytes(&self.delivered)
             + vec_bytes(&self.deliveries)
-            + self.flows.heap_bytes()
+            + self.work.flows.heap_bytes()
             + self.split.as_ref().map_or(0, |s| s.heap_bytes());
         vec![
             (
                 "buffers",
                 vec_bytes(&self.bufs.buf)
-                    + self.bufs.active.words_bytes()
-                    + self.bufs.heads.words_bytes(),
+                    + self.work.active.words_bytes()
+                    + self.work.heads.words_bytes(),
             ),
             (
                 "channels",
                 vec_bytes(&self.arbiters.chan)
                     + vec_bytes(&self.arbiters.drv_rr)
-                    + self.arbiters.requested.words_bytes(),
+                    + self.work.requested.words_bytes(),
             ),
             ("topology", net.topology.heap_bytes()),
             ("network", network),

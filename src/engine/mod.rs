@@ -61,10 +61,10 @@ use crate::traffic::Traffic;
 use crossbar::InputPorts;
 use endpoints::Sources;
 use messages::Messages;
-use parts::{Arbiters, Buffers, EarlyFree, WaitLists};
+use parts::{Arbiters, Buffers, EarlyFree};
 use rand_pcg::Pcg64;
 use records::View;
-use step::Whole;
+use step::{Whole, Working};
 use timing::LinkPipe;
 
 /// The virtual channel of buffer `t` on channel `c` (of `vcs` each), without a division.
@@ -110,27 +110,20 @@ pub struct Engine {
     /// Destinations and lengths of the messages sources generate.
     pub traffic: Traffic,
     bufs: Buffers,
-    waits: WaitLists,
     arbiters: Arbiters,
+    /// The one thread's working sets (`step::Working`): the buffers that may move, a one-pass
+    /// cycle's headers, the arbiters with a request, the wait lists, the flowing worms.
+    work: Working,
     early: EarlyFree,
     msgs: Messages,
     sources: Sources,
     /// Messages whose tail was ejected this cycle, with their ejection channel's arbiter.
     delivered: Vec<(u32, u32)>,
-    /// The buffers (or arbiters) a step of the cycle visits, in id order (reused).
-    visit: Vec<u32>,
     /// The network's state is larger than a cache (or the configuration says so): visits
     /// prefetch the lines they will need.
     far: bool,
     /// How each cycle runs, decided when the engine was built.
     plan: Plan,
-    /// The buffers that may move this cycle, listed before injection for the one-pass grants.
-    pull: Vec<u32>,
-    /// In a one-pass cycle, the buffers that asked for a channel this cycle: those still
-    /// waiting to send are put back on the active list after the grants.
-    asked: Vec<u32>,
-    /// The worms that flow (`flows.rs`).
-    flows: flows::Flows,
 
     // Probes: what the measurement reads (and each channel's counters in `arbiters`).
     occupancy: VcOccupancy,
@@ -219,8 +212,8 @@ impl Engine {
             hops: HopProbe::new(routing.buffer_classes()),
             occupancy: VcOccupancy::new(net.links as usize, net.vcs),
             traffic,
-            bufs: Buffers::new(&net, plan.one_pass()),
-            waits: WaitLists::new(routing.candidates_fixed(), net.buffers()),
+            bufs: Buffers::new(&net),
+            work: Working::new(&net, &plan, routing.candidates_fixed()),
             arbiters: Arbiters::new(&net),
             early: if router.early_free {
                 EarlyFree::new(net.buffers())
@@ -230,15 +223,8 @@ impl Engine {
             msgs: Messages::default(),
             sources,
             delivered: Vec::new(),
-            visit: Vec::new(),
             far: plan.prefetch,
             plan,
-            pull: Vec::new(),
-            asked: Vec::new(),
-            flows: flows::Flows {
-                on: plan.flows(),
-                ..Default::default()
-            },
             cycle: 0,
             flits_in_net: 0,
             backlog: 0,
@@ -268,8 +254,9 @@ impl Engine {
         if plan.threads > 1 {
             e.split_into(config.in_turn);
         }
-        if e.split.is_none() {
-            e.bufs.active.keep_listing(plan.one_pass());
+        if e.split.is_some() {
+            // A split engine's own set only receives injection's buffers, handed on in id order.
+            e.work.active.keep_listing(false);
         }
         e.plan.threads = e.threads();
         e
@@ -300,8 +287,8 @@ impl Engine {
         }
         self.generate();
         self.hops.fit(self.msgs.len.len());
-        if self.flows.on {
-            self.flows.fit(self.msgs.len.len());
+        if self.work.flows.on {
+            self.work.flows.fit(self.msgs.len.len());
         }
         // Monomorphised so that k-ary n-cubes pay nothing for shared channels, early free or
         // the router and link timing beyond the papers'.
@@ -358,7 +345,7 @@ impl Engine {
             selection,
             rngs,
             bufs,
-            waits,
+            work,
             arbiters,
             early,
             msgs,
@@ -367,11 +354,7 @@ impl Engine {
             delay,
             pipe,
             ports,
-            visit,
             far,
-            pull,
-            asked,
-            flows,
             ..
         } = self;
         let q = step::request::Requests {
@@ -395,16 +378,7 @@ impl Engine {
             },
             cand,
             ahead,
-            lane: step::Lane {
-                active: &mut bufs.active,
-                heads: &mut bufs.heads,
-                pull,
-                asked,
-                requested: &mut arbiters.requested,
-                waits,
-                flows,
-                visit,
-            },
+            lane: work,
             queued: &early.queued,
             held: &pipe.held,
             delay: *delay,
@@ -427,15 +401,11 @@ impl Engine {
         let (hops, classes) = self.hops.columns();
         let Engine {
             bufs,
-            waits,
+            work,
             arbiters,
             early,
             pipe,
             ports,
-            visit,
-            pull,
-            asked,
-            flows,
             ..
         } = self;
         let g = step::grant::Grants {
@@ -451,16 +421,7 @@ impl Engine {
             hist,
             hops: View::whole(hops),
             classes,
-            lane: step::Lane {
-                active: &mut bufs.active,
-                heads: &mut bufs.heads,
-                pull,
-                asked,
-                requested: &mut arbiters.requested,
-                waits,
-                flows,
-                visit,
-            },
+            lane: work,
             boxes: View::whole(&mut []),
             row: 0,
             timing: (EARLY || TIMED).then_some(step::Timing { early, pipe, ports }),

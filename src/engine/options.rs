@@ -8,7 +8,7 @@ impl Engine {
     /// `in_turn` on the calling one.
     pub(super) fn split_into(&mut self, in_turn: bool) {
         self.split = {
-            let waits = self.waits.enabled;
+            let waits = self.work.waits.enabled;
             super::partition::Split::new(
                 &self.net,
                 self.plan,

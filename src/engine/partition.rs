@@ -42,14 +42,14 @@ use requests::{RequestCtx, request_part};
 pub(in crate::engine) use sides::Sides;
 
 use super::Engine;
-use super::active::ActiveSet;
 use super::crew::Crew;
 use super::flows::Flows;
 use super::injection::InjectCtx;
 use super::messages::Messages;
-use super::parts::{Buf, Chan, SLOT_BITS, WaitLists};
+use super::parts::{Buf, Chan, SLOT_BITS};
 use super::records::{Owners, Shared};
 use super::route_ahead::RouteAhead;
+use super::step::Working;
 use crate::network::{NONE, Network};
 use crate::routing::Candidates;
 use rand_pcg::Pcg64;
@@ -64,33 +64,21 @@ pub const MAX_THREADS: usize = 64;
 #[derive(Clone)]
 #[repr(align(128))]
 struct Part {
-    /// Its buffers that may move (the engine's set only receives injection's).
-    active: ActiveSet,
-    /// One-pass cycle: its buffers with a header at the front, and those whose message
-    /// leaves for another partition's router (both ask in step 2); empty otherwise.
-    heads: ActiveSet,
-    /// One-pass cycle: its buffers that may move, listed before the grants (reused).
-    pull: Vec<u32>,
-    /// One-pass cycle: its buffers that asked for a channel this cycle (see `Engine::asked`).
-    asked: Vec<u32>,
-    /// Its arbiters with a request this cycle.
-    requested: ActiveSet,
-    /// The wait lists of its channels (their heads are in the channels' records).
-    waits: WaitLists,
+    /// Its working sets (`step::Working`): the buffers that may move (the engine's set only
+    /// receives injection's), and in a one-pass cycle its headers and the buffers whose
+    /// message leaves for another partition's router (both ask in step 2); its arbiters with
+    /// a request; its channels' wait lists; its flowing worms, each wholly in the partition.
+    work: Working,
     /// The routing's candidates (reused).
     cand: Candidates,
     /// One-pass cycle: its headers routed a few visits ahead.
     ahead: RouteAhead,
     /// The stream a routing with fixed candidates is handed, and never draws from.
     spare: Pcg64,
-    /// The buffers or arbiters a step visits, in id order (reused).
-    visit: Vec<u32>,
     /// Messages ejected whole this cycle, with the ejection channel's arbiter.
     delivered: Vec<(u32, u32)>,
     /// Its changes to the occupancy accounts this cycle (`occupancy::change`).
     hist: Vec<u64>,
-    /// One-pass cycle: its flowing worms (`flows.rs`), each wholly in the partition.
-    flows: Flows,
     /// Flits moved this cycle.
     moved: u64,
     /// Flits ejected this cycle.
@@ -150,30 +138,13 @@ impl Split {
         };
         let starts = even_starts(net.routers(), n);
         let nchans = net.buffers() / net.vcs as usize;
-        let one = plan.one_pass();
-        let mut active = ActiveSet::new(net.buffers() + 1);
-        active.keep_listing(one);
         let part = Part {
-            active,
-            heads: if one {
-                ActiveSet::new(net.buffers() + 1)
-            } else {
-                ActiveSet::default()
-            },
-            pull: Vec::new(),
-            asked: Vec::new(),
-            requested: ActiveSet::new(net.arb_drivers.len()),
-            waits: WaitLists::new(waits, net.buffers()),
+            work: Working::new(net, &plan, waits),
             cand: Candidates::default(),
             ahead: RouteAhead::default(),
             spare: rng.clone(),
-            visit: Vec::new(),
             delivered: Vec::new(),
             hist: crate::stats::VcOccupancy::zero_accounts(net.vcs),
-            flows: Flows {
-                on: plan.flows(),
-                ..Flows::default()
-            },
             moved: 0,
             ejected: 0,
             injected: 0,
@@ -205,7 +176,7 @@ impl Split {
         let header = r.sent == 0 && r.cnt > 0;
         let leaves = r.sent > 0 && t != NONE && self.sides.holder(t / vcs) != me;
         if r.msg != NONE && (header || leaves) {
-            self.parts[me as usize].heads.insert(b);
+            self.parts[me as usize].work.heads.insert(b);
         }
     }
 
@@ -235,14 +206,15 @@ impl Split {
     /// check: whether the member's buffer is the partition's.
     pub fn members(&self, vcs: u32, mut f: impl FnMut(u32, bool)) {
         for (i, p) in self.parts.iter().enumerate() {
-            p.active
+            p.work
+                .active
                 .members(|b| f(b, self.sides.holder(b / vcs) as usize == i));
         }
     }
 
     /// Buffers in state FLOW in the partitions.
     pub(super) fn flow_bufs(&self) -> u64 {
-        self.parts.iter().map(|p| p.flows.bufs).sum()
+        self.parts.iter().map(|p| p.work.flows.bufs).sum()
     }
 
     /// The partition that injects each node's messages (`u8::MAX` when several may): with one
@@ -255,20 +227,20 @@ impl Split {
     /// Appends the fronts of every partition's flowing worms to `fronts`.
     pub(super) fn flow_fronts(&self, fronts: &mut Vec<u32>) {
         for p in &self.parts {
-            fronts.extend(p.flows.fronts());
+            fronts.extend(p.work.flows.fronts());
         }
     }
 
     /// Every worm has stopped flowing (its buffers settled by the caller).
     pub(super) fn forget_flows(&mut self, now: u64) {
         for p in &mut self.parts {
-            p.flows.forget(now);
+            p.work.flows.forget(now);
         }
     }
 
     /// The flowing worms of the partition holding buffer `b` (of `vcs` a channel).
     pub(super) fn flows_of(&self, b: u32, vcs: u32) -> &Flows {
-        &self.parts[self.sides.holder(b / vcs) as usize].flows
+        &self.parts[self.sides.holder(b / vcs) as usize].work.flows
     }
 
     /// Heap bytes of the partitions' state.
@@ -277,18 +249,7 @@ impl Split {
         let parts: u64 = self
             .parts
             .iter()
-            .map(|p| {
-                p.active.words_bytes()
-                    + p.heads.words_bytes()
-                    + vec_bytes(&p.pull)
-                    + vec_bytes(&p.asked)
-                    + p.requested.words_bytes()
-                    + p.waits.heap_bytes()
-                    + vec_bytes(&p.visit)
-                    + vec_bytes(&p.delivered)
-                    + vec_bytes(&p.hist)
-                    + p.flows.heap_bytes()
-            })
+            .map(|p| p.work.heap_bytes() + vec_bytes(&p.delivered) + vec_bytes(&p.hist))
             .sum();
         let boxes: u64 = self.boxes.iter().map(|b| vec_bytes(&b.0)).sum();
         parts + boxes + self.sides.heap_bytes() + vec_bytes(&self.home) + vec_bytes(&self.parts)
@@ -304,19 +265,19 @@ impl Engine {
         let vcs = self.net.vcs;
         // Worms flow inside a partition as on one thread (`flows.rs`).
         for p in &mut split.parts {
-            if p.flows.on {
-                p.flows.fit(self.msgs.len.len());
+            if p.work.flows.on {
+                p.work.flows.fit(self.msgs.len.len());
             }
         }
         // Injection's buffers, tracked last cycle, go to their partitions.
         let (parts, sides) = (&mut split.parts, &split.sides);
-        self.bufs
+        self.work
             .active
-            .drain(|b| parts[sides.holder(b / vcs) as usize].active.add(b));
+            .drain(|b| parts[sides.holder(b / vcs) as usize].work.active.add(b));
         if one {
-            self.bufs
+            self.work
                 .heads
-                .drain(|b| parts[sides.holder(b / vcs) as usize].heads.insert(b));
+                .drain(|b| parts[sides.holder(b / vcs) as usize].work.heads.insert(b));
         }
         // Step 1's draws run beside the requests (the first thread done with its own takes
         // them); the messages drawn then join their queues here, before any injection.

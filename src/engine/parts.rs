@@ -147,54 +147,23 @@ impl Buf {
 pub(super) struct Buffers {
     /// Indexed by buffer id, plus the never-asleep sentinel `nbuf`.
     pub buf: Vec<Buf>,
-    /// Buffers visited each cycle (those with no flit are dropped lazily).
-    pub active: ActiveSet,
-    /// In a one-pass cycle, the buffers that may hold a header at their front (the grant that
-    /// moves a header on drops its buffer; a visit drops any member found without one); empty
-    /// (no room) while the cycle is not one-pass, and rebuilt from the records when it becomes
-    /// so.
-    pub heads: ActiveSet,
 }
 
 impl Buffers {
-    /// Empty buffers of `net`, each with its static driver slot; with `heads` for a one-pass
-    /// cycle.
-    pub fn new(net: &Network, heads: bool) -> Buffers {
+    /// Empty buffers of `net`, each with its static driver slot.
+    pub fn new(net: &Network) -> Buffers {
         let nbuf = net.buffers();
         let mut buf = crate::huge_pages::filled(nbuf + 1, Buf::free(nbuf as u32));
         for (b, slot) in buf.iter_mut().zip(net.buf_slots()) {
             b.slot = slot;
         }
-        Buffers {
-            buf,
-            active: ActiveSet::new(nbuf + 1),
-            heads: if heads {
-                ActiveSet::new(nbuf + 1)
-            } else {
-                ActiveSet::default()
-            },
-        }
+        Buffers { buf }
     }
 
     /// The sentinel buffer id `nbuf`: the `up` of a buffer whose message's tail has arrived.
     #[inline(always)]
     pub fn no_up(&self) -> u32 {
         (self.buf.len() - 1) as u32
-    }
-
-    /// Wakes buffer `b` if it is asleep.
-    #[inline]
-    pub fn wake(&mut self, b: u32) {
-        match self.active.listing() {
-            true => wake::<true>(&mut self.buf, &mut self.active, b),
-            false => wake::<false>(&mut self.buf, &mut self.active, b),
-        }
-    }
-
-    /// Tracks buffer `t`, which just received a flit, if it was untracked.
-    #[inline]
-    pub fn track(&mut self, t: u32) {
-        track_either(&mut self.buf, &mut self.active, t);
     }
 }
 
@@ -417,8 +386,6 @@ pub(super) struct Arbiters {
     pub chan: Vec<Chan>,
     /// Turn granted last in each driver (second level of shared-channel round-robin).
     pub drv_rr: Vec<u8>,
-    /// Arbiters with a request this cycle.
-    pub requested: ActiveSet,
     /// Flits and headers each channel carried before the last refresh; empty until the first
     /// (a run past 2^30 cycles), so that a large network holds 8 bytes of counters a channel.
     pub wide: Vec<[u64; 2]>,
@@ -478,7 +445,6 @@ impl Arbiters {
         Arbiters {
             chan,
             drv_rr: vec![0; net.driver_size.len()],
-            requested: ActiveSet::new(narb),
             wide: Vec::new(),
             counting: 1,
         }

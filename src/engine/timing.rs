@@ -99,14 +99,14 @@ impl Engine {
                         // The header arrived: the router delay and the watchdog count from here.
                         tb.last = now as u32;
                     }
-                    self.bufs.track(t);
+                    self.work.track(&mut self.bufs.buf, t);
                 }
                 Event::Credit(b, tail) => {
                     let bu = b as usize;
                     self.pipe.held[bu] -= 1;
                     let up = self.bufs.buf[bu].up;
                     // The upstream buffer of its message may send again.
-                    self.bufs.wake(up);
+                    self.work.wake(&mut self.bufs.buf, up);
                     if tail {
                         self.free_buffer(b, after);
                     }
@@ -122,7 +122,7 @@ impl Engine {
         let Engine {
             net,
             bufs,
-            waits,
+            work,
             arbiters,
             occupancy,
             ..
@@ -131,10 +131,10 @@ impl Engine {
         bufs.buf[b as usize].msg = crate::network::NONE;
         occupancy.change(freed as usize, false, after);
         // Headers waiting for a buffer of this channel may take it.
-        waits.wake_all::<false>(
+        work.waits.wake_all::<false>(
             freed as usize,
             &mut bufs.buf,
-            &mut bufs.active,
+            &mut work.active,
             &mut arbiters.chan,
         );
     }

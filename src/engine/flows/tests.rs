@@ -851,12 +851,12 @@ fn a_lone_worm_flows_as_one_hop_a_cycle_gives() {
         assert_eq!(flow_hops(&e, &bufs), want, "after cycle {c}: FLOW hops");
         assert_eq!(e.flowing_buffers(), want.len() as u64, "after cycle {c}");
         let flows = t0 + 2 <= c && c < t0 + len + h;
-        let flag = e.flows.flag[0];
+        let flag = e.work.flows.flag[0];
         assert_eq!(flag, if flows { FLOWING } else { STILL }, "after {c}");
-        assert_eq!(e.flows.worms, if flows { vec![0] } else { vec![] });
+        assert_eq!(e.work.flows.worms, if flows { vec![0] } else { vec![] });
         if flows {
             let front = bufs[(c - t0).min(h) as usize];
-            assert_eq!(e.flows.front[0], front, "after cycle {c}: the front");
+            assert_eq!(e.work.flows.front[0], front, "after cycle {c}: the front");
         }
         e.check_invariants().unwrap();
     }
@@ -915,7 +915,7 @@ fn a_header_that_cannot_move_breaks_the_flow() {
     let (chans, bufs) = path(&e, 0, 5, |_| 0);
     lockstep(&mut e, &mut plain, 0..20, |e, c| {
         let flowing = (2..4).contains(&c) || (11..17).contains(&c);
-        let flag = e.flows.flag[0];
+        let flag = e.work.flows.flag[0];
         assert_eq!(flag, if flowing { FLOWING } else { STILL }, "after {c}");
         let want: &[usize] = match c {
             3 => &[1],
@@ -935,10 +935,10 @@ fn a_header_that_cannot_move_breaks_the_flow() {
             let got: Vec<u64> = chans[..4].iter().map(|&c| flits[c as usize]).collect();
             assert_eq!(got, [5, 4, 3, 2]);
             assert!(e.arbiters.chan.iter().all(|c| c.flow == 0));
-            assert!(e.flows.worms.is_empty());
+            assert!(e.work.flows.worms.is_empty());
         }
         if c == 11 {
-            assert_eq!(e.flows.front[0], bufs[5], "the front after cycle 11");
+            assert_eq!(e.work.flows.front[0], bufs[5], "the front after cycle 11");
         }
     });
     let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
@@ -963,7 +963,7 @@ fn a_rear_that_loses_its_channel_breaks_the_flow() {
     lockstep(&mut e, &mut plain, 6..16, |e, c| {
         let want: &[usize] = if c == 6 { &[2, 3, 4] } else { &[] };
         assert_flow_hops(e, &bufs, c, want);
-        assert_eq!(e.flows.flag[0], if c == 6 { FLOWING } else { STILL });
+        assert_eq!(e.work.flows.flag[0], if c == 6 { FLOWING } else { STILL });
         if c == 7 {
             assert_eq!(held(e, bufs[1]), (1, 5, ACTIVE));
             assert_eq!(held(e, bufs[2]), (0, 5, IDLE));
@@ -1002,7 +1002,7 @@ fn a_buffer_about_to_turn_flow_that_loses_its_channel_breaks_the_flow() {
     }
     lockstep(&mut e, &mut plain, 2..16, |e, c| {
         assert_flow_hops(e, &bufs, c, &[]);
-        assert_eq!(e.flows.flag[0], if c == 2 { FLOWING } else { STILL });
+        assert_eq!(e.work.flows.flag[0], if c == 2 { FLOWING } else { STILL });
         if c == 3 {
             assert_eq!(held(e, bufs[0]), (1, 3, ACTIVE));
             assert_eq!(held(e, bufs[1]), (2, 1, ACTIVE));
@@ -1011,7 +1011,7 @@ fn a_buffer_about_to_turn_flow_that_loses_its_channel_breaks_the_flow() {
             let flits = e.c_flits();
             let got: Vec<u64> = chans[..4].iter().map(|&c| flits[c as usize]).collect();
             assert_eq!(got, [4, 3, 2, 1]);
-            assert!(e.flows.worms.is_empty());
+            assert!(e.work.flows.worms.is_empty());
         }
     });
     let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
@@ -1036,7 +1036,7 @@ fn a_header_asking_for_a_flowing_channel_stops_the_worm() {
     lockstep(&mut e, &mut plain, 6..18, |e, c| {
         let want: &[usize] = if c == 6 { &[1, 2, 3, 4] } else { &[] };
         assert_flow_hops(e, &bufs, c, want);
-        assert_eq!(e.flows.flag[0], if c == 6 { FLOWING } else { STILL });
+        assert_eq!(e.work.flows.flag[0], if c == 6 { FLOWING } else { STILL });
         if c == 7 {
             assert_eq!(held(e, bufs[0]), (1, 7, ACTIVE));
             assert_eq!(held(e, bufs[1]), (2, 5, ACTIVE));
@@ -1106,8 +1106,8 @@ fn windows_and_turning_flows_off_settle_flowing_buffers_exactly() {
         assert_eq!(r.sent as u64, crossed(11, t0, len, k as u64 + 1), "hop {k}");
         assert_eq!((r.cnt as u64, r.state), (got, ACTIVE), "hop {k}");
     }
-    assert_eq!((e.flows.flag[0], e.flows.since), (STILL, 12));
-    assert!(e.flows.worms.is_empty());
+    assert_eq!((e.work.flows.flag[0], e.work.flows.since), (STILL, 12));
+    assert!(e.work.flows.worms.is_empty());
     e.check_invariants().unwrap();
     for c in 12..len + h + 2 {
         e.step();

@@ -254,7 +254,7 @@ impl Split {
                 self.move_channel(net, c, &ends, buf, chans, &mut feeding);
             }
         }
-        let (vcs, listing) = (net.vcs, self.parts[0].active.listing());
+        let (vcs, listing) = (net.vcs, self.parts[0].work.active.listing());
         self.routers = super::router_table(&ends);
         self.home = homes(net, &ends.part);
         self.starts = starts;
@@ -262,10 +262,11 @@ impl Split {
             // The lists' members go to their buffers' holders.
             let mut members = Vec::new();
             for p in &mut self.parts {
-                members.extend(p.active.take_members());
+                members.extend(p.work.active.take_members());
             }
             for b in members {
                 self.parts[self.sides.holder(b / vcs) as usize]
+                    .work
                     .active
                     .add(b);
             }
@@ -273,7 +274,7 @@ impl Split {
         let bufchans = net.buffered_channels();
         for b in feeding {
             for p in &mut self.parts {
-                p.heads.remove(b);
+                p.work.heads.remove(b);
             }
             self.weigh_head(b, &buf[b as usize], vcs, bufchans);
         }
@@ -299,12 +300,15 @@ impl Split {
             return;
         }
         if holder != was_holder {
-            let (listing, heads) = (self.parts[0].active.listing(), self.parts[0].heads.on());
+            let (listing, heads) = (
+                self.parts[0].work.active.listing(),
+                self.parts[0].work.heads.on(),
+            );
             for b in c * vcs..(c + 1) * vcs {
                 let (from, to) = (was_holder as usize, holder as usize);
-                if !listing && self.parts[from].active.contains(b) {
-                    self.parts[from].active.remove(b);
-                    self.parts[to].active.insert(b);
+                if !listing && self.parts[from].work.active.contains(b) {
+                    self.parts[from].work.active.remove(b);
+                    self.parts[to].work.active.insert(b);
                 }
                 if heads {
                     feeding.push(b);
@@ -317,9 +321,11 @@ impl Split {
         }
         if feeder != was_feeder && chans[c as usize].wait != NONE {
             let list = self.parts[was_feeder as usize]
+                .work
                 .waits
                 .take_list(c as usize, chans);
             self.parts[feeder as usize]
+                .work
                 .waits
                 .put_list(c as usize, &list, chans);
         }

@@ -13,7 +13,7 @@ use crate::engine::parts::{Buf, Chan};
 use crate::engine::records::{Owners, Shared};
 use crate::engine::step::apply::apply_inbox;
 use crate::engine::step::grant::{Grants, grants};
-use crate::engine::step::{Arrays, Dims, Lane, Outbox, PartOf};
+use crate::engine::step::{Arrays, Dims, Outbox, PartOf};
 use crate::network::Network;
 use crate::stats::{BufferClasses, Hops};
 
@@ -93,16 +93,7 @@ impl TraverseCtx<'_> {
             hist: &mut p.hist,
             hops,
             classes: self.classes,
-            lane: Lane {
-                active: &mut p.active,
-                heads: &mut p.heads,
-                pull: &mut p.pull,
-                asked: &mut p.asked,
-                requested: &mut p.requested,
-                waits: &mut p.waits,
-                flows: &mut p.flows,
-                visit: &mut p.visit,
-            },
+            lane: &mut p.work,
             boxes,
             row: i * self.parts,
             timing: None,
@@ -133,12 +124,12 @@ pub(super) unsafe fn grant_part<const SHARED: bool, const ONE: bool>(
     if let Some((sources, injection)) = ctx.inject {
         let [bufs, chans] = ctx.owners;
         let me = i as u8;
-        let heads = Some(&mut p.heads).filter(|h| h.on());
+        let heads = Some(&mut p.work.heads).filter(|h| h.on());
         // SAFETY: injection writes only this partition's injection buffers,
         let buf = unsafe { ctx.buf.view(me, bufs) };
         // SAFETY: and its injection channels' counters.
         let chans = unsafe { ctx.chans.view(me, chans) };
-        let active = &mut p.active;
+        let active = &mut p.work.active;
         // SAFETY: other threads inject other partitions' sources only (the caller's contract).
         let done = unsafe { inject_part(sources, me, injection, buf, chans, active, heads) };
         (injected, finished) = done;

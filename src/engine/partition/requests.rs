@@ -9,7 +9,7 @@ use crate::engine::parts::{Buf, Chan};
 use crate::engine::records::{Owners, Shared};
 use crate::engine::route_ahead::RouteCtx;
 use crate::engine::step::request::{Requests, Streams, requests};
-use crate::engine::step::{Arrays, Dims, Lane, PartOf};
+use crate::engine::step::{Arrays, Dims, PartOf};
 use crate::network::Network;
 use crate::routing::Routing;
 use crate::scenario::Selection;
@@ -71,16 +71,7 @@ pub(super) fn request_part<const SHARED: bool, const ONE: bool>(
         streams,
         cand: &mut p.cand,
         ahead: &mut p.ahead,
-        lane: Lane {
-            active: &mut p.active,
-            heads: &mut p.heads,
-            pull: &mut p.pull,
-            asked: &mut p.asked,
-            requested: &mut p.requested,
-            waits: &mut p.waits,
-            flows: &mut p.flows,
-            visit: &mut p.visit,
-        },
+        lane: &mut p.work,
         queued: &[],
         held: &[],
         delay: 0,

@@ -52,7 +52,7 @@ pub(super) fn apply<const EARLY: bool, const TIMED: bool, const ONE: bool>(
             header,
             tail,
         } => arrive::<EARLY, TIMED, ONE>(g, t, from, m, header, tail),
-        Effect::Wake(b) => wake::<ONE>(&mut g.arr.buf, g.lane.active, b),
+        Effect::Wake(b) => wake::<ONE>(&mut g.arr.buf, &mut g.lane.active, b),
         Effect::Freed(c) => {
             if c < g.dims.links {
                 occupancy::change(&mut g.busy, g.hist, c as usize, false, g.cycle + 1);
@@ -61,7 +61,7 @@ pub(super) fn apply<const EARLY: bool, const TIMED: bool, const ONE: bool>(
             let (buf, chans) = (&mut g.arr.buf, &mut g.arr.chans);
             g.lane
                 .waits
-                .wake_all::<ONE>(c as usize, buf, g.lane.active, chans);
+                .wake_all::<ONE>(c as usize, buf, &mut g.lane.active, chans);
         }
     }
 }
@@ -127,10 +127,10 @@ fn arrive<const EARLY: bool, const TIMED: bool, const ONE: bool>(
         let (buf, chans) = (&mut g.arr.buf, &mut g.arr.chans);
         g.lane
             .waits
-            .wake_all::<ONE>(c as usize, buf, g.lane.active, chans);
+            .wake_all::<ONE>(c as usize, buf, &mut g.lane.active, chans);
     }
     if !arrive_later {
-        track::<ONE>(&mut g.arr.buf, g.lane.active, t, g.far);
+        track::<ONE>(&mut g.arr.buf, &mut g.lane.active, t, g.far);
     }
 }
 
@@ -164,7 +164,7 @@ pub(in crate::engine) fn apply_inbox<const ONE: bool>(g: &mut Grants, inbox: &mu
             g.lane.flows.arrival(
                 &mut buf,
                 &mut chans,
-                g.lane.active,
+                &mut g.lane.active,
                 m,
                 g.cycle as u32,
                 g.shape,

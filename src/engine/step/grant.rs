@@ -4,7 +4,7 @@
 //! posted to the partition that holds the rest.
 
 use super::apply::{apply, timing};
-use super::{Arrays, Dims, Effect, Hold, Lane, Outbox, Timing};
+use super::{Arrays, Dims, Effect, Hold, Outbox, Timing, Working};
 use crate::engine::arbitration::{ask_arbiter, grant_arbiter};
 use crate::engine::parts::{ACTIVE, ASLEEP, Buf, FLOW, IDLE, NO_REQUEST, rival_fed};
 use crate::engine::records::View;
@@ -26,7 +26,8 @@ pub(in crate::engine) struct Grants<'a> {
     /// Each message's hops, and the routing's buffer classes.
     pub hops: View<'a, Hops>,
     pub classes: BufferClasses,
-    pub lane: Lane<'a>,
+    /// Its working sets.
+    pub lane: &'a mut Working,
     /// Effects posted to each partition: a split's, partition i's to j at `row + j` (empty on
     /// one thread).
     pub boxes: View<'a, Outbox>,
@@ -91,7 +92,7 @@ pub(in crate::engine) fn grants<
         let l = &mut g.lane;
         let (mut buf, mut chans) = (g.arr.buf.reborrow(), g.arr.chans.reborrow());
         l.flows
-            .start(&mut buf, &mut chans, l.pull, l.asked, now, g.shape);
+            .start(&mut buf, &mut chans, &mut l.pull, &l.asked, now, g.shape);
     }
     if ONE {
         for k in 0..g.lane.pull.len() {
@@ -101,15 +102,15 @@ pub(in crate::engine) fn grants<
     if g.far {
         // In id order, each grant's lines asked for a few grants ahead.
         g.lane.visit.clear();
-        g.lane.requested.drain_into(g.lane.visit);
+        g.lane.requested.drain_into(&mut g.lane.visit);
         for i in 0..g.lane.visit.len() {
             prefetch::traverse_ahead::<ONE, ONE>(
                 i,
-                g.lane.visit,
+                &g.lane.visit,
                 &g.arr.buf,
                 &g.arr.chans,
-                g.lane.active,
-                g.lane.heads,
+                &g.lane.active,
+                &g.lane.heads,
                 &g.busy,
                 g.lens,
                 g.net,
@@ -118,21 +119,21 @@ pub(in crate::engine) fn grants<
             grant::<H, SHARED, EARLY, TIMED, ONE>(g, h, a);
         }
     } else {
-        let mut requested = std::mem::take(g.lane.requested);
+        let mut requested = std::mem::take(&mut g.lane.requested);
         requested.drain(|a| grant::<H, SHARED, EARLY, TIMED, ONE>(g, h, a));
-        *g.lane.requested = requested;
+        g.lane.requested = requested;
     }
     if flowing {
         let l = &mut g.lane;
         let (mut buf, mut chans) = (g.arr.buf.reborrow(), g.arr.chans.reborrow());
         l.flows
-            .end(&mut buf, &mut chans, l.active, l.asked, now, g.shape);
+            .end(&mut buf, &mut chans, &mut l.active, &l.asked, now, g.shape);
         // Its flowing worms' buffers move a flit each, which no grant counts.
         g.moved += l.flows.bufs;
     }
     if ONE {
         let buf = g.arr.buf.reborrow();
-        crate::engine::parts::keep_asked(g.lane.asked, &buf, g.lane.active, now);
+        crate::engine::parts::keep_asked(&mut g.lane.asked, &buf, &mut g.lane.active, now);
     }
     (g.moved, g.ejected)
 }
@@ -155,10 +156,10 @@ fn pull<H: Hold, const SHARED: bool>(g: &mut Grants, h: &H, k: usize) {
     let flowing = g.lane.flows.on;
     prefetch::pull_ahead::<true>(
         k,
-        g.lane.pull,
+        &g.lane.pull,
         &g.arr.buf,
         &g.arr.chans,
-        g.lane.active,
+        &g.lane.active,
         &g.busy,
         g.lens,
         net,
@@ -336,7 +337,7 @@ fn grant<H: Hold, const SHARED: bool, const EARLY: bool, const TIMED: bool, cons
     }
     if EARLY {
         // So may the upstream buffer of the message queued here.
-        crate::engine::parts::wake::<ONE>(&mut g.arr.buf, g.lane.active, up_queued);
+        crate::engine::parts::wake::<ONE>(&mut g.arr.buf, &mut g.lane.active, up_queued);
     }
     if tail && !credit_later {
         let freed = b as u32 / vcs;
@@ -345,7 +346,7 @@ fn grant<H: Hold, const SHARED: bool, const EARLY: bool, const TIMED: bool, cons
             let (buf, chans) = (&mut g.arr.buf, &mut g.arr.chans);
             g.lane
                 .waits
-                .wake_all::<ONE>(freed as usize, buf, g.lane.active, chans);
+                .wake_all::<ONE>(freed as usize, buf, &mut g.lane.active, chans);
         } else {
             g.post::<H, EARLY, TIMED, ONE>(h, feed, Effect::Freed(freed));
         }

@@ -101,24 +101,80 @@ impl Hold for PartOf<'_> {
 }
 
 /// The working sets of the one thread or of one partition: what its steps visit and keep.
-pub(super) struct Lane<'a> {
+/// The one thread's cycle is the one-partition case: the engine holds one, a split cycle's
+/// partitions one each.
+#[derive(Clone, Default)]
+pub(in crate::engine) struct Working {
     /// Its buffers that may move.
-    pub active: &'a mut ActiveSet,
+    pub active: ActiveSet,
     /// One-pass cycle: its buffers with a header at the front (and, split, those whose
     /// message leaves the partition); empty otherwise.
-    pub heads: &'a mut ActiveSet,
+    pub heads: ActiveSet,
     /// One-pass cycle: its buffers that may move, listed before the grants.
-    pub pull: &'a mut Vec<u32>,
+    pub pull: Vec<u32>,
     /// One-pass cycle: its buffers that asked for a channel this cycle.
-    pub asked: &'a mut Vec<u32>,
+    pub asked: Vec<u32>,
     /// Its arbiters with a request this cycle.
-    pub requested: &'a mut ActiveSet,
-    /// The wait lists of its channels.
-    pub waits: &'a mut WaitLists,
-    /// Its flowing worms.
-    pub flows: &'a mut Flows,
+    pub requested: ActiveSet,
+    /// The wait lists of its channels (their heads are in the channels' records).
+    pub waits: WaitLists,
+    /// Its flowing worms (`flows.rs`).
+    pub flows: Flows,
     /// The buffers or arbiters a step visits, in id order (reused).
-    pub visit: &'a mut Vec<u32>,
+    pub visit: Vec<u32>,
+}
+
+impl Working {
+    /// The working sets of `net` under `plan`: its buffers' sets, listing them in a one-pass
+    /// cycle and keeping its headers apart then; its arbiters' set; wait lists if the routing's
+    /// candidates never change while a header waits (`waits`).
+    pub fn new(net: &crate::network::Network, plan: &super::Plan, waits: bool) -> Working {
+        let one = plan.one_pass();
+        let mut active = ActiveSet::new(net.buffers() + 1);
+        active.keep_listing(one);
+        Working {
+            active,
+            heads: match one {
+                true => ActiveSet::new(net.buffers() + 1),
+                false => ActiveSet::default(),
+            },
+            requested: ActiveSet::new(net.arb_drivers.len()),
+            waits: WaitLists::new(waits, net.buffers()),
+            flows: Flows {
+                on: plan.flows(),
+                ..Flows::default()
+            },
+            ..Working::default()
+        }
+    }
+
+    /// Wakes buffer `b` of `buf` if it is asleep.
+    #[inline]
+    pub fn wake(&mut self, buf: &mut [Buf], b: u32) {
+        match self.active.listing() {
+            true => super::parts::wake::<true>(buf, &mut self.active, b),
+            false => super::parts::wake::<false>(buf, &mut self.active, b),
+        }
+    }
+
+    /// Tracks buffer `t` of `buf`, which just received a flit, if it was untracked.
+    #[inline]
+    pub fn track(&mut self, buf: &mut [Buf], t: u32) {
+        super::parts::track_either(buf, &mut self.active, t);
+    }
+
+    /// Bytes of its sets and lists.
+    pub fn heap_bytes(&self) -> u64 {
+        use super::memory::vec_bytes;
+        self.active.words_bytes()
+            + self.heads.words_bytes()
+            + vec_bytes(&self.pull)
+            + vec_bytes(&self.asked)
+            + self.requested.words_bytes()
+            + self.waits.heap_bytes()
+            + self.flows.heap_bytes()
+            + vec_bytes(&self.visit)
+    }
 }
 
 /// The router model beyond the papers' (one thread only: the split keeps to the papers').

@@ -5,7 +5,7 @@
 //! router's arbiters; of other buffers it reads only their message and flit count, which no
 //! request writes.
 
-use super::{Arrays, Dims, Hold, Lane};
+use super::{Arrays, Dims, Hold, Working};
 use crate::engine::active::ActiveSet;
 use crate::engine::arbitration::{ask_arbiter, turn_key};
 use crate::engine::crossbar::InputPorts;
@@ -47,7 +47,8 @@ pub(in crate::engine) struct Requests<'a> {
     /// The routing's candidates (reused), and headers routed ahead in a one-pass cycle.
     pub cand: &'a mut Candidates,
     pub ahead: &'a mut RouteAhead,
-    pub lane: Lane<'a>,
+    /// Its working sets.
+    pub lane: &'a mut Working,
     /// Early free's queues (empty when off).
     pub queued: &'a [u32],
     /// Links of L > 1: each buffer's flits and credits not yet back (empty when L = 1).
@@ -76,28 +77,34 @@ pub(in crate::engine) fn requests<
     let mut q = q;
     let q = &mut q;
     // The active set apart, so that a visit may change it while the lane is borrowed.
-    let mut active = std::mem::take(q.lane.active);
+    let mut active = std::mem::take(&mut q.lane.active);
     if ONE {
         // The buffers that may move this cycle, for the grants (the list is taken first: what
         // joins it from here on is next cycle's); then the headers, in id order.
         q.lane.pull.clear();
-        active.take_list(q.lane.pull);
+        active.take_list(&mut q.lane.pull);
         q.lane.visit.clear();
-        q.lane.heads.collect(q.lane.visit);
+        q.lane.heads.collect(&mut q.lane.visit);
         for j in 0..LEAD {
             let l = &q.lane;
-            q.ahead
-                .route(j, l.visit, &q.arr.buf, &q.arr.chans, l.requested, &q.route);
+            q.ahead.route(
+                j,
+                &l.visit,
+                &q.arr.buf,
+                &q.arr.chans,
+                &l.requested,
+                &q.route,
+            );
         }
         for i in 0..q.lane.visit.len() {
             ask_ahead::<SHARED>(q, i);
             let l = &q.lane;
             q.ahead.route(
                 i + LEAD,
-                l.visit,
+                &l.visit,
                 &q.arr.buf,
                 &q.arr.chans,
-                l.requested,
+                &l.requested,
                 &q.route,
             );
             let b = q.lane.visit[i];
@@ -113,13 +120,13 @@ pub(in crate::engine) fn requests<
                 visit::<H, SHARED, TIMED, ONE>(q, &mut active, b, Some(i));
             }
         }
-        *q.lane.active = active;
+        q.lane.active = active;
         return;
     }
     if q.far {
         // In id order, each visit's lines asked for a few visits ahead.
         q.lane.visit.clear();
-        active.collect(q.lane.visit);
+        active.collect(&mut q.lane.visit);
         for i in 0..q.lane.visit.len() {
             ask_ahead::<SHARED>(q, i);
             let b = q.lane.visit[i];
@@ -128,7 +135,7 @@ pub(in crate::engine) fn requests<
     } else {
         active.for_each(|active, b| visit::<H, SHARED, TIMED, ONE>(q, active, b, None));
     }
-    *q.lane.active = active;
+    q.lane.active = active;
     if TIMED && let Some(ports) = &mut q.ports {
         // Per-port crossbar: each port's winner asks for its output (no shared channels).
         let Arrays { buf, chans, .. } = &mut q.arr;
@@ -149,7 +156,7 @@ pub(in crate::engine) fn requests<
 fn ask_ahead<const SHARED: bool>(q: &Requests, i: usize) {
     let l = &q.lane;
     let (buf, chans, msgs) = (&q.arr.buf, &q.arr.chans, q.route.msgs);
-    prefetch::request_ahead::<SHARED>(i, l.visit, buf, chans, l.requested, msgs, q.route.net);
+    prefetch::request_ahead::<SHARED>(i, &l.visit, buf, chans, &l.requested, msgs, q.route.net);
 }
 
 /// Buffer `b32`'s request, if it has one (its active set `active`), a header routed ahead
