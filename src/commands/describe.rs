@@ -81,12 +81,7 @@ fn check_time(exp: &Experiment) {
 /// `--threads`: as the scenario sets them, or by the network's buffers (`auto_threads`) out
 /// of the threads free for a point. Once when every configuration's are the same.
 fn check_threads(exp: &Experiment) {
-    let per_point = exp
-        .configurations
-        .iter()
-        .map(|c| c.scenario.run.threads_per_point)
-        .max()
-        .unwrap_or(0);
+    let per_point = exp.most_threads_per_point();
     let (_, free) = flitsim::experiment::runner::point_threads(0, exp.points().len(), per_point);
     let lines: Vec<String> = exp
         .configurations

@@ -210,12 +210,7 @@ impl Need {
                 (a.bytes + a.backlog_bytes).total_cmp(&(b.bytes + b.backlog_bytes))
             })
             .expect("one configuration at least");
-        let per_point = exp
-            .configurations
-            .iter()
-            .map(|c| c.scenario.run.threads_per_point)
-            .max()
-            .unwrap_or(0);
+        let per_point = exp.most_threads_per_point();
         let (points, results) = results(exp);
         let (at_once, free) = super::runner::point_threads(threads, points, per_point);
         let split = match per_point {

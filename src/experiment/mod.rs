@@ -97,6 +97,16 @@ impl Experiment {
         &self.configurations[0].scenario
     }
 
+    /// The most threads any configuration sets per point (`[run] threads_per_point`; 0: left
+    /// to the run).
+    pub fn most_threads_per_point(&self) -> usize {
+        self.configurations
+            .iter()
+            .map(|c| c.scenario.run.threads_per_point)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Every point, configuration outermost, then load, then seed.
     pub fn points(&self) -> Vec<Point> {
         let mut out = Vec::new();
