@@ -190,3 +190,91 @@ impl Plan {
         matches!(self.kind, CycleKind::OnePass { flows: true })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{CycleKind, EngineConfig, Plan};
+    use crate::Scenario;
+    use crate::network::Network;
+
+    /// The network of a scenario with `topology` and `router` lines, V = 2.
+    fn net(topology: &str, router: &str) -> (Scenario, Network) {
+        let text = format!(
+            "name = \"plan\"\n[topology]\n{topology}\n[router]\nvcs = 2\n{router}\n\
+             [traffic]\nmessage_length = 4\nflit_rates = [0.1]\n"
+        );
+        let s = Scenario::from_toml(&text, "plan.toml").expect("a valid scenario");
+        let n = Network::for_scenario(&s);
+        (s, n)
+    }
+
+    /// The plan of scenario `s` on `n`, its configuration changed by `tune`.
+    fn plan(s: &Scenario, n: &Network, tune: impl FnOnce(&mut EngineConfig)) -> Plan {
+        let mut c = EngineConfig::of(s, n);
+        tune(&mut c);
+        Plan::new(n, &c)
+    }
+
+    /// Each variant runs exactly where the issue's table says: two passes on a network in
+    /// cache, one pass (worms flowing with buffers of 2 flits or more) when prefetching, shared
+    /// channels and early free and timing two-pass, and the last two on one thread.
+    #[test]
+    fn each_cycle_variant_runs_where_its_rule_says() {
+        let torus = "kind = \"torus\"\nk = 4\nn = 2";
+        let (s, n) = net(torus, "buffer_depth = 4");
+        let two = CycleKind::TwoPass {
+            shared: false,
+            early: false,
+            timed: false,
+        };
+        assert_eq!(
+            plan(&s, &n, |_| {}).kind,
+            two,
+            "a small torus fits in cache"
+        );
+        let one = plan(&s, &n, |c| c.prefetch = Some(true));
+        assert_eq!(one.kind, CycleKind::OnePass { flows: true });
+        let still = plan(&s, &n, |c| (c.prefetch, c.flows) = (Some(true), false));
+        assert_eq!(still.kind, CycleKind::OnePass { flows: false });
+        let (s1, n1) = net(torus, "buffer_depth = 1");
+        let shallow = plan(&s1, &n1, |c| c.prefetch = Some(true));
+        assert_eq!(
+            shallow.kind,
+            CycleKind::OnePass { flows: false },
+            "1-flit buffers"
+        );
+        let split = plan(&s, &n, |c| c.threads = 3);
+        assert_eq!((split.kind, split.threads), (two, 3));
+        let (se, ne) = net(
+            "kind = \"mesh\"\nk = 4\nn = 2",
+            "buffer_depth = 4\nearly_free = true",
+        );
+        let early = plan(&se, &ne, |c| (c.prefetch, c.threads) = (Some(true), 3));
+        let want = CycleKind::TwoPass {
+            shared: false,
+            early: true,
+            timed: false,
+        };
+        assert_eq!((early.kind, early.threads), (want, 1), "early free");
+        let (sd, nd) = net(torus, "buffer_depth = 4\ndelay = 1");
+        let timed = plan(&sd, &nd, |c| (c.prefetch, c.threads) = (Some(true), 3));
+        let want = CycleKind::TwoPass {
+            shared: false,
+            early: false,
+            timed: true,
+        };
+        assert_eq!((timed.kind, timed.threads), (want, 1), "router delay");
+        let (sm, nm) = net("kind = \"mway\"\nk = 4\nn = 2", "buffer_depth = 4");
+        let mway = plan(&sm, &nm, |c| (c.prefetch, c.threads) = (Some(true), 2));
+        let want = CycleKind::TwoPass {
+            shared: true,
+            early: false,
+            timed: false,
+        };
+        assert_eq!(
+            (mway.kind, mway.threads),
+            (want, 2),
+            "shared channels split two-pass"
+        );
+    }
+}
