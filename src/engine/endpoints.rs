@@ -294,7 +294,7 @@ impl Engine {
     /// in order.
     pub(super) fn queue_arrived(&mut self) {
         for k in 0..self.sources.arrived.len() {
-            if self.far {
+            if self.plan.prefetch {
                 self.sources.ahead_arrived(k, &self.msgs.next);
             }
             let (s, dst, len) = self.sources.arrived[k];
@@ -321,7 +321,7 @@ impl Engine {
             drain_only,
             flits_in_net,
             backlog,
-            far,
+            plan,
             ..
         } = self;
         let dst = &msgs.dst;
@@ -347,7 +347,7 @@ impl Engine {
             &mut q.active,
             &mut q.listed,
             *drain_only,
-            *far,
+            plan.prefetch,
             |s, m| match net.attach {
                 1 => net.injection_channel(s),
                 _ => net.injection_link(s, dst[m as usize]),

@@ -119,10 +119,9 @@ pub struct Engine {
     sources: Sources,
     /// Messages whose tail was ejected this cycle, with their ejection channel's arbiter.
     delivered: Vec<(u32, u32)>,
-    /// The network's state is larger than a cache (or the configuration says so): visits
-    /// prefetch the lines they will need.
-    far: bool,
-    /// How each cycle runs, decided when the engine was built.
+    /// How each cycle runs, decided when the engine was built (`plan.prefetch`: the network's
+    /// state is larger than a cache, or the configuration says so, and visits prefetch the
+    /// lines they will need).
     plan: Plan,
 
     // Probes: what the measurement reads (and each channel's counters in `arbiters`).
@@ -223,7 +222,6 @@ impl Engine {
             msgs: Messages::default(),
             sources,
             delivered: Vec::new(),
-            far: plan.prefetch,
             plan,
             cycle: 0,
             flits_in_net: 0,
@@ -354,7 +352,7 @@ impl Engine {
             delay,
             pipe,
             ports,
-            far,
+            plan,
             ..
         } = self;
         let q = step::request::Requests {
@@ -383,7 +381,7 @@ impl Engine {
             held: &pipe.held,
             delay: *delay,
             ports: if ports.on() { Some(ports) } else { None },
-            far: *far,
+            far: plan.prefetch,
         };
         step::request::requests::<Whole, SHARED, TIMED, ONE>(q, &Whole);
     }
@@ -427,7 +425,7 @@ impl Engine {
             timing: (EARLY || TIMED).then_some(step::Timing { early, pipe, ports }),
             delivered: &mut self.delivered,
             cycle: self.cycle,
-            far: self.far,
+            far: self.plan.prefetch,
             counting,
             no_up,
             shape: flows::Shape::alone(no_up, bufchans, vcs, counting),

@@ -341,7 +341,7 @@ impl Engine {
                 .owners(self.net.vcs, self.net.shared, &split.routers, true),
             random_tie: self.random_tie,
             now: self.cycle as u32,
-            far: self.far,
+            far: self.plan.prefetch,
         };
         each_part(
             &split.crew,
@@ -391,7 +391,7 @@ impl Engine {
             now: self.cycle,
             drain_only: self.drain_only,
             counting: self.arbiters.counting,
-            far: self.far,
+            far: self.plan.prefetch,
         };
         let ctx = TraverseCtx {
             inject: inject.then_some((&sources, &injection)),
@@ -415,7 +415,7 @@ impl Engine {
             boxes: Shared::new(&mut split.boxes),
             parts: n,
             cycle: self.cycle,
-            far: self.far,
+            far: self.plan.prefetch,
             counting: self.arbiters.counting,
         };
         let (parts, prof) = (&mut split.parts, &mut split.profile);

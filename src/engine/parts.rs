@@ -284,6 +284,22 @@ pub(super) struct Chan {
     pub sides: u8,
 }
 
+impl Chan {
+    /// A channel with no request, no flit counted, no waiting header and no flowing worm, its
+    /// arbiter's last grant slot 0.
+    pub fn idle() -> Chan {
+        Chan {
+            best: NO_REQUEST,
+            flits: 0,
+            msgs: 0,
+            rr: 0,
+            wait: NONE,
+            flow: 0,
+            sides: 0,
+        }
+    }
+}
+
 /// Headers asleep until a buffer of one channel frees: one list per channel, headed in its
 /// `Chan::wait`, its nodes in a small pool (only blocked headers have one).
 #[derive(Clone, Default)]
@@ -427,18 +443,7 @@ impl Arbiters {
     /// Arbiters of `net` with no request, each about to grant its first slot.
     pub fn new(net: &Network) -> Arbiters {
         let narb = net.arb_drivers.len();
-        let mut chan = crate::huge_pages::filled(
-            narb.max(net.channels()),
-            Chan {
-                best: NO_REQUEST,
-                flits: 0,
-                msgs: 0,
-                rr: 0,
-                wait: NONE,
-                flow: 0,
-                sides: 0,
-            },
-        );
+        let mut chan = crate::huge_pages::filled(narb.max(net.channels()), Chan::idle());
         for (c, &d) in chan.iter_mut().zip(&net.arb_drivers) {
             c.rr = d.saturating_sub(1);
         }

@@ -7,7 +7,7 @@
 
 use super::*;
 use crate::engine::build_engine_with;
-use crate::engine::parts::{ASLEEP, NO_REQUEST};
+use crate::engine::parts::ASLEEP;
 use crate::scenario::Scenario;
 use crate::topology::Dir;
 
@@ -45,15 +45,7 @@ impl Line {
             })
             .collect();
         buf.push(Buf::free(no_up));
-        let chan = Chan {
-            best: NO_REQUEST,
-            flits: 0,
-            msgs: 0,
-            rr: 0,
-            wait: NONE,
-            flow: 0,
-            sides: 0,
-        };
+        let chan = Chan::idle();
         let mut flows = Flows {
             on: true,
             ..Flows::default()
