@@ -1,8 +1,11 @@
 //! Diagnostics of the engine's state: stuck buffers and deadlock confirmation for the
-//! watchdog, readable accounts of buffers, and the invariants the tests check every cycle.
+//! watchdog, readable accounts of buffers, the invariants the tests check every cycle, and
+//! where the engine's bytes go.
 
 use super::Engine;
 use super::deadlock::{Place, StuckBuffer, StuckMessage, Wait};
+use super::flows::STILL;
+use super::memory::{network_bytes, vec_bytes};
 use super::parts::{ACTIVE, Buf, FLOW, IDLE};
 use super::route_ahead::RouteCtx;
 use crate::network::NONE;
@@ -49,7 +52,7 @@ impl Engine {
         e.drain_only = true;
         e.log_deliveries = false;
         let patience = self.routing.timer_cycles() + 2;
-        let partial = self.started_flits();
+        let partial = self.sources.started_flits(&self.msgs.len);
         let limit = (self.flits_in_net + partial) * (self.net.topology.diameter() as u64 + 2)
             + patience
             + 1;
@@ -214,5 +217,85 @@ impl Engine {
             ));
         }
         Ok(())
+    }
+
+    /// The engine's heap, part by part, in bytes: buffers (their records and active set),
+    /// channels (arbiters, counters, wait-list heads), the topology's graph, the rest of the
+    /// wired network, sources, messages, VC occupancy, selection streams, and the rest.
+    pub fn memory(&self) -> Vec<(&'static str, u64)> {
+        let net = &self.net;
+        let messages = self.msgs.heap_bytes() + self.hops.heap_bytes();
+        let rest = self.work.waits.heap_bytes()
+            + self.early.heap_bytes()
+            + self.pipe.heap_bytes()
+            + self.ports.heap_bytes()
+            + vec_bytes(&self.work.visit)
+            + vec_bytes(&self.work.pull)
+            + vec_bytes(&self.delivered)
+            + vec_bytes(&self.deliveries)
+            + self.work.flows.heap_bytes()
+            + self.split.as_ref().map_or(0, |s| s.heap_bytes());
+        vec![
+            (
+                "buffers",
+                vec_bytes(&self.bufs.buf)
+                    + self.work.active.words_bytes()
+                    + self.work.heads.words_bytes(),
+            ),
+            (
+                "channels",
+                vec_bytes(&self.arbiters.chan)
+                    + vec_bytes(&self.arbiters.drv_rr)
+                    + self.work.requested.words_bytes(),
+            ),
+            ("topology", net.topology.heap_bytes()),
+            ("network", network_bytes(net)),
+            ("sources", self.sources.heap_bytes()),
+            ("messages", messages),
+            ("occupancy", self.occupancy.heap_bytes()),
+            ("selection", vec_bytes(&self.rngs)),
+            ("other", rest),
+        ]
+    }
+
+    /// Whether message `m`, which buffer `b` holds, flows where `b` is (for the invariants).
+    fn flows_at(&self, b: u32, m: u32) -> bool {
+        let flows = match &self.split {
+            Some(split) => split.flows_of(b, self.net.vcs),
+            None => &self.work.flows,
+        };
+        flows.flag.get(m as usize).is_some_and(|&f| f != STILL)
+    }
+
+    /// Every worm stops flowing, settled, and no worm flows from here on (for the tests of
+    /// settling: a run's plan keeps its worms flowing).
+    #[cfg(test)]
+    pub(super) fn stop_flows(&mut self) {
+        let mut split = self.split.take();
+        self.settle_flows_in(split.as_deref_mut());
+        self.split = split;
+        self.work.flows.on = false;
+        self.plan.kind = super::CycleKind::OnePass { flows: false };
+    }
+
+    /// Buffers inside flowing worms now.
+    pub fn flowing_buffers(&self) -> u64 {
+        self.flow_bufs()
+    }
+
+    /// Messages queued in a buffer behind another message's tail (early free).
+    pub fn early_queued(&self) -> usize {
+        self.early.queued.iter().filter(|&&m| m != NONE).count()
+    }
+
+    /// Messages allocated (queued at sources or in the network).
+    pub fn live_messages(&self) -> usize {
+        self.msgs.live()
+    }
+
+    /// Messages of source `s` being injected now: holding an injection buffer, some of their
+    /// flits not yet injected (at most `[traffic] source_concurrency`). For tests.
+    pub fn source_in_flight(&self, s: u32) -> u32 {
+        self.sources.in_flight(s)
     }
 }

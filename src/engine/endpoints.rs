@@ -7,12 +7,14 @@
 //! eq. 27 splits the source among the V injection virtual channels); their flits share the
 //! injection channel, one per cycle, round-robin over the source's injection buffers.
 
-use super::Engine;
 use super::calendar::Calendar;
 use super::injection::Injector;
+use super::messages::Messages;
+use super::parts::{Arbiters, Buf};
 use super::prefetch::{AHEAD, prefetch};
 use super::records::{Shared, View};
-use crate::network::NONE;
+use super::step::Working;
+use crate::network::{NONE, Network};
 use crate::scenario::Process;
 use crate::topology::KAryNCube;
 use crate::traffic::{Arrivals, Source, Traffic};
@@ -183,7 +185,7 @@ impl Sources {
 
     /// Step 1's draws for cycle `now`: takes the sources due, draws each one's arrivals (its
     /// stream, and `traffic`'s destination and length on `topo`), files its next arrival, and
-    /// lists the messages in the order they join their queues ([`Engine::queue_arrived`]);
+    /// lists the messages in the order they join their queues (`Sources::arrived`);
     /// none while `draining`. It touches no buffer, channel or message, so a split cycle runs
     /// it beside its requests.
     pub(super) fn draw_arrivals(
@@ -240,97 +242,79 @@ impl Sources {
     }
 }
 
-impl Engine {
-    /// Queues a message of `len` flits at `src` for `dst`, generated in the current cycle.
-    pub fn send(&mut self, src: u32, dst: u32, len: u16) {
-        let m = self.msgs.alloc(src, dst, len, self.cycle, self.tie_bits());
-        self.enqueue(src, m);
-    }
+/// What step 3 changes besides the sources: the injection buffers and their working sets, the
+/// injection channels' records and the messages' injection cycles.
+pub(super) struct Injecting<'a> {
+    /// The wired network.
+    pub net: &'a Network,
+    /// The buffer records.
+    pub bufs: &'a mut [Buf],
+    /// The one thread's working sets.
+    pub work: &'a mut Working,
+    /// The channels' records.
+    pub arbiters: &'a mut Arbiters,
+    /// The messages.
+    pub msgs: &'a mut Messages,
+    /// The current cycle.
+    pub now: u64,
+    /// No new message starts (only those being injected finish).
+    pub drain_only: bool,
+    /// Prefetch the records the next sources will need (`Plan::prefetch`).
+    pub far: bool,
+}
 
-    /// The tie bits of the next message: a hash of the tie seed and its serial number under
-    /// `tie = "random"`, else 0 (every tie `+`).
-    fn tie_bits(&self) -> u32 {
-        if self.random_tie {
-            super::tie_bits(self.tie_seed, self.generated_msgs)
-        } else {
-            0
-        }
-    }
-
-    fn enqueue(&mut self, s: u32, m: u32) {
+impl Sources {
+    /// Message `m` joins the queue of source `s` (`next`: the messages' queue links), which
+    /// is listed if it was not.
+    pub(super) fn enqueue(&mut self, s: u32, m: u32, next: &mut [u32]) {
         let su = s as usize;
-        self.generated_msgs += 1;
-        self.backlog += 1;
-        let created = self.msgs.created[m as usize];
-        if created >= self.window.start && created < self.window.end {
-            self.outstanding += 1;
-        }
-        let q = &mut self.sources;
-        if q.head[su] == NONE {
-            q.head[su] = m;
+        if self.head[su] == NONE {
+            self.head[su] = m;
         } else {
-            self.msgs.next[q.tail[su] as usize] = m;
+            next[self.tail[su] as usize] = m;
         }
-        q.tail[su] = m;
-        if !q.listed[su] {
-            q.listed[su] = true;
-            if q.lists.is_empty() {
-                q.active.push(s);
+        self.tail[su] = m;
+        if !self.listed[su] {
+            self.listed[su] = true;
+            if self.lists.is_empty() {
+                self.active.push(s);
             } else {
-                q.lists[q.part[su] as usize].push(s);
+                self.lists[self.part[su] as usize].push(s);
             }
         }
     }
 
-    /// Step 1: arrivals due this cycle join their source queues (none while draining).
-    pub(super) fn generate(&mut self) {
-        let topo = self.net.traffic_topo();
-        self.sources
-            .draw_arrivals(&mut self.traffic, topo, self.cycle, self.drain_only);
-        self.queue_arrived();
+    /// The messages drawn this cycle (`draw_arrivals`), in the order they join their queues.
+    pub(super) fn arrived(&self) -> &[(u32, u32, u16)] {
+        &self.arrived
     }
 
-    /// Step 1's end: the messages [`Sources::draw_arrivals`] listed join their source queues,
-    /// in order.
-    pub(super) fn queue_arrived(&mut self) {
-        for k in 0..self.sources.arrived.len() {
-            if self.plan.prefetch {
-                self.sources.ahead_arrived(k, &self.msgs.next);
-            }
-            let (s, dst, len) = self.sources.arrived[k];
-            let m = self.msgs.alloc(s, dst, len, self.cycle, self.tie_bits());
-            self.enqueue(s, m);
-        }
-        self.sources.arrived.clear();
+    /// Forgets the messages drawn, once they have joined their queues.
+    pub(super) fn arrived_done(&mut self) {
+        self.arrived.clear();
     }
 
     /// Step 3: each source sends the next flit of its oldest message into a free injection
-    /// buffer with space. Returns the number of flits injected.
-    pub(super) fn inject(&mut self) -> u64 {
-        if self.sources.concurrency > 1 {
-            return self.inject_concurrent();
+    /// buffer with space. Returns the flits injected and the messages whose tail was.
+    pub(super) fn inject(&mut self, at: Injecting) -> (u64, u64) {
+        if self.concurrency > 1 {
+            return self.inject_concurrent(at);
         }
-        let Engine {
+        let Injecting {
             net,
-            sources: q,
             bufs,
             work,
             arbiters,
             msgs,
-            cycle,
-            drain_only,
-            flits_in_net,
-            backlog,
-            plan,
             ..
-        } = self;
+        } = at;
         let dst = &msgs.dst;
         let mut one = Injector {
-            head: View::whole(&mut q.head),
-            buf: View::whole(&mut q.buf),
-            link: View::whole(&mut q.link),
-            sent: View::whole(&mut q.sent),
-            bufs: View::whole(&mut bufs.buf),
+            head: View::whole(&mut self.head),
+            buf: View::whole(&mut self.buf),
+            link: View::whole(&mut self.link),
+            sent: View::whole(&mut self.sent),
+            bufs: View::whole(bufs),
             chans: View::whole(&mut arbiters.chan),
             active: &mut work.active,
             heads: Some(&mut work.heads).filter(|h| h.on()),
@@ -340,55 +324,58 @@ impl Engine {
             vcs: net.vcs,
             inj_vcs: net.inj_vcs,
             depth: net.depth,
-            now: *cycle,
+            now: at.now,
             counting: arbiters.counting,
         };
-        let (injected, finished) = one.list(
-            &mut q.active,
-            &mut q.listed,
-            *drain_only,
-            plan.prefetch,
+        one.list(
+            &mut self.active,
+            &mut self.listed,
+            at.drain_only,
+            at.far,
             |s, m| match net.attach {
                 1 => net.injection_channel(s),
                 _ => net.injection_link(s, dst[m as usize]),
             },
-        );
-        *flits_in_net += injected;
-        *backlog -= finished;
-        injected
+        )
     }
 
     /// Step 3 with `source_concurrency` > 1: each source sends one flit, of the first of its
     /// injection buffers after the one that sent its last flit (round-robin) that can take one:
     /// a buffer whose message is being injected and had space at the start of the cycle, or
     /// the lowest free buffer if fewer than `concurrency` messages are being injected and one
-    /// is queued (its oldest then starts there). Returns the number of flits injected.
+    /// is queued (its oldest then starts there). Returns the flits injected and the messages
+    /// whose tail was.
     #[inline(never)]
-    fn inject_concurrent(&mut self) -> u64 {
-        let net = &self.net;
-        let depth = net.depth;
-        let vcs = net.vcs;
-        let q = &mut self.sources;
-        let w = q.width;
-        let most = q.concurrency as u8;
-        let (bufs, work) = (&mut self.bufs, &mut self.work);
-        let now = self.cycle;
-        let mut injected = 0;
+    fn inject_concurrent(&mut self, at: Injecting) -> (u64, u64) {
+        let Injecting {
+            net,
+            bufs,
+            work,
+            arbiters,
+            msgs,
+            now,
+            drain_only,
+            ..
+        } = at;
+        let (depth, vcs) = (net.depth, net.vcs);
+        let w = self.width;
+        let most = self.concurrency as u8;
+        let (mut injected, mut finished) = (0, 0);
         let mut i = 0;
-        while i < q.active.len() {
-            let s = q.active[i] as usize;
+        while i < self.active.len() {
+            let s = self.active[i] as usize;
             // Only k-ary n-cubes and HyperX have several injection buffers: one channel each.
             let link = net.injection_channel(s as u32);
             let base = (link * vcs) as usize;
             let slots = s * w;
-            let fly = &mut q.fly_msg[slots..slots + w];
+            let fly = &mut self.fly_msg[slots..slots + w];
             // The lowest free injection buffer, if the oldest queued message may start.
-            let start = if q.head[s] != NONE && q.fly_count[s] < most && !self.drain_only {
-                (0..w).find(|&k| bufs.buf[base + k].msg == NONE)
+            let start = if self.head[s] != NONE && self.fly_count[s] < most && !drain_only {
+                (0..w).find(|&k| bufs[base + k].msg == NONE)
             } else {
                 None
             };
-            let last = q.fly_rr[s] as usize;
+            let last = self.fly_rr[s] as usize;
             let mut pick = None;
             for j in 1..=w {
                 let k = if last + j >= w {
@@ -397,7 +384,7 @@ impl Engine {
                     last + j
                 };
                 let ready = if fly[k] != NONE {
-                    bufs.buf[base + k].cnt < depth
+                    bufs[base + k].cnt < depth
                 } else {
                     start == Some(k)
                 };
@@ -413,105 +400,69 @@ impl Engine {
             let t = base + k;
             let mut m = fly[k];
             if m == NONE {
-                m = q.head[s];
-                q.head[s] = self.msgs.next[m as usize];
+                m = self.head[s];
+                self.head[s] = msgs.next[m as usize];
                 fly[k] = m;
-                q.fly_sent[slots + k] = 0;
-                q.fly_count[s] += 1;
-                let tb = &mut bufs.buf[t];
+                self.fly_sent[slots + k] = 0;
+                self.fly_count[s] += 1;
+                let tb = &mut bufs[t];
                 tb.msg = m;
                 tb.sent = 0;
                 tb.last = now as u32;
                 if work.heads.on() {
                     work.heads.insert(t as u32);
                 }
-                self.msgs.inject[m as usize] = now;
-                self.arbiters.chan[link as usize].msgs += self.arbiters.counting;
+                msgs.inject[m as usize] = now;
+                arbiters.chan[link as usize].msgs += arbiters.counting;
             }
-            self.arbiters.chan[link as usize].flits += self.arbiters.counting;
-            bufs.buf[t].cnt += 1;
-            work.track(&mut bufs.buf, t as u32);
-            self.flits_in_net += 1;
+            arbiters.chan[link as usize].flits += arbiters.counting;
+            bufs[t].cnt += 1;
+            work.track(bufs, t as u32);
             injected += 1;
-            q.fly_rr[s] = k as u8;
-            q.fly_sent[slots + k] += 1;
-            if q.fly_sent[slots + k] == self.msgs.len[m as usize] {
+            self.fly_rr[s] = k as u8;
+            self.fly_sent[slots + k] += 1;
+            if self.fly_sent[slots + k] == msgs.len[m as usize] {
                 fly[k] = NONE;
-                q.fly_count[s] -= 1;
-                self.backlog -= 1;
-                if q.head[s] == NONE && q.fly_count[s] == 0 {
-                    q.listed[s] = false;
-                    q.active.swap_remove(i);
+                self.fly_count[s] -= 1;
+                finished += 1;
+                if self.head[s] == NONE && self.fly_count[s] == 0 {
+                    self.listed[s] = false;
+                    self.active.swap_remove(i);
                     continue;
                 }
             }
             i += 1;
         }
-        injected
+        (injected, finished)
     }
 
     /// Messages of source `s` being injected now: holding an injection buffer, some of their
-    /// flits not yet injected (at most `[traffic] source_concurrency`). For tests.
-    pub fn source_in_flight(&self, s: u32) -> u32 {
-        let q = &self.sources;
+    /// flits not yet injected (at most `[traffic] source_concurrency`).
+    pub(super) fn in_flight(&self, s: u32) -> u32 {
         let su = s as usize;
-        if q.concurrency > 1 {
-            q.fly_count[su] as u32
+        if self.concurrency > 1 {
+            self.fly_count[su] as u32
         } else {
-            (q.sent[su] > 0) as u32
+            (self.sent[su] > 0) as u32
         }
     }
 
-    /// Total length in flits of the messages being injected (some of their flits already in
-    /// the network): what a drain-only run still injects.
-    pub(super) fn started_flits(&self) -> u64 {
-        let q = &self.sources;
-        let len = |m: u32| self.msgs.len[m as usize] as u64;
-        if q.concurrency > 1 {
-            q.fly_msg
+    /// Total length in flits (`len` of each message) of the messages being injected (some of
+    /// their flits already in the network): what a drain-only run still injects.
+    pub(super) fn started_flits(&self, len: &[u16]) -> u64 {
+        let len = |m: u32| len[m as usize] as u64;
+        if self.concurrency > 1 {
+            self.fly_msg
                 .iter()
                 .filter(|&&m| m != NONE)
                 .map(|&m| len(m))
                 .sum()
         } else {
-            (0..q.head.len())
-                .filter(|&s| q.sent[s] > 0)
-                .map(|s| len(q.head[s]))
+            (0..self.head.len())
+                .filter(|&s| self.sent[s] > 0)
+                .map(|s| len(self.head[s]))
                 .sum()
         }
-    }
-
-    /// The tail of message `m` was ejected this cycle.
-    pub(super) fn deliver(&mut self, m: u32) {
-        let mi = m as usize;
-        self.ejected_msgs += 1;
-        let created = self.msgs.created[mi];
-        let inject = self.msgs.inject[mi];
-        let hops = self.hops.take(m);
-        let w = self.window;
-        if created >= w.start && created < w.end {
-            self.outstanding -= 1;
-            let batch = ((created - w.start) * w.batches / (w.end - w.start)) as usize;
-            self.stats.record(
-                self.cycle - created,
-                self.cycle - inject,
-                hops.links as u32,
-                batch,
-            );
-            self.stats.record_classes(hops.escape as u32);
-        }
-        if self.log_deliveries {
-            self.deliveries.push(Delivery {
-                src: self.msgs.src[mi],
-                dst: self.msgs.dst[mi],
-                len: self.msgs.len[mi],
-                created,
-                inject,
-                eject: self.cycle,
-                hops: hops.links,
-            });
-        }
-        self.msgs.release(m);
     }
 }
 

@@ -15,10 +15,8 @@
 //! sends it that cycle; an explicit move into a FLOW buffer adds no flit, since that buffer
 //! sends one the same cycle.
 
-use super::Engine;
 use super::active::ActiveSet;
-use super::partition::Split;
-use super::parts::{ACTIVE, Buf, Chan, FLOW, IDLE};
+use super::parts::{ACTIVE, Arbiters, Buf, Buffers, Chan, FLOW, IDLE};
 use super::records::Records;
 use crate::network::NONE;
 
@@ -487,132 +485,76 @@ fn enter(buf: &(impl Records<Buf> + ?Sized), m: u32, f: u32, now: u32, s: Shape)
     None
 }
 
-impl Engine {
-    /// Buffers in state FLOW, on one thread and in a split cycle's partitions.
-    fn flow_bufs(&self) -> u64 {
-        self.work.flows.bufs + self.split.as_ref().map_or(0, |s| s.flow_bufs())
-    }
-
-    /// Brings every FLOW buffer's counters up to the last cycle, leaving it FLOW (before the
+impl Buffers {
+    /// Brings every FLOW buffer's counters up to cycle `upto`, leaving it FLOW (before the
     /// channels' counting changes).
-    pub(super) fn rebase_flows(&mut self) {
-        if self.flow_bufs() > 0 {
-            self.bring_up_flows();
-        }
-    }
-
-    /// [`Engine::rebase_flows`], however many buffers flow.
-    fn bring_up_flows(&mut self) {
-        let upto = (self.cycle as u32).wrapping_sub(1);
-        let counting = self.arbiters.counting;
-        let chans = &mut self.arbiters.chan;
-        for b in self.bufs.buf.iter_mut().filter(|b| b.state == FLOW) {
+    pub(super) fn bring_up_flows(&mut self, arbiters: &mut Arbiters, upto: u32) {
+        let counting = arbiters.counting;
+        let chans = &mut arbiters.chan;
+        for b in self.buf.iter_mut().filter(|b| b.state == FLOW) {
             bring_up(b, chans, upto, counting);
         }
     }
 
-    /// Every worm stops flowing, between two cycles, the split cycle's partitions being `split`
-    /// (taken out of the engine while it steps). A FLOW buffer joins the engine's active set, which the next
-    /// cycle hands to its partition.
-    pub(super) fn settle_flows_in(&mut self, split: Option<&mut Split>) {
-        let parts = split.as_ref().map_or(0, |s| s.flow_bufs());
-        let flowing = self.work.flows.bufs + parts;
-        if flowing > 0 {
-            // Each FLOW buffer's counters brought up to date, its channel's mark cleared: up
-            // each flowing worm from its front, then, should the walks miss one, in one pass
-            // over the buffers (a large network's records fill most of its memory).
-            let mut fronts: Vec<u32> = self.work.flows.fronts().collect();
-            if let Some(split) = &split {
-                split.flow_fronts(&mut fronts);
-            }
-            let upto = (self.cycle as u32).wrapping_sub(1);
-            let Engine {
-                bufs,
-                arbiters,
-                work,
-                ..
-            } = self;
-            let (buf, active) = (&mut bufs.buf, &mut work.active);
-            let (chans, counting) = (&mut arbiters.chan, arbiters.counting);
-            let no_up = buf.len() - 1;
-            let mut settle = |b: usize, r: &mut Buf| {
-                bring_up(r, chans, upto, counting);
-                chans[r.out_chan as usize].flow = 0;
-                r.state = ACTIVE;
-                active.add(b as u32);
-            };
-            let mut settled = 0;
-            for f in fronts {
-                let mut x = f as usize;
-                // (A worm holds fewer buffers than a message has flits; the bound is a guard.)
-                for _ in 0..=u16::MAX {
-                    let r = &mut buf[x];
-                    if r.state == FLOW {
-                        settle(x, r);
-                        settled += 1;
-                    }
-                    if r.up as usize >= no_up {
-                        break;
-                    }
-                    x = r.up as usize;
-                }
-            }
-            debug_assert_eq!(settled, flowing, "FLOW buffers up the flowing worms");
-            if settled < flowing {
-                for (b, r) in buf.iter_mut().enumerate() {
-                    if r.state == FLOW {
-                        settle(b, r);
-                    }
-                }
-            }
-        }
-        self.work.flows.forget(self.cycle);
-        if let Some(split) = split {
-            split.forget_flows(self.cycle);
-        }
-    }
-
-    /// Whether message `m`, which buffer `b` holds, flows where `b` is (for the invariants).
-    pub(super) fn flows_at(&self, b: u32, m: u32) -> bool {
-        let flows = match &self.split {
-            Some(split) => split.flows_of(b, self.net.vcs),
-            None => &self.work.flows,
-        };
-        flows.flag.get(m as usize).is_some_and(|&f| f != STILL)
-    }
-
-    /// The flits that FLOW buffers' channels carried and have not counted yet, by channel.
-    pub(super) fn pending_flits(&self) -> Vec<(usize, u64)> {
-        if self.flow_bufs() == 0 {
-            return Vec::new();
-        }
-        let upto = (self.cycle as u32).wrapping_sub(1);
-        let counting = self.arbiters.counting as u64;
-        self.bufs
-            .buf
+    /// The flits that FLOW buffers' channels carried up to cycle `upto` and have not counted
+    /// yet, by channel.
+    pub(super) fn pending_flits(&self, upto: u32, counting: u32) -> Vec<(usize, u64)> {
+        self.buf
             .iter()
             .filter(|b| b.state == FLOW)
             .map(|b| {
                 let d = upto.wrapping_sub(b.last) as u64;
-                (b.out_chan as usize, d * counting)
+                (b.out_chan as usize, d * counting as u64)
             })
             .collect()
     }
 
-    /// Every worm stops flowing, settled, and no worm flows from here on (for the tests of
-    /// settling: a run's plan keeps its worms flowing).
-    #[cfg(test)]
-    pub(super) fn stop_flows(&mut self) {
-        let mut split = self.split.take();
-        self.settle_flows_in(split.as_deref_mut());
-        self.split = split;
-        self.work.flows.on = false;
-        self.plan.kind = super::CycleKind::OnePass { flows: false };
-    }
-
-    /// Buffers inside flowing worms now.
-    pub fn flowing_buffers(&self) -> u64 {
-        self.flow_bufs()
+    /// Every worm stops flowing, between two cycles: each of the `flowing` FLOW buffers has
+    /// its counters brought up to cycle `upto` and its channel's mark cleared, and joins
+    /// `active`. They are found up each flowing worm from its front (`fronts`), then, should
+    /// the walks miss one, in one pass over the buffers (a large network's records fill most
+    /// of its memory).
+    pub(super) fn settle_worms(
+        &mut self,
+        fronts: Vec<u32>,
+        flowing: u64,
+        arbiters: &mut Arbiters,
+        active: &mut ActiveSet,
+        upto: u32,
+    ) {
+        let buf = &mut self.buf;
+        let (chans, counting) = (&mut arbiters.chan, arbiters.counting);
+        let no_up = buf.len() - 1;
+        let mut settle = |b: usize, r: &mut Buf| {
+            bring_up(r, chans, upto, counting);
+            chans[r.out_chan as usize].flow = 0;
+            r.state = ACTIVE;
+            active.add(b as u32);
+        };
+        let mut settled = 0;
+        for f in fronts {
+            let mut x = f as usize;
+            // (A worm holds fewer buffers than a message has flits; the bound is a guard.)
+            for _ in 0..=u16::MAX {
+                let r = &mut buf[x];
+                if r.state == FLOW {
+                    settle(x, r);
+                    settled += 1;
+                }
+                if r.up as usize >= no_up {
+                    break;
+                }
+                x = r.up as usize;
+            }
+        }
+        debug_assert_eq!(settled, flowing, "FLOW buffers up the flowing worms");
+        if settled < flowing {
+            for (b, r) in buf.iter_mut().enumerate() {
+                if r.state == FLOW {
+                    settle(b, r);
+                }
+            }
+        }
     }
 }
 

@@ -51,4 +51,16 @@ impl Messages {
     pub fn live(&self) -> usize {
         self.src.len() - self.free.len()
     }
+
+    /// Bytes of the message columns (the free list aside).
+    pub fn heap_bytes(&self) -> u64 {
+        use super::memory::vec_bytes;
+        vec_bytes(&self.src)
+            + vec_bytes(&self.dst)
+            + vec_bytes(&self.len)
+            + vec_bytes(&self.created)
+            + vec_bytes(&self.inject)
+            + vec_bytes(&self.tie)
+            + vec_bytes(&self.next)
+    }
 }

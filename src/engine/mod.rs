@@ -29,7 +29,6 @@ mod flows;
 mod injection;
 mod memory;
 mod messages;
-mod options;
 mod partition;
 mod parts;
 mod prefetch;
@@ -53,7 +52,7 @@ pub use run::{
     run_point_until,
 };
 
-use crate::network::{NONE, Network};
+use crate::network::Network;
 use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
 use crate::stats::{HopProbe, LatencyStats, VcOccupancy};
@@ -61,6 +60,7 @@ use crate::traffic::Traffic;
 use crossbar::InputPorts;
 use endpoints::Sources;
 use messages::Messages;
+use partition::Split;
 use parts::{Arbiters, Buffers, EarlyFree};
 use rand_pcg::Pcg64;
 use records::View;
@@ -90,6 +90,13 @@ struct Window {
     start: u64,
     end: u64,
     batches: u64,
+}
+
+impl Window {
+    /// Whether a message generated in cycle `created` is measured.
+    fn holds(&self, created: u64) -> bool {
+        created >= self.start && created < self.end
+    }
 }
 
 /// The simulator of one load point: the wired network, its routing and traffic, and the
@@ -165,7 +172,7 @@ pub struct Engine {
     /// The seed of the tie bits' stream: a hash of it and a message's serial number.
     tie_seed: u64,
     /// The cycle split across threads (`[run] threads_per_point`), or None: one thread.
-    split: Option<Box<partition::Split>>,
+    split: Option<Box<Split>>,
 }
 
 impl Engine {
@@ -250,7 +257,7 @@ impl Engine {
             net,
         };
         if plan.threads > 1 {
-            e.split_into(config.in_turn);
+            e.split = Split::start(&mut e, config.in_turn);
         }
         if e.split.is_some() {
             // A split engine's own set only receives injection's buffers, handed on in id order.
@@ -265,21 +272,10 @@ impl Engine {
         self.plan
     }
 
-    /// Measures messages generated in cycles `start..end`, in `batches` batches for the CI.
-    pub fn set_window(&mut self, start: u64, end: u64, batches: u32) {
-        self.window = Window {
-            start,
-            end,
-            batches: batches as u64,
-        };
-        self.stats =
-            LatencyStats::new(batches).escapes_are_timeouts(self.routing.counts_timeouts());
-    }
-
     /// Runs one cycle, the variant of its plan.
     pub fn step(&mut self) {
         if let Some(mut split) = self.split.take() {
-            self.step_split(&mut split);
+            split.step(self);
             self.split = Some(split);
             return;
         }
@@ -327,9 +323,79 @@ impl Engine {
                 }
             }
         };
-        self.link_events();
+        if self.pipe.on() {
+            let at = timing::Landing {
+                net: &self.net,
+                buf: &mut self.bufs.buf,
+                work: &mut self.work,
+                chans: &mut self.arbiters.chan,
+                occupancy: &mut self.occupancy,
+            };
+            self.pipe.land(self.cycle, at);
+        }
         self.moved = injected + granted;
         self.next_cycle();
+    }
+
+    /// Queues a message of `len` flits at `src` for `dst`, generated in the current cycle.
+    pub fn send(&mut self, src: u32, dst: u32, len: u16) {
+        self.enqueue(src, dst, len);
+    }
+
+    /// A message of `len` flits generated now at `s` for `dst` joins its source's queue: its
+    /// tie bits a hash of the tie seed and its serial number under `tie = "random"`, else 0
+    /// (every tie `+`).
+    fn enqueue(&mut self, s: u32, dst: u32, len: u16) {
+        let tie = match self.random_tie {
+            true => tie_bits(self.tie_seed, self.generated_msgs),
+            false => 0,
+        };
+        let m = self.msgs.alloc(s, dst, len, self.cycle, tie);
+        self.generated_msgs += 1;
+        self.backlog += 1;
+        if self.window.holds(self.cycle) {
+            self.outstanding += 1;
+        }
+        self.sources.enqueue(s, m, &mut self.msgs.next);
+    }
+
+    /// Step 1: arrivals due this cycle join their source queues (none while draining).
+    fn generate(&mut self) {
+        let topo = self.net.traffic_topo();
+        self.sources
+            .draw_arrivals(&mut self.traffic, topo, self.cycle, self.drain_only);
+        self.queue_arrived();
+    }
+
+    /// Step 1's end: the messages `Sources::draw_arrivals` listed join their source queues,
+    /// in order.
+    fn queue_arrived(&mut self) {
+        for k in 0..self.sources.arrived().len() {
+            if self.plan.prefetch {
+                self.sources.ahead_arrived(k, &self.msgs.next);
+            }
+            let (s, dst, len) = self.sources.arrived()[k];
+            self.enqueue(s, dst, len);
+        }
+        self.sources.arrived_done();
+    }
+
+    /// Step 3 (`Sources::inject`); returns the flits injected.
+    fn inject(&mut self) -> u64 {
+        let at = endpoints::Injecting {
+            net: &self.net,
+            bufs: &mut self.bufs.buf,
+            work: &mut self.work,
+            arbiters: &mut self.arbiters,
+            msgs: &mut self.msgs,
+            now: self.cycle,
+            drain_only: self.drain_only,
+            far: self.plan.prefetch,
+        };
+        let (injected, finished) = self.sources.inject(at);
+        self.flits_in_net += injected;
+        self.backlog -= finished;
+        injected
     }
 
     /// Step 2 on the one thread (see `step/request.rs`).
@@ -443,16 +509,6 @@ impl Engine {
         moved
     }
 
-    /// Messages queued in a buffer behind another message's tail (early free).
-    pub fn early_queued(&self) -> usize {
-        self.early.queued.iter().filter(|&&m| m != NONE).count()
-    }
-
-    /// Messages allocated (queued at sources or in the network).
-    pub fn live_messages(&self) -> usize {
-        self.msgs.live()
-    }
-
     /// True when no flit is in the network and no message waits at a source.
     pub fn idle(&self) -> bool {
         self.flits_in_net == 0 && self.backlog == 0
@@ -462,5 +518,58 @@ impl Engine {
     /// is free for the next message.
     pub fn settled(&self) -> bool {
         self.idle() && self.pipe.empty()
+    }
+
+    /// Moves a split point's partition boundaries between two cycles: partition i then holds
+    /// the routers from `starts[i]` to the next start (`starts[0]` is 0, the starts rise, one
+    /// per thread). The results are the same whatever the boundaries. Nothing on one thread.
+    pub fn repartition(&mut self, starts: &[u32]) {
+        let Some(mut split) = self.split.take() else {
+            return;
+        };
+        assert!(
+            starts.len() == split.threads()
+                && starts[0] == 0
+                && starts.windows(2).all(|w| w[0] < w[1])
+                && starts[starts.len() - 1] < self.net.routers() as u32,
+            "partition starts {starts:?} for {} routers on {} threads",
+            self.net.routers(),
+            split.threads()
+        );
+        split.move_boundaries(self, starts.to_vec());
+        self.split = Some(split);
+    }
+
+    /// Threads each cycle is split across (1: not split).
+    pub fn threads(&self) -> usize {
+        self.split.as_ref().map_or(1, |s| s.threads())
+    }
+
+    /// Buffers in state FLOW, on one thread and in a split cycle's partitions.
+    fn flow_bufs(&self) -> u64 {
+        self.work.flows.bufs + self.split.as_ref().map_or(0, |s| s.flow_bufs())
+    }
+
+    /// Every worm stops flowing, between two cycles, the split cycle's partitions being `split`
+    /// (taken out of the engine while it steps). A FLOW buffer joins the engine's active set,
+    /// which the next cycle hands to its partition.
+    fn settle_flows_in(&mut self, split: Option<&mut Split>) {
+        let parts = split.as_ref().map_or(0, |s| s.flow_bufs());
+        let flowing = self.work.flows.bufs + parts;
+        if flowing > 0 {
+            let mut fronts: Vec<u32> = self.work.flows.fronts().collect();
+            if let Some(split) = &split {
+                split.flow_fronts(&mut fronts);
+            }
+            let upto = (self.cycle as u32).wrapping_sub(1);
+            let active = &mut self.work.active;
+            let arbiters = &mut self.arbiters;
+            self.bufs
+                .settle_worms(fronts, flowing, arbiters, active, upto);
+        }
+        self.work.flows.forget(self.cycle);
+        if let Some(split) = split {
+            split.forget_flows(self.cycle);
+        }
     }
 }

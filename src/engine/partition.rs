@@ -256,122 +256,121 @@ impl Split {
     }
 }
 
-impl Engine {
-    /// Runs one cycle on the partitions' threads (the cycle of [`Engine::step`], neither
-    /// early free nor router and link timing being on).
-    pub(super) fn step_split(&mut self, split: &mut Split) {
+impl Split {
+    /// Splits each cycle of engine `e` into its plan's threads' partitions, run on as many
+    /// threads or `in_turn` on the calling one, its sources listed by partition when each
+    /// partition may inject its own; None as [`Split::new`] says.
+    pub(super) fn start(e: &mut Engine, in_turn: bool) -> Option<Box<Split>> {
+        let waits = e.work.waits.enabled;
+        let (buf, chans) = (&mut e.bufs.buf, &mut e.arbiters.chan);
+        let split = Split::new(&e.net, e.plan, in_turn, &e.rngs[0], waits, buf, chans)?;
+        if e.sources.splittable(e.net.attach) {
+            e.sources.partition(split.homes().to_vec(), split.threads());
+        }
+        Some(Box::new(split))
+    }
+
+    /// Runs one cycle of engine `e` on the partitions' threads (the cycle of
+    /// [`Engine::step`], neither early free nor router and link timing being on; the split is
+    /// taken out of `e` while it steps).
+    pub(super) fn step(&mut self, e: &mut Engine) {
         let start = Instant::now();
-        let one = self.plan.one_pass();
-        let vcs = self.net.vcs;
+        let one = e.plan.one_pass();
+        let vcs = e.net.vcs;
         // Worms flow inside a partition as on one thread (`flows.rs`).
-        for p in &mut split.parts {
+        for p in &mut self.parts {
             if p.work.flows.on {
-                p.work.flows.fit(self.msgs.len.len());
+                p.work.flows.fit(e.msgs.len.len());
             }
         }
         // Injection's buffers, tracked last cycle, go to their partitions.
-        let (parts, sides) = (&mut split.parts, &split.sides);
-        self.work
+        let (parts, sides) = (&mut self.parts, &self.sides);
+        e.work
             .active
             .drain(|b| parts[sides.holder(b / vcs) as usize].work.active.add(b));
         if one {
-            self.work
+            e.work
                 .heads
                 .drain(|b| parts[sides.holder(b / vcs) as usize].work.heads.insert(b));
         }
         // Step 1's draws run beside the requests (the first thread done with its own takes
         // them); the messages drawn then join their queues here, before any injection.
-        match (self.net.shared, one) {
-            (false, true) => self.request_split::<false, true>(split),
-            (false, false) => self.request_split::<false, false>(split),
-            (true, _) => self.request_split::<true, false>(split),
+        match (e.net.shared, one) {
+            (false, true) => self.requests::<false, true>(e),
+            (false, false) => self.requests::<false, false>(e),
+            (true, _) => self.requests::<true, false>(e),
         }
-        self.queue_arrived();
+        e.queue_arrived();
         // Injection: each partition its own sources, before its grants (one message at a time
         // per source, one injection channel per processor), else here.
-        let own = self.sources.splittable(self.net.attach);
-        let injected = if own { 0 } else { self.inject() };
-        let granted = match (self.net.shared, one) {
-            (false, true) => self.traverse_split::<false, true>(split, own),
-            (false, false) => self.traverse_split::<false, false>(split, own),
-            (true, _) => self.traverse_split::<true, false>(split, own),
+        let own = e.sources.splittable(e.net.attach);
+        let injected = if own { 0 } else { e.inject() };
+        let granted = match (e.net.shared, one) {
+            (false, true) => self.grants::<false, true>(e, own),
+            (false, false) => self.grants::<false, false>(e, own),
+            (true, _) => self.grants::<true, false>(e, own),
         };
-        self.moved = injected + granted;
-        self.next_cycle();
-        split.profile.end_cycle(start.elapsed().as_nanos() as u64);
+        e.moved = injected + granted;
+        e.next_cycle();
+        self.profile.end_cycle(start.elapsed().as_nanos() as u64);
         // The boundaries follow the threads' speeds (the results do not depend on them).
-        if let Some(starts) = split.rebalance(self.net.routers()) {
+        if let Some(starts) = self.rebalance(e.net.routers()) {
             let start = Instant::now();
-            self.move_boundaries(split, starts);
-            split.repartitioned(start.elapsed());
+            self.move_boundaries(e, starts);
+            self.repartitioned(start.elapsed());
         }
     }
 
-    /// Moves `split`'s partition boundaries to `starts` between two cycles, the sources' lists
+    /// Moves the partition boundaries to `starts` between two cycles, engine `e`'s sources' lists
     /// with them.
-    pub(super) fn move_boundaries(&mut self, split: &mut Split, starts: Vec<u32>) {
+    pub(super) fn move_boundaries(&mut self, e: &mut Engine, starts: Vec<u32>) {
         // A worm flows only inside one partition: the worms stop flowing first.
-        self.settle_flows_in(Some(split));
-        split.repartition(
-            &self.net,
-            starts,
-            &mut self.bufs.buf,
-            &mut self.arbiters.chan,
-        );
-        self.sources.repartition(split.homes().to_vec());
+        e.settle_flows_in(Some(self));
+        self.repartition(&e.net, starts, &mut e.bufs.buf, &mut e.arbiters.chan);
+        e.sources.repartition(self.homes().to_vec());
     }
 
     /// Step 2 on the partitions' threads, and step 1's draws by the first thread done with
     /// its partition's requests (they touch nothing a request does).
-    fn request_split<const SHARED: bool, const ONE: bool>(&mut self, split: &mut Split) {
-        let (now, topo, draining) = (self.cycle, self.net.traffic_topo(), self.drain_only);
-        let draws = Mutex::new(Some((&mut self.sources, &mut self.traffic)));
+    fn requests<const SHARED: bool, const ONE: bool>(&mut self, e: &mut Engine) {
+        let (now, topo, draining) = (e.cycle, e.net.traffic_topo(), e.drain_only);
+        let draws = Mutex::new(Some((&mut e.sources, &mut e.traffic)));
         let ctx = RequestCtx {
-            net: &self.net,
-            routing: &self.routing,
-            selection: self.selection,
-            msgs: &self.msgs,
-            sides: &split.sides,
-            buf: Shared::new(&mut self.bufs.buf),
-            chans: Shared::new(&mut self.arbiters.chan),
-            drv_rr: Shared::new(&mut self.arbiters.drv_rr),
-            rngs: Shared::new(&mut self.rngs),
-            owners: split
+            net: &e.net,
+            routing: &e.routing,
+            selection: e.selection,
+            msgs: &e.msgs,
+            sides: &self.sides,
+            buf: Shared::new(&mut e.bufs.buf),
+            chans: Shared::new(&mut e.arbiters.chan),
+            drv_rr: Shared::new(&mut e.arbiters.drv_rr),
+            rngs: Shared::new(&mut e.rngs),
+            owners: self
                 .sides
-                .owners(self.net.vcs, self.net.shared, &split.routers, true),
-            random_tie: self.random_tie,
-            now: self.cycle as u32,
-            far: self.plan.prefetch,
+                .owners(e.net.vcs, e.net.shared, &self.routers, true),
+            random_tie: e.random_tie,
+            now: e.cycle as u32,
+            far: e.plan.prefetch,
         };
-        each_part(
-            &split.crew,
-            &mut split.parts,
-            &mut split.profile,
-            0,
-            |i, p| {
-                request_part::<SHARED, ONE>(i as u8, p, &ctx);
-                // A thread that finds the draws being taken or gone leaves them.
-                if let Ok(mut draws) = draws.try_lock()
-                    && let Some((sources, traffic)) = draws.take()
-                {
-                    sources.draw_arrivals(traffic, topo, now, draining);
-                }
-            },
-        );
+        each_part(&self.crew, &mut self.parts, &mut self.profile, 0, |i, p| {
+            request_part::<SHARED, ONE>(i as u8, p, &ctx);
+            // A thread that finds the draws being taken or gone leaves them.
+            if let Ok(mut draws) = draws.try_lock()
+                && let Some((sources, traffic)) = draws.take()
+            {
+                sources.draw_arrivals(traffic, topo, now, draining);
+            }
+        });
     }
 
     /// Step 4 on the partitions' threads (with step 3 when `inject`: each partition injects its
     /// own sources first): the grants, then their effects. Returns the flits moved (injected
     /// ones included).
-    fn traverse_split<const SHARED: bool, const ONE: bool>(
-        &mut self,
-        split: &mut Split,
-        inject: bool,
-    ) -> u64 {
-        let n = split.parts.len();
-        let busy = self.occupancy.busy_mut();
-        self.hops.fit(self.msgs.len.len());
-        let (hops, classes) = self.hops.share();
+    fn grants<const SHARED: bool, const ONE: bool>(&mut self, e: &mut Engine, inject: bool) -> u64 {
+        let n = self.parts.len();
+        let busy = e.occupancy.busy_mut();
+        e.hops.fit(e.msgs.len.len());
+        let (hops, classes) = e.hops.share();
         let Messages {
             inject: injected_at,
             len,
@@ -379,52 +378,52 @@ impl Engine {
             created,
             src,
             ..
-        } = &mut self.msgs;
-        let sources = self.sources.shared(injected_at);
+        } = &mut e.msgs;
+        let sources = e.sources.shared(injected_at);
         let injection = InjectCtx {
-            vcs: self.net.vcs,
-            inj_vcs: self.net.inj_vcs,
-            links: self.net.links,
-            depth: self.net.depth,
+            vcs: e.net.vcs,
+            inj_vcs: e.net.inj_vcs,
+            links: e.net.links,
+            depth: e.net.depth,
             len,
             next,
-            now: self.cycle,
-            drain_only: self.drain_only,
-            counting: self.arbiters.counting,
-            far: self.plan.prefetch,
+            now: e.cycle,
+            drain_only: e.drain_only,
+            counting: e.arbiters.counting,
+            far: e.plan.prefetch,
         };
         let ctx = TraverseCtx {
             inject: inject.then_some((&sources, &injection)),
-            net: &self.net,
-            sides: &split.sides,
+            net: &e.net,
+            sides: &self.sides,
             lens: len,
-            buf: Shared::new(&mut self.bufs.buf),
-            chans: Shared::new(&mut self.arbiters.chan),
-            drv_rr: Shared::new(&mut self.arbiters.drv_rr),
+            buf: Shared::new(&mut e.bufs.buf),
+            chans: Shared::new(&mut e.arbiters.chan),
+            drv_rr: Shared::new(&mut e.arbiters.drv_rr),
             owners: {
-                let (vcs, shared) = (self.net.vcs, self.net.shared);
-                let [bufs, chans, _] = split.sides.owners(vcs, shared, &split.routers, false);
+                let (vcs, shared) = (e.net.vcs, e.net.shared);
+                let [bufs, chans, _] = self.sides.owners(vcs, shared, &self.routers, false);
                 [bufs, chans]
             },
             created,
             src,
-            home: &split.home,
+            home: &self.home,
             busy: Shared::new(busy),
             hops,
             classes,
-            boxes: Shared::new(&mut split.boxes),
+            boxes: Shared::new(&mut self.boxes),
             parts: n,
-            cycle: self.cycle,
-            far: self.plan.prefetch,
-            counting: self.arbiters.counting,
+            cycle: e.cycle,
+            far: e.plan.prefetch,
+            counting: e.arbiters.counting,
         };
-        let (parts, prof) = (&mut split.parts, &mut split.profile);
+        let (parts, prof) = (&mut self.parts, &mut self.profile);
         // SAFETY: a partition grants its own arbiters and moves its own buffers' flits.
-        each_part(&split.crew, parts, prof, 1, |i, p| unsafe {
+        each_part(&self.crew, parts, prof, 1, |i, p| unsafe {
             grant_part::<SHARED, ONE>(i, p, &ctx)
         });
         // SAFETY: a partition applies the effects on what it holds.
-        each_part(&split.crew, parts, prof, 2, |j, p| unsafe {
+        each_part(&self.crew, parts, prof, 2, |j, p| unsafe {
             apply_part::<ONE>(j, p, &ctx)
         });
         let mut moved = 0;
@@ -434,12 +433,12 @@ impl Engine {
             ejected += std::mem::take(&mut p.ejected);
             let injected = std::mem::take(&mut p.injected);
             moved += injected;
-            self.flits_in_net += injected;
-            self.backlog -= std::mem::take(&mut p.finished);
-            self.occupancy.add(&mut p.hist);
+            e.flits_in_net += injected;
+            e.backlog -= std::mem::take(&mut p.finished);
+            e.occupancy.add(&mut p.hist);
         }
-        self.flits_in_net -= ejected;
-        self.ejected_flits += ejected;
+        e.flits_in_net -= ejected;
+        e.ejected_flits += ejected;
         // Deliveries in arbiter order, as one thread makes them.
         let mut next = [0usize; MAX_THREADS];
         loop {
@@ -454,7 +453,7 @@ impl Engine {
             let Some((_, i)) = best else { break };
             let m = parts[i].delivered[next[i]].1;
             next[i] += 1;
-            self.deliver(m);
+            e.deliver(m);
         }
         for p in parts.iter_mut() {
             p.delivered.clear();

@@ -2,10 +2,12 @@
 //! the channel records, counted from zero when a measurement window opens and frozen when it
 //! closes, so that a window keeps no copy of them), and the virtual-channel occupancy.
 
-use super::Engine;
+use super::endpoints::Delivery;
 use super::parts::Arbiters;
+use super::{Engine, SplitProfile, Window};
 use crate::network::Network;
 use crate::stats::Counters;
+use crate::stats::LatencyStats;
 
 /// Cycles between refreshes of the 32-bit per-channel counters: a channel carries at most
 /// one flit a cycle, so none of them overflows in between.
@@ -130,6 +132,86 @@ impl Engine {
     /// P_v, v = 0..V, since `reset_occupancy`.
     pub fn vc_occupancy(&self) -> Vec<f64> {
         self.occupancy.distribution(self.cycle)
+    }
+
+    /// Brings every FLOW buffer's counters up to the last cycle, leaving it FLOW (before the
+    /// channels' counting changes).
+    pub(super) fn rebase_flows(&mut self) {
+        if self.flow_bufs() > 0 {
+            let upto = (self.cycle as u32).wrapping_sub(1);
+            self.bufs.bring_up_flows(&mut self.arbiters, upto);
+        }
+    }
+
+    /// The flits that FLOW buffers' channels carried and have not counted yet, by channel.
+    fn pending_flits(&self) -> Vec<(usize, u64)> {
+        if self.flow_bufs() == 0 {
+            return Vec::new();
+        }
+        let upto = (self.cycle as u32).wrapping_sub(1);
+        self.bufs.pending_flits(upto, self.arbiters.counting)
+    }
+
+    /// Measures messages generated in cycles `start..end`, in `batches` batches for the CI.
+    pub fn set_window(&mut self, start: u64, end: u64, batches: u32) {
+        self.window = Window {
+            start,
+            end,
+            batches: batches as u64,
+        };
+        self.stats =
+            LatencyStats::new(batches).escapes_are_timeouts(self.routing.counts_timeouts());
+    }
+
+    /// The first router of each partition of a split point; None on one thread.
+    pub fn partition_starts(&self) -> Option<&[u32]> {
+        self.split.as_ref().map(|s| s.starts())
+    }
+
+    /// Starts (or restarts) profiling where a split cycle's time goes; nothing on one thread.
+    pub fn profile_split(&mut self) {
+        if let Some(split) = &mut self.split {
+            split.start_profile();
+        }
+    }
+
+    /// Where the split cycle's time went since [`Engine::profile_split`]; None on one thread
+    /// or before profiling starts.
+    pub fn split_profile(&self) -> Option<SplitProfile> {
+        self.split.as_ref()?.profile()
+    }
+
+    /// The tail of message `m` was ejected this cycle.
+    pub(super) fn deliver(&mut self, m: u32) {
+        let mi = m as usize;
+        self.ejected_msgs += 1;
+        let created = self.msgs.created[mi];
+        let inject = self.msgs.inject[mi];
+        let hops = self.hops.take(m);
+        let w = self.window;
+        if w.holds(created) {
+            self.outstanding -= 1;
+            let batch = ((created - w.start) * w.batches / (w.end - w.start)) as usize;
+            self.stats.record(
+                self.cycle - created,
+                self.cycle - inject,
+                hops.links as u32,
+                batch,
+            );
+            self.stats.record_classes(hops.escape as u32);
+        }
+        if self.log_deliveries {
+            self.deliveries.push(Delivery {
+                src: self.msgs.src[mi],
+                dst: self.msgs.dst[mi],
+                len: self.msgs.len[mi],
+                created,
+                inject,
+                eject: self.cycle,
+                hops: hops.links,
+            });
+        }
+        self.msgs.release(m);
     }
 }
 

@@ -16,7 +16,10 @@
 //! channel for a new header: upstream learns of the free buffer with it. With L = 1 every event
 //! is due in the cycle it is made, and the engine applies it at once (no pipe).
 
-use super::Engine;
+use super::parts::{Buf, Chan};
+use super::step::Working;
+use crate::network::Network;
+use crate::stats::VcOccupancy;
 
 /// A flit arriving in a buffer, or a credit returning from it.
 #[derive(Clone, Copy, Debug)]
@@ -80,62 +83,63 @@ impl LinkPipe {
     }
 }
 
-impl Engine {
-    /// End of cycle: the flits and credits due now arrive (L > 1).
-    pub(super) fn link_events(&mut self) {
-        if !self.pipe.on() {
-            return;
-        }
-        let now = self.cycle;
-        let slot = (now % self.pipe.latency) as usize;
-        let mut due = std::mem::take(&mut self.pipe.slots[slot]);
+/// What the flits and credits due at the end of a cycle change: the buffer records, their
+/// working sets, the channels' arbiters (a freed buffer's waiting headers) and the occupancy
+/// accounts.
+pub(super) struct Landing<'a> {
+    /// The wired network.
+    pub net: &'a Network,
+    /// The buffer records.
+    pub buf: &'a mut [Buf],
+    /// The one thread's working sets.
+    pub work: &'a mut Working,
+    /// The channels' records.
+    pub chans: &'a mut [Chan],
+    /// The virtual channels' occupancy accounts.
+    pub occupancy: &'a mut VcOccupancy,
+}
+
+impl LinkPipe {
+    /// End of cycle `now`: the flits and credits due now arrive (L > 1: the pipe is on).
+    pub(super) fn land(&mut self, now: u64, mut at: Landing) {
+        let slot = (now % self.latency) as usize;
+        let mut due = std::mem::take(&mut self.slots[slot]);
         let after = now + 1;
         for &e in &due {
             match e {
                 Event::Arrive(t, header) => {
-                    let tb = &mut self.bufs.buf[t as usize];
+                    let tb = &mut at.buf[t as usize];
                     tb.cnt += 1;
                     if header {
                         // The header arrived: the router delay and the watchdog count from here.
                         tb.last = now as u32;
                     }
-                    self.work.track(&mut self.bufs.buf, t);
+                    at.work.track(at.buf, t);
                 }
                 Event::Credit(b, tail) => {
                     let bu = b as usize;
-                    self.pipe.held[bu] -= 1;
-                    let up = self.bufs.buf[bu].up;
+                    self.held[bu] -= 1;
+                    let up = at.buf[bu].up;
                     // The upstream buffer of its message may send again.
-                    self.work.wake(&mut self.bufs.buf, up);
+                    at.work.wake(at.buf, up);
                     if tail {
-                        self.free_buffer(b, after);
+                        free_buffer(&mut at, b, after);
                     }
                 }
             }
         }
         due.clear();
-        self.pipe.slots[slot] = due;
+        self.slots[slot] = due;
     }
+}
 
-    /// The tail's credit: buffer `b` is free for a new header from cycle `after`.
-    fn free_buffer(&mut self, b: u32, after: u64) {
-        let Engine {
-            net,
-            bufs,
-            work,
-            arbiters,
-            occupancy,
-            ..
-        } = self;
-        let freed = net.buf_channel(b);
-        bufs.buf[b as usize].msg = crate::network::NONE;
-        occupancy.change(freed as usize, false, after);
-        // Headers waiting for a buffer of this channel may take it.
-        work.waits.wake_all::<false>(
-            freed as usize,
-            &mut bufs.buf,
-            &mut work.active,
-            &mut arbiters.chan,
-        );
-    }
+/// The tail's credit: buffer `b` is free for a new header from cycle `after`.
+fn free_buffer(at: &mut Landing, b: u32, after: u64) {
+    let freed = at.net.buf_channel(b);
+    at.buf[b as usize].msg = crate::network::NONE;
+    at.occupancy.change(freed as usize, false, after);
+    // Headers waiting for a buffer of this channel may take it.
+    let work = &mut *at.work;
+    work.waits
+        .wake_all::<false>(freed as usize, at.buf, &mut work.active, at.chans);
 }

@@ -35,6 +35,7 @@ mod routing_timeout;
 mod saturation_criterion;
 mod scale;
 mod source_concurrency;
+mod source_layout;
 mod threads_per_point;
 mod throughput_bounds;
 mod traffic_arrivals;

@@ -6,8 +6,8 @@
 //! one link a cycle, the tail M - 1 cycles behind).
 
 use super::*;
-use crate::engine::build_engine_with;
 use crate::engine::parts::ASLEEP;
+use crate::engine::{Engine, build_engine_with};
 use crate::scenario::Scenario;
 use crate::topology::Dir;
 
