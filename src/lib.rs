@@ -97,6 +97,7 @@ pub mod routing;
 pub mod scenario;
 pub mod stats;
 pub mod sweep;
+pub mod threads;
 pub mod topology;
 pub mod traffic;
 

@@ -2,8 +2,8 @@
 
 use super::commit;
 use flitsim::Result;
+use flitsim::experiment::directory::OutDir;
 use flitsim::experiment::record;
-use flitsim::output::directory::OutDir;
 use std::path::{Path, PathBuf};
 
 /// Checks that `dirs` hold every point of one experiment exactly once, copies their records
@@ -21,7 +21,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], replace: bool) -> Result<()> {
         )));
     }
     let (exp, results) = flitsim::experiment::merge::gather(dirs)?;
-    let owner = flitsim::output::directory::Owner::Run(exp.hash());
+    let owner = flitsim::experiment::directory::Owner::Run(exp.hash());
     let dir = OutDir::open(out, super::claim(&exp, owner, replace))?;
     for (p, r) in exp.points().into_iter().zip(&results) {
         let (key, text) = exp.key(p);

@@ -53,9 +53,11 @@ pub fn model(path: &Path, out: Option<PathBuf>, sets: &[String], replace: bool) 
         .map(|(c, m)| m.saturation(1.0 / c.scenario.traffic.mean_length()))
         .collect();
     let path_out = out.unwrap_or_else(|| Path::new("results").join(&exp.name));
-    let owner = flitsim::output::directory::Owner::Run(exp.hash());
-    let dir =
-        flitsim::output::directory::OutDir::open(&path_out, super::claim(&exp, owner, replace))?;
+    let owner = flitsim::experiment::directory::Owner::Run(exp.hash());
+    let dir = flitsim::experiment::directory::OutDir::open(
+        &path_out,
+        super::claim(&exp, owner, replace),
+    )?;
     let text = flitsim::output::experiment_tables::per_configuration(&exp, &|c| {
         Some(model_csv(&rows[c], sat[c]))
     })

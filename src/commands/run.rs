@@ -3,8 +3,8 @@
 use super::{commit, load_experiment, open_out, run_points};
 use crate::RunArgs;
 use flitsim::Result;
+use flitsim::experiment::directory::Owner;
 use flitsim::experiment::shard::Shard;
-use flitsim::output::directory::Owner;
 
 /// Runs the experiment (resuming from the points already in its output directory), writes its
 /// files as one set and, unless `--quiet`, prints each point's line as it finishes. With

@@ -2,9 +2,9 @@
 
 use super::{KEPT, load_experiment, on_interrupt};
 use crate::RunArgs;
+use flitsim::experiment::directory::{OutDir, Owner};
 use flitsim::experiment::runner::RunOptions;
 use flitsim::experiment::saturation::{saturation_csv, search};
-use flitsim::output::directory::{OutDir, Owner};
 use flitsim::{Error, Result};
 use std::collections::BTreeSet;
 use std::path::Path;

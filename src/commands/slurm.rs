@@ -208,9 +208,11 @@ pub fn slurm(args: &SlurmArgs) -> Result<()> {
     let (job, out, exp) = job(args)?;
     // OUT is the merged results' directory: claimed for them now, the scripts' and shards'
     // subdirectories listed as flitsim's.
-    let owner = flitsim::output::directory::Owner::Run(exp.hash());
-    let dir =
-        flitsim::output::directory::OutDir::open(&out, super::claim(&exp, owner, args.replace))?;
+    let owner = flitsim::experiment::directory::Owner::Run(exp.hash());
+    let dir = flitsim::experiment::directory::OutDir::open(
+        &out,
+        super::claim(&exp, owner, args.replace),
+    )?;
     dir.add_dirs(&["slurm", "shards"])?;
     let slurm_dir = out.join("slurm");
     let list: String = (1..=job.tasks)

@@ -5,8 +5,8 @@ use super::{commit, load_experiment, open_out, out_lines, run_points};
 use crate::RunArgs;
 use flitsim::Result;
 use flitsim::experiment::Experiment;
+use flitsim::experiment::directory::Owner;
 use flitsim::model::Model;
-use flitsim::output::directory::Owner;
 use flitsim::output::experiment_tables::{
     Made, Maker, chunks, made, with_coordinates, write_per_configuration,
 };

@@ -56,8 +56,7 @@ use rand_pcg::Pcg64;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// The most threads one point is split across.
-pub const MAX_THREADS: usize = 64;
+pub use crate::threads::MAX_THREADS;
 
 /// One partition's working state, on cache lines of its own (its counters change every
 /// grant: sharing a line with the next partition's would make the threads trade it).

@@ -4,7 +4,7 @@
 
 use super::{Experiment, record};
 use crate::error::{Error, Result};
-use crate::output::directory::records;
+use crate::experiment::directory::records;
 use crate::output::files::read_regular_text;
 use crate::stats::PointResult;
 use std::path::{Path, PathBuf};

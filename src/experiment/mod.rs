@@ -4,6 +4,7 @@
 //! an interrupted run resumes with the points it has, and a changed key reruns exactly the
 //! points it affects.
 
+pub mod directory;
 pub mod footprint;
 pub mod limits;
 pub mod merge;

@@ -5,7 +5,7 @@
 use super::{Experiment, Point, record};
 use crate::engine::run_point_until;
 use crate::error::{Error, Result};
-use crate::output::directory::OutDir;
+use crate::experiment::directory::OutDir;
 use crate::stats::PointResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::Mutex;

@@ -9,8 +9,8 @@
 use super::runner::{self, RunOptions};
 use super::{Experiment, Point};
 use crate::error::Result;
+use crate::experiment::directory::OutDir;
 use crate::model::bound::throughput_bound;
-use crate::output::directory::OutDir;
 use crate::stats::PointResult;
 use std::collections::BTreeSet;
 use std::sync::atomic::AtomicUsize;

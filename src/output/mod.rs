@@ -3,7 +3,6 @@
 mod channels;
 mod columns;
 mod csv_tables;
-pub mod directory;
 pub mod experiment_tables;
 pub mod files;
 pub mod plot;

@@ -175,7 +175,7 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
             "[run] threads_per_point",
             r.threads_per_point,
             0,
-            crate::engine::MAX_THREADS as i64,
+            crate::threads::MAX_THREADS as i64,
         )? as usize,
     };
     if run.measure_cycles < run.batches as u64 {

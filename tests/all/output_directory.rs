@@ -5,7 +5,7 @@
 //! files there are refused, never followed.
 
 use crate::common::{fifo, temp_dir};
-use flitsim::output::directory::{Claim, OutDir, Owner};
+use flitsim::experiment::directory::{Claim, OutDir, Owner};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;

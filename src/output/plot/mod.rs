@@ -178,13 +178,13 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
             None,
         )
     })?;
-    let claim = crate::output::directory::Claim {
-        owner: crate::output::directory::Owner::Plots,
+    let claim = crate::experiment::directory::Claim {
+        owner: crate::experiment::directory::Owner::Plots,
         scenario: String::new(),
         given: String::new(),
         replace: false,
     };
-    let out = crate::output::directory::OutDir::open(dir, claim)?;
+    let out = crate::experiment::directory::OutDir::open(dir, claim)?;
     out.add_plots(&files)?;
     Ok(files
         .iter()
