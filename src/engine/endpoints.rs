@@ -16,7 +16,6 @@ use super::records::{Shared, View};
 use super::step::Working;
 use crate::network::{NONE, Network};
 use crate::scenario::Process;
-use crate::topology::KAryNCube;
 use crate::traffic::{Arrivals, Source, Traffic};
 
 /// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
@@ -188,13 +187,7 @@ impl Sources {
     /// lists the messages in the order they join their queues (`Sources::arrived`);
     /// none while `draining`. It touches no buffer, channel or message, so a split cycle runs
     /// it beside its requests.
-    pub(super) fn draw_arrivals(
-        &mut self,
-        traffic: &mut Traffic,
-        topo: &KAryNCube,
-        now: u64,
-        draining: bool,
-    ) {
+    pub(super) fn draw_arrivals(&mut self, traffic: &mut Traffic, now: u64, draining: bool) {
         let Some(process) = self.process else {
             return;
         };
@@ -207,7 +200,7 @@ impl Sources {
             loop {
                 let src = &mut self.gens[s as usize];
                 let rng = src.arrive(&process);
-                let sent = traffic.message(topo, s, rng);
+                let sent = traffic.message(s, rng);
                 let next = src.next_cycle();
                 if let Some((dst, len)) = sent {
                     self.arrived.push((s, dst, len));

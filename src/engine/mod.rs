@@ -361,9 +361,8 @@ impl Engine {
 
     /// Step 1: arrivals due this cycle join their source queues (none while draining).
     fn generate(&mut self) {
-        let topo = self.net.traffic_topo();
         self.sources
-            .draw_arrivals(&mut self.traffic, topo, self.cycle, self.drain_only);
+            .draw_arrivals(&mut self.traffic, self.cycle, self.drain_only);
         self.queue_arrived();
     }
 

@@ -332,7 +332,7 @@ impl Split {
     /// Step 2 on the partitions' threads, and step 1's draws by the first thread done with
     /// its partition's requests (they touch nothing a request does).
     fn requests<const SHARED: bool, const ONE: bool>(&mut self, e: &mut Engine) {
-        let (now, topo, draining) = (e.cycle, e.net.traffic_topo(), e.drain_only);
+        let (now, draining) = (e.cycle, e.drain_only);
         let draws = Mutex::new(Some((&mut e.sources, &mut e.traffic)));
         let ctx = RequestCtx {
             net: &e.net,
@@ -357,7 +357,7 @@ impl Split {
             if let Ok(mut draws) = draws.try_lock()
                 && let Some((sources, traffic)) = draws.take()
             {
-                sources.draw_arrivals(traffic, topo, now, draining);
+                sources.draw_arrivals(traffic, now, draining);
             }
         });
     }

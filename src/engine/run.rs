@@ -9,7 +9,7 @@ use crate::network::Network;
 use crate::routing::Routing;
 use crate::scenario::Scenario;
 use crate::stats::{Measured, PointResult, StopReason, offered_variance};
-use crate::traffic::Traffic;
+use crate::traffic::{Addresses, Traffic};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Cycles simulated by every point of this process so far, in steps of [`SIMULATED_STEP`]: what
@@ -84,7 +84,7 @@ fn build_engine_on_with(
     tune: impl FnOnce(&mut EngineConfig),
 ) -> Engine {
     let routing = Routing::new(s, &net);
-    let traffic = Traffic::new(&s.traffic, net.traffic_topo(), seed);
+    let traffic = Traffic::new(&s.traffic, Addresses::of_processors(&net.topology), seed);
     let mut config = EngineConfig::of(s, &net);
     tune(&mut config);
     Engine::build(net, routing, traffic, rate, seed, &config)
@@ -250,7 +250,7 @@ fn simulate(
         return Err(deadlock_report(e, frozen, why, rate, seed));
     }
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
-    let offered_fraction = e.traffic.offered_fraction(e.net.traffic_topo());
+    let offered_fraction = e.traffic.offered_fraction();
     let measured = Measured {
         rate,
         seed,

@@ -20,7 +20,7 @@
 use super::{ENUMERATION_MAX_NODES, LinkRates};
 use crate::scenario::{Pattern, Scenario};
 use crate::topology::{Dir, Family, Kind, Topology, TopologySpec};
-use crate::traffic::Traffic;
+use crate::traffic::{Addresses, Traffic};
 
 /// An upper bound on the throughput, in flits/node/cycle offered, and what sets it.
 #[derive(Clone, Debug, PartialEq)]
@@ -249,7 +249,7 @@ fn link_classes(s: &Scenario) -> Option<Vec<Class>> {
         );
     }
     let topo = Topology::build(t);
-    let cube = topo.addresses();
+    let cube = Addresses::of_processors(&topo);
     // Per dimension: hops forced +, forced −, and either way (half-way round a ring).
     let mut hops = vec![[0.0f64; 3]; t.radix.len()];
     pairs(s, &topo, |a, b, q| {
@@ -292,10 +292,9 @@ fn pairs(s: &Scenario, topo: &Topology, mut visit: impl FnMut(u32, u32, f64)) ->
     if s.topology.processors() > ENUMERATION_MAX_NODES as u64 {
         return None;
     }
-    let addresses = topo.addresses();
-    let traffic = Traffic::new(&s.traffic, addresses, s.seeds[0]);
-    for src in 0..addresses.nodes as u32 {
-        for (dst, q) in traffic.distribution(addresses, src) {
+    let traffic = Traffic::new(&s.traffic, Addresses::of_processors(topo), s.seeds[0]);
+    for src in 0..traffic.addresses().nodes as u32 {
+        for (dst, q) in traffic.distribution(src) {
             visit(src, dst, q);
         }
     }

@@ -14,7 +14,7 @@ pub fn hop_distribution(topo: &KAryNCube, traffic: &Traffic) -> Vec<f64> {
     let mut p = vec![0.0; topo.diameter() as usize + 1];
     let mut total = 0.0;
     for s in 0..topo.nodes as u32 {
-        for (d, q) in traffic.distribution(topo, s) {
+        for (d, q) in traffic.distribution(s) {
             p[topo.distance(s, d) as usize] += q;
             total += q;
         }
@@ -40,7 +40,7 @@ pub fn dor_link_rates(net: &Network, traffic: &Traffic, lambda: f64, tie: Tie) -
     let t = net.cube();
     let mut rate = vec![0.0; net.links as usize];
     for s in 0..net.nodes {
-        for (d, q) in traffic.distribution(t, s) {
+        for (d, q) in traffic.distribution(s) {
             // The dimensions where s and d are exactly half-way round.
             let ties: u32 = match tie {
                 Tie::Plus => 0,
@@ -87,7 +87,7 @@ mod tests {
             process: Default::default(),
             source_concurrency: 1,
         };
-        Traffic::new(&spec, topo, 1)
+        Traffic::new(&spec, crate::traffic::Addresses::of(topo), 1)
     }
 
     #[test]
@@ -111,6 +111,6 @@ mod tests {
         let p = hop_distribution(&topo, &t);
         assert_eq!(p.len(), 5);
         assert!((p[2] - 8.0 / 12.0).abs() < 1e-12 && (p[4] - 4.0 / 12.0).abs() < 1e-12);
-        assert!((t.offered_fraction(&topo) - 12.0 / 16.0).abs() < 1e-12);
+        assert!((t.offered_fraction() - 12.0 / 16.0).abs() < 1e-12);
     }
 }

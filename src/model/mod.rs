@@ -212,7 +212,11 @@ impl LinkRates {
         let t = net.cube();
         let by_id = match self {
             LinkRates::DorEnumeration => {
-                let traffic = crate::traffic::Traffic::new(&s.traffic, t, seed);
+                let traffic = crate::traffic::Traffic::new(
+                    &s.traffic,
+                    crate::traffic::Addresses::of(t),
+                    seed,
+                );
                 enumerate::dor_link_rates(&net, &traffic, rate, s.routing.tie)
             }
             LinkRates::PCube => t
@@ -282,6 +286,7 @@ pub fn mean_distance(s: &Scenario, seed: u64) -> Option<f64> {
         return None;
     }
     let topo = crate::topology::KAryNCube::new(t.kind, t.radix.clone(), t.bidirectional);
-    let traffic = crate::traffic::Traffic::new(&s.traffic, &topo, seed);
+    let traffic =
+        crate::traffic::Traffic::new(&s.traffic, crate::traffic::Addresses::of(&topo), seed);
     Some(enumerate::mean_distance(&topo, &traffic))
 }

@@ -153,11 +153,6 @@ impl Network {
         }
     }
 
-    /// The address space traffic patterns draw processors from.
-    pub fn traffic_topo(&self) -> &KAryNCube {
-        self.topology.addresses()
-    }
-
     /// The cube graph (coordinates, links) that cube routings and patterns work on; the
     /// routing's requirements guarantee that the topology has one.
     #[inline(always)]

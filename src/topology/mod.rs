@@ -233,12 +233,7 @@ impl Topology {
         let cube = |t: &KAryNCube| bytes(&t.links) + bytes(&t.coords) + bytes(&t.out_link);
         match self {
             Topology::KAryNCube(t) => cube(t),
-            Topology::MWay(m) => {
-                cube(&m.graph)
-                    + m.line.as_ref().map_or(0, cube)
-                    + bytes(&m.chans)
-                    + bytes(&m.shares)
-            }
+            Topology::MWay(m) => cube(&m.graph) + bytes(&m.chans) + bytes(&m.shares),
             Topology::HyperX(h) => cube(&h.coords) + h.heap_bytes(),
         }
     }
@@ -382,16 +377,6 @@ impl Topology {
             Topology::KAryNCube(t) => t.diameter(),
             Topology::MWay(m) => m.graph.diameter(),
             Topology::HyperX(h) => h.properties().diameter,
-        }
-    }
-
-    /// The address space traffic patterns draw processors from: the routers' coordinates
-    /// when processors are the routers one to one, else a line of the processors.
-    pub fn addresses(&self) -> &KAryNCube {
-        match self {
-            Topology::KAryNCube(t) => t,
-            Topology::MWay(m) => m.line.as_ref().unwrap_or(&m.graph),
-            Topology::HyperX(h) => &h.coords,
         }
     }
 

@@ -27,9 +27,6 @@ pub enum Placement {
 pub struct MWay {
     /// The channel graph: vertices are m-way channels, links are buffer sets.
     pub graph: KAryNCube,
-    /// The processors' address space for traffic patterns when processors are not the
-    /// channels one to one: a line of the processors (uniform, hotspot and permutation only).
-    pub line: Option<KAryNCube>,
     /// Where processors are linked.
     pub placement: Placement,
     /// Message sources and sinks.
@@ -71,11 +68,8 @@ impl MWay {
                 (chans.len() as u32 / 2, 2, chans, shares)
             }
         };
-        let line = (processors as usize != topo.nodes)
-            .then(|| KAryNCube::new(Kind::Mesh, vec![processors], true));
         MWay {
             graph,
-            line,
             placement,
             processors,
             attach,

@@ -2,7 +2,7 @@
 //! draw among the nodes at a given distance, by dynamic programming over the dimensions (the
 //! distance is a sum of independent per-dimension distances). Used by the locality patterns.
 
-use crate::topology::KAryNCube;
+use super::Addresses;
 use rand::Rng;
 use rand_pcg::Pcg64;
 
@@ -16,8 +16,8 @@ pub struct DistanceTable {
 }
 
 impl DistanceTable {
-    /// The tables of source router `src` on `t`: per dimension, coordinates at each distance.
-    pub fn new(t: &KAryNCube, src: u32) -> DistanceTable {
+    /// The tables of source processor `src` on `t`: per dimension, coordinates at each distance.
+    pub fn new(t: &Addresses, src: u32) -> DistanceTable {
         let n = t.n();
         let per_dim: Vec<Vec<u64>> = (0..n)
             .map(|d| {
@@ -55,7 +55,7 @@ impl DistanceTable {
     }
 
     /// A node at distance `r` from `src`, uniformly among them.
-    pub fn draw_at(&self, t: &KAryNCube, src: u32, r: usize, rng: &mut Pcg64) -> u32 {
+    pub fn draw_at(&self, t: &Addresses, src: u32, r: usize, rng: &mut Pcg64) -> u32 {
         let mut left = r;
         let mut node = 0u32;
         let mut stride = 1u32;
@@ -100,10 +100,10 @@ mod tests {
     #[test]
     fn counts_match_enumeration_and_draws_hit_the_distance() {
         for t in [
-            KAryNCube::new(Kind::Mesh, vec![5, 3], true),
-            KAryNCube::new(Kind::Torus, vec![5, 4], false),
-            KAryNCube::new(Kind::Torus, vec![6, 5], true),
-            KAryNCube::new(Kind::Hypercube, vec![2; 5], true),
+            Addresses::grid(Kind::Mesh, vec![5, 3], true),
+            Addresses::grid(Kind::Torus, vec![5, 4], false),
+            Addresses::grid(Kind::Torus, vec![6, 5], true),
+            Addresses::grid(Kind::Hypercube, vec![2; 5], true),
         ] {
             let mut rng = Pcg64::seed_from_u64(3);
             for src in 0..t.nodes as u32 {

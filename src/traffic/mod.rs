@@ -2,14 +2,15 @@
 //! messages/cycle, by a Poisson process, the papers' assumption a, or a Bernoulli process),
 //! destination patterns and message lengths.
 
+mod addresses;
 mod locality;
 mod pattern;
 
+pub use addresses::Addresses;
 pub use locality::DistanceTable;
 pub use pattern::Destinations;
 
 use crate::scenario::{Process, TrafficSpec};
-use crate::topology::KAryNCube;
 use rand::Rng;
 use rand_distr::{Distribution, Exp, Geometric};
 use rand_pcg::Pcg64;
@@ -103,6 +104,8 @@ impl Source {
 /// What a source sends: destination pattern, its mixture with uniform traffic, and lengths.
 #[derive(Clone)]
 pub struct Traffic {
+    /// The processors it addresses.
+    addr: Addresses,
     /// Where pattern messages go.
     pub destinations: Destinations,
     /// x: a message follows the pattern with probability x, else is uniform (paper 002).
@@ -115,11 +118,13 @@ pub struct Traffic {
 }
 
 impl Traffic {
-    /// The traffic `spec` describes on `topo`; `seed` fixes a permutation pattern's map.
-    pub fn new(spec: &TrafficSpec, topo: &KAryNCube, seed: u64) -> Traffic {
+    /// The traffic `spec` describes among the processors `addr`; `seed` fixes a permutation
+    /// pattern's map.
+    pub fn new(spec: &TrafficSpec, addr: Addresses, seed: u64) -> Traffic {
         let mut acc = 0.0;
         Traffic {
-            destinations: Destinations::new(&spec.pattern, topo, seed),
+            destinations: Destinations::new(&spec.pattern, &addr, seed),
+            addr,
             fraction: spec.pattern_fraction,
             hotspot: match spec.pattern {
                 crate::scenario::Pattern::Hotspot { fraction, .. } => Some(fraction),
@@ -142,10 +147,16 @@ impl Traffic {
         (self.fraction, self.hotspot)
     }
 
-    /// Uniform destinations, one message length.
-    pub fn uniform(topo: &KAryNCube, length: u32) -> Traffic {
+    /// The processors it addresses.
+    pub fn addresses(&self) -> &Addresses {
+        &self.addr
+    }
+
+    /// Uniform destinations among the processors `addr`, one message length.
+    pub fn uniform(addr: Addresses, length: u32) -> Traffic {
         Traffic {
-            destinations: Destinations::new(&crate::scenario::Pattern::Uniform, topo, 0),
+            destinations: Destinations::new(&crate::scenario::Pattern::Uniform, &addr, 0),
+            addr,
             fraction: 1.0,
             hotspot: None,
             lengths: vec![length as u16],
@@ -157,16 +168,16 @@ impl Traffic {
     /// sends nothing from there. Random draws, in order: the mixture (only when 0 < x < 1),
     /// the destination, the length (only with several lengths).
     #[inline]
-    pub fn message(&mut self, topo: &KAryNCube, src: u32, rng: &mut Pcg64) -> Option<(u32, u16)> {
+    pub fn message(&mut self, src: u32, rng: &mut Pcg64) -> Option<(u32, u16)> {
         let follow = match self.fraction {
             x if x >= 1.0 => true,
             x if x <= 0.0 => false,
             x => rng.gen_bool(x),
         };
         let dst = if follow {
-            self.destinations.sample(topo, src, rng)?
+            self.destinations.sample(&self.addr, src, rng)?
         } else {
-            pattern::uniform(topo.nodes as u32, src, rng)
+            pattern::uniform(self.addr.nodes as u32, src, rng)
         };
         let len = if self.lengths.len() == 1 {
             self.lengths[0]
@@ -184,10 +195,10 @@ impl Traffic {
 
     /// Exact destination probabilities of a message generated at `src` (mixture included);
     /// they sum to the probability that a generated message is sent.
-    pub fn distribution(&self, topo: &KAryNCube, src: u32) -> Vec<(u32, f64)> {
-        let n = topo.nodes as u32;
+    pub fn distribution(&self, src: u32) -> Vec<(u32, f64)> {
+        let n = self.addr.nodes as u32;
         let mut p = vec![0.0; n as usize];
-        for (d, q) in self.destinations.distribution(topo, src) {
+        for (d, q) in self.destinations.distribution(&self.addr, src) {
             p[d as usize] += self.fraction * q;
         }
         if self.fraction < 1.0 {
@@ -204,8 +215,8 @@ impl Traffic {
 
     /// The fraction of generated messages that are sent, averaged over sources: below 1 when
     /// the pattern maps nodes onto themselves (paper 002 divides by N − n₀).
-    pub fn offered_fraction(&self, topo: &KAryNCube) -> f64 {
-        let n = topo.nodes as u32;
+    pub fn offered_fraction(&self) -> f64 {
+        let n = self.addr.nodes as u32;
         let x = self.fraction;
         (0..n)
             .map(|s| x * self.destinations.sent_probability(s) + (1.0 - x))

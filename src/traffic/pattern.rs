@@ -1,9 +1,10 @@
 //! Destination patterns (papers 001 and 002, and the classic adversarial permutations),
 //! each with a sampler and its exact destination distribution (for enumeration).
 
+use super::Addresses;
 use super::locality::DistanceTable;
 use crate::scenario::{Locality, Pattern};
-use crate::topology::{KAryNCube, Kind};
+use crate::topology::Kind;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -42,8 +43,8 @@ pub enum Tables {
 }
 
 impl Destinations {
-    /// Pattern `p` built for the k-ary n-cube `t`; `seed` draws a permutation's map.
-    pub fn new(p: &Pattern, t: &KAryNCube, seed: u64) -> Destinations {
+    /// Pattern `p` built for the processors' grid `t`; `seed` draws a permutation's map.
+    pub fn new(p: &Pattern, t: &Addresses, seed: u64) -> Destinations {
         let n = t.nodes as u32;
         let map = |f: &dyn Fn(u32) -> u32| Destinations::Map((0..n).map(f).collect());
         let coords = |node: u32| -> Vec<u32> { (0..t.n()).map(|d| t.coord(node, d)).collect() };
@@ -162,7 +163,7 @@ impl Destinations {
     /// The destination of a pattern message from `src`, or None when the pattern sends
     /// nothing from there (a node mapped onto itself, the hot node's own hotspot share).
     #[inline]
-    pub fn sample(&mut self, t: &KAryNCube, src: u32, rng: &mut Pcg64) -> Option<u32> {
+    pub fn sample(&mut self, t: &Addresses, src: u32, rng: &mut Pcg64) -> Option<u32> {
         match self {
             Destinations::Uniform => Some(uniform(t.nodes as u32, src, rng)),
             Destinations::Hotspot { node, fraction } => {
@@ -223,7 +224,7 @@ impl Destinations {
 
     /// Exact probabilities of each destination of a pattern message from `src`; they sum to
     /// the probability that a pattern message is sent at all.
-    pub fn distribution(&self, t: &KAryNCube, src: u32) -> Vec<(u32, f64)> {
+    pub fn distribution(&self, t: &Addresses, src: u32) -> Vec<(u32, f64)> {
         let n = t.nodes as u32;
         let uniform_all = |scale: f64| -> Vec<(u32, f64)> {
             (0..n)
@@ -269,7 +270,7 @@ pub fn uniform(nodes: u32, src: u32, rng: &mut Pcg64) -> u32 {
     if d >= src { d + 1 } else { d }
 }
 
-fn table_of<'a>(tables: &'a mut Tables, t: &KAryNCube, src: u32) -> &'a DistanceTable {
+fn table_of<'a>(tables: &'a mut Tables, t: &Addresses, src: u32) -> &'a DistanceTable {
     match tables {
         Tables::Shared(table) => table,
         Tables::PerSource(v) => v[src as usize].get_or_insert_with(|| DistanceTable::new(t, src)),
@@ -278,7 +279,7 @@ fn table_of<'a>(tables: &'a mut Tables, t: &KAryNCube, src: u32) -> &'a Distance
 
 /// Moves `v`, drawn relative to `origin`, to the same offsets from `src` (vertex-transitive
 /// networks: torus and hypercube, where the offsets of a node from another are a group).
-fn translate(t: &KAryNCube, v: u32, origin: u32, src: u32) -> u32 {
+fn translate(t: &Addresses, v: u32, origin: u32, src: u32) -> u32 {
     if origin == src {
         return v;
     }

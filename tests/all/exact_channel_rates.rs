@@ -372,7 +372,11 @@ fn channel_rates_bi_torus_8ary_2cube_under_each_tie_rule() {
             "",
         );
         let net = Network::for_scenario(&s);
-        let traffic = flitsim::traffic::Traffic::new(&s.traffic, net.cube(), 1);
+        let traffic = flitsim::traffic::Traffic::new(
+            &s.traffic,
+            flitsim::traffic::Addresses::of(net.cube()),
+            1,
+        );
         let lib = flitsim::model::enumerate::dor_link_rates(&net, &traffic, 1.0, s.routing.tie);
         for (c, l) in net.cube().links.iter().enumerate() {
             let v = exact[&(l.src, l.dim as usize, l.dir)];

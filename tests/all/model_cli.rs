@@ -274,7 +274,11 @@ fn validate_without_latency_model_compares_channels_and_distance() {
     );
     for (i, (v, rate, seed)) in points.iter().enumerate() {
         // Exact enumeration, through the library.
-        let traffic = flitsim::traffic::Traffic::new(&v.traffic, net.cube(), *seed);
+        let traffic = flitsim::traffic::Traffic::new(
+            &v.traffic,
+            flitsim::traffic::Addresses::of(net.cube()),
+            *seed,
+        );
         let by_id = flitsim::model::enumerate::dor_link_rates(&net, &traffic, *rate, v.routing.tie);
         let exact = net.topology.in_link_order(&by_id);
         let rows = i * links..(i + 1) * links;

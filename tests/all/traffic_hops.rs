@@ -124,7 +124,7 @@ fn traffic_for(n: usize, pattern: &str, x: f64) -> (flitsim::topology::KAryNCube
         1,
     );
     let topo = Network::for_scenario(&s).cube().clone();
-    let t = Traffic::new(&s.traffic, &topo, 1);
+    let t = Traffic::new(&s.traffic, flitsim::traffic::Addresses::of(&topo), 1);
     (topo, t)
 }
 
@@ -153,7 +153,7 @@ fn bit_reversal_and_transpose_hop_distributions_n4_to_n10() {
             // The library's map, source by source: one destination with probability 1, or
             // nothing from a fixed point.
             for s in 0..nodes as u32 {
-                let d = t.distribution(&topo, s);
+                let d = t.distribution(s);
                 if map(s, n) == s {
                     assert!(d.is_empty(), "{ctx}: fixed point {s} sends {d:?}");
                 } else {
@@ -168,10 +168,7 @@ fn bit_reversal_and_transpose_hop_distributions_n4_to_n10() {
             }
             let dbar: f64 = (1..=n).map(|i| i as f64 * counts[i] as f64 / sent).sum();
             assert!(close(mean_distance(&topo, &t), dbar), "{ctx}: mean");
-            assert!(
-                close(t.offered_fraction(&topo), sent / nodes as f64),
-                "{ctx}"
-            );
+            assert!(close(t.offered_fraction(), sent / nodes as f64), "{ctx}");
             if name == "bit-reversal" {
                 // Corrected eq. 9 holds; the printed one is off (at i = 2 for every n here).
                 let h = n / 2;
@@ -204,7 +201,7 @@ fn bit_reversal_and_transpose_hop_distributions_n4_to_n10() {
                 }
                 let md = mean_distance(&topo, &t);
                 assert!(close(md, mean), "{ctx} x={x}: {md} vs {mean}");
-                assert!(close(t.offered_fraction(&topo), pat + uni), "{ctx} x={x}");
+                assert!(close(t.offered_fraction(), pat + uni), "{ctx} x={x}");
             }
         }
     }

@@ -159,7 +159,7 @@ fn hotspot_6cube_ecube_exact_rates_and_paper_eq5() {
     let rel = |a: f64, b: f64| (a - b).abs() <= 1e-12 * (1.0 + b.abs());
     let traffic = |h: f64| {
         let s = cube_scenario(N, &hotspot_lines(HOT, h), 1, 2, 0.01, 0, 100, 1);
-        Traffic::new(&s.traffic, net.cube(), 1)
+        Traffic::new(&s.traffic, flitsim::traffic::Addresses::of(net.cube()), 1)
     };
     for h in [0.0, 0.3, 1.0] {
         let lib = dor_link_rates(&net, &traffic(h), 1.0, flitsim::routing::Tie::Plus);
@@ -294,7 +294,11 @@ fn hotspot_6cube_ecube_simulated_channel_and_node_rates() {
     let wf = w as f64;
     let exact = dor_link_rates(
         &net,
-        &Traffic::new(&s.traffic, net.cube(), seed),
+        &Traffic::new(
+            &s.traffic,
+            flitsim::traffic::Addresses::of(net.cube()),
+            seed,
+        ),
         rate,
         s.routing.tie,
     );
@@ -404,11 +408,8 @@ fn fixed_points_inject_and_eject_nothing() {
         .find(|&seed| {
             let s = cube_scenario(N, "pattern = \"permutation\"", 2, m, rate, 1000, w, seed);
             let topo = Network::for_scenario(&s).cube().clone();
-            let t = Traffic::new(&s.traffic, &topo, seed);
-            (0..NODES)
-                .filter(|&v| t.distribution(&topo, v).is_empty())
-                .count()
-                >= 2
+            let t = Traffic::new(&s.traffic, flitsim::traffic::Addresses::of(&topo), seed);
+            (0..NODES).filter(|&v| t.distribution(v).is_empty()).count() >= 2
         })
         .expect("no seed below 1000 gives a permutation with 2 fixed points");
     let perm = cube_scenario(
@@ -426,9 +427,13 @@ fn fixed_points_inject_and_eject_nothing() {
         ("permutation", perm, perm_seed),
     ] {
         let net = Network::for_scenario(&s);
-        let t = Traffic::new(&s.traffic, net.cube(), seed);
+        let t = Traffic::new(
+            &s.traffic,
+            flitsim::traffic::Addresses::of(net.cube()),
+            seed,
+        );
         let fixed: Vec<u32> = (0..NODES)
-            .filter(|&v| t.distribution(net.cube(), v).is_empty())
+            .filter(|&v| t.distribution(v).is_empty())
             .collect();
         if name == "bit-reversal" {
             let pal: Vec<u32> = (0..NODES)

@@ -183,17 +183,13 @@ fn hotspot_with_h0_is_uniform_in_distribution() {
     );
     let topo = Network::for_scenario(&uni).cube().clone();
     let (a, b) = (
-        Traffic::new(&uni.traffic, &topo, 1),
-        Traffic::new(&h0.traffic, &topo, 1),
+        Traffic::new(&uni.traffic, flitsim::traffic::Addresses::of(&topo), 1),
+        Traffic::new(&h0.traffic, flitsim::traffic::Addresses::of(&topo), 1),
     );
     for s in 0..64 {
-        assert_eq!(
-            a.distribution(&topo, s),
-            b.distribution(&topo, s),
-            "source {s}"
-        );
+        assert_eq!(a.distribution(s), b.distribution(s), "source {s}");
     }
-    assert_eq!(b.offered_fraction(&topo), 1.0);
+    assert_eq!(b.offered_fraction(), 1.0);
     let same = deliveries(&uni, 0.01, 1, 3000) == deliveries(&h0, 0.01, 1, 3000);
     println!("hotspot h = 0: same deliveries as uniform with the same seed: {same}");
 }
@@ -227,14 +223,14 @@ fn sampled_lengths_follow_length_probabilities() {
             1,
         );
         let topo = Network::for_scenario(&s).cube().clone();
-        let mut tr = Traffic::new(&s.traffic, &topo, 1);
+        let mut tr = Traffic::new(&s.traffic, flitsim::traffic::Addresses::of(&topo), 1);
         let mean: f64 = lens.iter().zip(&probs).map(|(&l, p)| l as f64 * p).sum();
         assert!((tr.mean_length() - mean).abs() < 1e-12, "{ctx}");
         assert!((s.traffic.mean_length() - mean).abs() < 1e-12, "{ctx}");
         let samples = 200_000u64;
         let mut count = vec![0u64; lens.len()];
         for i in 0..samples {
-            let (_, len) = tr.message(&topo, (i % 16) as u32, &mut rng).unwrap();
+            let (_, len) = tr.message((i % 16) as u32, &mut rng).unwrap();
             let k = lens
                 .iter()
                 .position(|&l| l == len)

@@ -42,7 +42,7 @@ fn scenario(t: &Topo, traffic: &str, seed: u64) -> Scenario {
 fn traffic(t: &Topo, lines: &str, seed: u64) -> (KAryNCube, Traffic) {
     let s = scenario(t, lines, seed);
     let topo = Network::for_scenario(&s).cube().clone();
-    let tr = Traffic::new(&s.traffic, &topo, seed);
+    let tr = Traffic::new(&s.traffic, flitsim::traffic::Addresses::of(&topo), seed);
     (topo, tr)
 }
 
@@ -139,7 +139,7 @@ fn permutations_are_bijections_without_self_sends() {
             // The map as the library sends it (a fixed point: nothing).
             let mut map = vec![0u32; nodes as usize];
             for s in 0..nodes {
-                let d = tr.distribution(&topo, s);
+                let d = tr.distribution(s);
                 map[s as usize] = match d.as_slice() {
                     [] => s,
                     [(d, p)] => {
@@ -162,7 +162,7 @@ fn permutations_are_bijections_without_self_sends() {
             // Sampling: the same map, nothing from fixed points, never self.
             for s in 0..nodes {
                 for _ in 0..200 {
-                    match tr.message(&topo, s, &mut rng) {
+                    match tr.message(s, &mut rng) {
                         None => assert_eq!(map[s as usize], s, "{ctx}: {s} sent nothing"),
                         Some((d, len)) => {
                             assert_eq!(d, map[s as usize], "{ctx}: sampled from {s}");
@@ -182,7 +182,7 @@ fn permutations_are_bijections_without_self_sends() {
                 "{ctx}: mean distance {got} vs {want}"
             );
             let frac = sent as f64 / nodes as f64;
-            assert!((tr.offered_fraction(&topo) - frac).abs() < 1e-12, "{ctx}");
+            assert!((tr.offered_fraction() - frac).abs() < 1e-12, "{ctx}");
             // Fixed points where the definitions put them.
             let expect_fixed = match (name, t.shape) {
                 ("bit-complement", _) => t.radix.iter().all(|k| k % 2 == 1) as u32,
@@ -233,9 +233,9 @@ fn tornado_and_neighbor_distances_on_tori() {
 fn permutation_is_seeded_and_uniform() {
     let t = Topo::mesh(&[8, 8]);
     let map = |seed: u64| -> Vec<u32> {
-        let (topo, tr) = traffic(&t, "pattern = \"permutation\"", seed);
+        let (_, tr) = traffic(&t, "pattern = \"permutation\"", seed);
         (0..64)
-            .map(|s| tr.distribution(&topo, s).first().map_or(s, |&(d, _)| d))
+            .map(|s| tr.distribution(s).first().map_or(s, |&(d, _)| d))
             .collect()
     };
     assert_eq!(map(5), map(5));
@@ -264,7 +264,6 @@ fn permutation_is_seeded_and_uniform() {
 /// to the probability that a message is sent); cells expected below 5 are pooled.
 fn chi_square_destinations(
     ctx: &str,
-    topo: &KAryNCube,
     tr: &mut Traffic,
     src: u32,
     p: &[f64],
@@ -274,7 +273,7 @@ fn chi_square_destinations(
     let nodes = p.len();
     let mut count = vec![0u64; nodes + 1]; // last cell: nothing sent
     for _ in 0..samples {
-        match tr.message(topo, src, rng) {
+        match tr.message(src, rng) {
             Some((d, _)) => {
                 assert_ne!(d, src, "{ctx}: sent to itself");
                 assert!(p[d as usize] > 0.0, "{ctx}: impossible destination {d}");
@@ -344,7 +343,7 @@ fn hotspot_destinations_follow_the_definition() {
         };
         for s in 0..nodes {
             let mut p = vec![0.0; nodes as usize];
-            for (d, q) in tr.distribution(&topo, s) {
+            for (d, q) in tr.distribution(s) {
                 p[d as usize] = q;
             }
             for d in 0..nodes {
@@ -352,7 +351,7 @@ fn hotspot_destinations_follow_the_definition() {
             }
             if s == hot || s == (hot + 1) % nodes {
                 let ctx = format!("hotspot {:?} {:?} h={h} from {s}", t.shape, t.radix);
-                chi_square_destinations(&ctx, &topo, &mut tr, s, &p, 60_000, &mut rng);
+                chi_square_destinations(&ctx, &mut tr, s, &p, 60_000, &mut rng);
             }
         }
         // Mean distance of sent messages = uniform's (only the mesh's depends on the hot node).
@@ -492,7 +491,7 @@ fn locality_models_follow_their_definitions() {
         for s in 0..nodes {
             let want = locality_probs(&t, s, &m);
             let mut p = vec![0.0; nodes as usize];
-            for (d, q) in tr.distribution(&topo, s) {
+            for (d, q) in tr.distribution(s) {
                 p[d as usize] = q;
             }
             for d in 0..nodes as usize {
@@ -507,7 +506,7 @@ fn locality_models_follow_their_definitions() {
         );
         for s in [0, nodes / 2 + 1] {
             let want = locality_probs(&t, s, &m);
-            let chi2 = chi_square_destinations(&ctx, &topo, &mut tr, s, &want, 100_000, &mut rng);
+            let chi2 = chi_square_destinations(&ctx, &mut tr, s, &want, 100_000, &mut rng);
             println!("{ctx}: mean distance {got:.4}; from {s}: chi-square {chi2:.1}");
         }
     }

@@ -28,7 +28,7 @@ fn traffic(topo: &KAryNCube, pattern: Pattern, x: f64) -> Traffic {
         process: Default::default(),
         source_concurrency: 1,
     };
-    Traffic::new(&spec, topo, 1)
+    Traffic::new(&spec, crate::traffic::Addresses::of(topo), 1)
 }
 
 fn assert_dist(ctx: &str, got: &[f64], want: &[f64]) {

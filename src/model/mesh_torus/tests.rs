@@ -2,7 +2,7 @@ use super::*;
 use crate::model::enumerate::dor_link_rates;
 use crate::network::Network as Net;
 use crate::routing::Dor;
-use crate::traffic::Traffic;
+use crate::traffic::{Addresses, Traffic};
 use std::collections::HashMap;
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -59,7 +59,7 @@ fn mesh_rates_equal_enumeration() {
     let lambda = 0.013;
     for k in 2..=7 {
         let net = mesh_net(k);
-        let traffic = Traffic::uniform(net.cube(), 8);
+        let traffic = Traffic::uniform(Addresses::of(net.cube()), 8);
         let exact = dor_link_rates(&net, &traffic, lambda, crate::routing::Tie::Plus);
         let model = Model::mesh(k, 8).link_rates(net.cube(), lambda);
         for (l, (a, b)) in exact.iter().zip(&model).enumerate() {
@@ -67,7 +67,7 @@ fn mesh_rates_equal_enumeration() {
         }
         let mut received = vec![0.0; net.nodes as usize];
         for s in 0..net.nodes {
-            for (d, q) in traffic.distribution(net.cube(), s) {
+            for (d, q) in traffic.distribution(s) {
                 received[d as usize] += lambda * q;
             }
         }
@@ -152,7 +152,7 @@ fn mesh_routing_probabilities_equal_enumeration() {
 /// of every link, x_inj of every node, eq. 2's L̄).
 fn mesh_by_channel(k: u32, m: f64, lambda: f64) -> Option<(Vec<f64>, Vec<f64>, f64)> {
     let net = mesh_net(k);
-    let traffic = Traffic::uniform(net.cube(), m as u32);
+    let traffic = Traffic::uniform(Addresses::of(net.cube()), m as u32);
     let rate = dor_link_rates(&net, &traffic, lambda, crate::routing::Tie::Plus);
     const EJECT: u32 = u32::MAX;
     // next[l]: (next link or EJECT) -> count; inj[s] likewise.
@@ -263,7 +263,7 @@ fn torus_rates_equal_enumeration() {
     for k in 2..=7 {
         let net = torus_net(k);
         let t = net.cube();
-        let traffic = Traffic::uniform(t, 8);
+        let traffic = Traffic::uniform(Addresses::of(t), 8);
         let rates = torus_rates(k, lambda);
         for r in dor_link_rates(&net, &traffic, lambda, crate::routing::Tie::Plus) {
             assert!(close(r, rates.net, 1e-13), "k={k}");

@@ -115,7 +115,7 @@ fn locality_hop_distribution_equals_enumeration() {
                 ),
             );
             let topo = KAryNCube::new(Kind::Hypercube, vec![2; n as usize], true);
-            let t = Traffic::new(&s.traffic, &topo, 1);
+            let t = Traffic::new(&s.traffic, crate::traffic::Addresses::of(&topo), 1);
             let e = enumerate::hop_distribution(&topo, &t);
             let m = Model::from_scenario(&s).unwrap();
             assert_eq!(e.len(), m.p.len());
@@ -131,7 +131,7 @@ fn locality_hop_distribution_equals_enumeration() {
         // Uniform.
         let s = scenario(n, 3, 8, 4, "");
         let topo = KAryNCube::new(Kind::Hypercube, vec![2; n as usize], true);
-        let t = Traffic::new(&s.traffic, &topo, 1);
+        let t = Traffic::new(&s.traffic, crate::traffic::Addresses::of(&topo), 1);
         let e = enumerate::hop_distribution(&topo, &t);
         let m = Model::from_scenario(&s).unwrap();
         for (a, b) in e.iter().zip(&m.p) {
