@@ -1,6 +1,6 @@
 //! Errors, each mapped to the command line's exit code.
 
-use crate::engine::DeadlockReport;
+use crate::deadlock::DeadlockReport;
 use std::fmt;
 
 /// Exit code for bad input: a missing file, a TOML error, an unknown key, an out-of-range value.

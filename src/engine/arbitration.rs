@@ -3,8 +3,8 @@
 //! Shared by the one-thread cycle and a split cycle's partitions.
 
 use super::parts::{Buf, Chan, NO_REQUEST};
-use super::records::Records;
 use crate::network::Network;
+use crate::records::Records;
 
 /// Where driver slot `slot` comes in round-robin order after a grant to slot `rr`, as a key
 /// that sorts in that order: the slots after `rr` first, by slot, then those up to `rr`, by

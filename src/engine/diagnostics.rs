@@ -3,11 +3,11 @@
 //! where the engine's bytes go.
 
 use super::Engine;
-use super::deadlock::{Place, StuckBuffer, StuckMessage, Wait};
 use super::flows::STILL;
 use super::memory::{network_bytes, vec_bytes};
 use super::parts::{ACTIVE, Buf, FLOW, IDLE};
 use super::route_ahead::RouteCtx;
+use crate::deadlock::{Place, StuckBuffer, StuckMessage, Wait};
 use crate::network::NONE;
 use crate::routing::Candidates;
 

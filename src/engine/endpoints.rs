@@ -12,9 +12,9 @@ use super::injection::Injector;
 use super::messages::Messages;
 use super::parts::{Arbiters, Buf};
 use super::prefetch::{AHEAD, prefetch};
-use super::records::{Shared, View};
 use super::step::Working;
 use crate::network::{NONE, Network};
+use crate::records::{Shared, View};
 use crate::scenario::Process;
 use crate::traffic::{Arrivals, Source, Traffic};
 

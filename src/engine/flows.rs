@@ -17,8 +17,8 @@
 
 use super::active::ActiveSet;
 use super::parts::{ACTIVE, Arbiters, Buf, Buffers, Chan, FLOW, IDLE};
-use super::records::Records;
 use crate::network::NONE;
+use crate::records::Records;
 
 /// A message's worm does not flow (`Messages::flow`).
 pub(super) const STILL: u8 = 0;

@@ -6,8 +6,8 @@ use super::active::ActiveSet;
 use super::endpoints::SharedSources;
 use super::parts::{Buf, Chan, track_either};
 use super::prefetch::{AHEAD, prefetch_in};
-use super::records::{Owners, Records, View};
 use crate::network::NONE;
+use crate::records::{Owners, Records, View};
 
 /// What one partition's injection reads and writes beyond its sources.
 pub(super) struct InjectCtx<'a> {

@@ -22,7 +22,6 @@ mod calendar;
 mod config;
 mod crew;
 mod crossbar;
-mod deadlock;
 mod diagnostics;
 mod endpoints;
 mod flows;
@@ -33,15 +32,14 @@ mod partition;
 mod parts;
 mod prefetch;
 mod probes;
-pub(crate) mod records;
 mod route_ahead;
 mod run;
 mod selection;
 mod step;
 mod timing;
 
+pub use crate::deadlock::{DeadlockCause, DeadlockReport, Place, StuckBuffer, StuckMessage, Wait};
 pub use config::{CycleKind, EngineConfig, Plan, RouterModel, SourceModel};
-pub use deadlock::{DeadlockCause, DeadlockReport, Place, StuckBuffer, StuckMessage, Wait};
 pub use endpoints::Delivery;
 pub use partition::MAX_THREADS;
 pub use partition::profile::{STEPS, SplitProfile};
@@ -53,6 +51,7 @@ pub use run::{
 };
 
 use crate::network::Network;
+use crate::records::View;
 use crate::routing::{Candidates, Routing};
 use crate::scenario::Selection;
 use crate::stats::{HopProbe, LatencyStats, VcOccupancy};
@@ -63,7 +62,6 @@ use messages::Messages;
 use partition::Split;
 use parts::{Arbiters, Buffers, EarlyFree};
 use rand_pcg::Pcg64;
-use records::View;
 use step::{Whole, Working};
 use timing::LinkPipe;
 

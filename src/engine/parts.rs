@@ -3,8 +3,8 @@
 //! indexed by dense ids (buffer, channel, arbiter), so a visit touches few cache lines.
 
 use super::active::ActiveSet;
-use super::records::{Field, Records};
 use crate::network::{NONE, Network};
+use crate::records::{Field, Records};
 
 /// Where a buffer is tracked: not at all (empty), on the active list (visited every cycle),
 /// or asleep until an event can unblock it (work proportional to activity).

@@ -6,8 +6,8 @@
 use super::active::ActiveSet;
 use super::messages::Messages;
 use super::parts::{Buf, Chan};
-use super::records::Records;
 use crate::network::{NONE, Network};
+use crate::records::Records;
 
 /// Buffer state beyond which the network is taken not to fit in cache (the cost of asking
 /// for lines outweighs its gain on a network that does fit).

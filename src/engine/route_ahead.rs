@@ -8,8 +8,8 @@ use super::active::ActiveSet;
 use super::messages::Messages;
 use super::parts::{ACTIVE, Buf, Chan};
 use super::prefetch::prefetch_in;
-use super::records::Records;
 use crate::network::{NONE, Network};
+use crate::records::Records;
 use crate::routing::{Candidates, Routing};
 
 /// How many visits ahead a header is routed.

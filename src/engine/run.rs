@@ -1,9 +1,9 @@
 //! Run control of one load point: warm-up, measurement window, drain; saturation and deadlock
 //! detection; the point's results.
 
-use super::deadlock::{DeadlockCause, DeadlockReport, StuckBuffer};
 use super::probes::Span;
 use super::{Engine, EngineConfig};
+use crate::deadlock::{DeadlockCause, DeadlockReport, StuckBuffer};
 use crate::error::{Error, Result};
 use crate::network::Network;
 use crate::routing::Routing;

@@ -4,8 +4,8 @@
 //! picks one with a free buffer).
 
 use super::parts::{Buf, CNT, MSG};
-use super::records::Records;
 use crate::network::{NONE, Network};
+use crate::records::Records;
 use crate::routing::{Candidate, Candidates};
 use crate::scenario::Selection;
 use rand::Rng;

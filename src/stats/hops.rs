@@ -2,7 +2,7 @@
 //! buffer class it takes, as the routing names its classes), read once at the message's
 //! delivery. A new per-message counter is a column here and a line where it is recorded.
 
-use crate::engine::records::{Records, Shared};
+use crate::records::{Records, Shared};
 
 /// The routing's classes of buffers, by virtual channel: `0..adaptive` form its adaptive
 /// class (class a of Duato's routings); every other virtual channel is an escape (or, for a

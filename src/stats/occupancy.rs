@@ -21,7 +21,7 @@ pub struct VcOccupancy {
 /// [`VcOccupancy::add`] sums).
 #[inline(always)]
 pub(crate) fn change(
-    busy: &mut (impl crate::engine::records::Records<u8> + ?Sized),
+    busy: &mut (impl crate::records::Records<u8> + ?Sized),
     acc: &mut [u64],
     c: usize,
     up: bool,

@@ -105,3 +105,68 @@ fn the_function_scanner_measures_a_known_function() {
         [("f".to_string(), 3, 3), ("g".to_string(), 7, 2)]
     );
 }
+
+/// The crate's layers, lowest first (ARCHITECTURE.md): a module reads only modules of its own
+/// layer or below. `scenario` is both the typed spec that topologies, routings and traffic read
+/// and the loader above them, so it is the one module outside the rule until it is split.
+const LAYERS: &[&[&str]] = &[
+    &["alloc_guard", "huge_pages", "threads", "records", "deadlock", "error"],
+    &["topology"],
+    &["network"],
+    &["routing", "traffic", "stats"],
+    &["engine", "model"],
+    &["experiment", "output", "sweep"],
+];
+
+/// Modules of the crate each top-level module names (`crate::x`) in its non-test code.
+fn crate_imports() -> Vec<(String, Vec<String>)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for (path, code) in sources(&src) {
+        let rel = path.strip_prefix(&src).unwrap().to_string_lossy().to_string();
+        let top = rel.split('/').next().unwrap().trim_end_matches(".rs").to_string();
+        let mut deps: Vec<String> = Vec::new();
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for part in line.split("crate::").skip(1) {
+                let name: String = part
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != top && !deps.contains(&name) {
+                    deps.push(name);
+                }
+            }
+        }
+        match out.iter_mut().find(|(m, _)| *m == top) {
+            Some((_, d)) => {
+                for x in deps {
+                    if !d.contains(&x) {
+                        d.push(x);
+                    }
+                }
+            }
+            None => out.push((top, deps)),
+        }
+    }
+    out
+}
+
+#[test]
+fn each_module_reads_only_its_layer_or_below() {
+    let layer = |m: &str| LAYERS.iter().position(|l| l.contains(&m));
+    let mut broken = Vec::new();
+    for (module, deps) in crate_imports() {
+        let Some(at) = layer(&module) else { continue };
+        for dep in deps {
+            if layer(&dep).is_none_or(|d| d > at) && dep != "scenario" {
+                broken.push(format!("{module} reads {dep}"));
+            }
+        }
+    }
+    broken.sort();
+    assert!(
+        broken.is_empty(),
+        "layering broken: {broken:?}; fix: move the shared item down to a lower layer \
+         (ARCHITECTURE.md, Layers)"
+    );
+}

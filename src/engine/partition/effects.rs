@@ -10,11 +10,11 @@ use crate::engine::endpoints::SharedSources;
 use crate::engine::flows;
 use crate::engine::injection::{InjectCtx, inject_part};
 use crate::engine::parts::{Buf, Chan};
-use crate::engine::records::{Owners, Shared};
 use crate::engine::step::apply::apply_inbox;
 use crate::engine::step::grant::{Grants, grants};
 use crate::engine::step::{Arrays, Dims, Outbox, PartOf};
 use crate::network::Network;
+use crate::records::{Owners, Shared};
 use crate::stats::{BufferClasses, Hops};
 
 /// What the partitions' grants and effects share.

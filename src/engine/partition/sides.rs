@@ -10,7 +10,7 @@
 
 use crate::engine::memory::vec_bytes;
 use crate::engine::parts::{Buf, Chan};
-use crate::engine::records::Owners;
+use crate::records::Owners;
 
 /// Both sides of every buffered channel.
 #[derive(Clone)]

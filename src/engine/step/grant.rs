@@ -7,10 +7,10 @@ use super::apply::{apply, timing};
 use super::{Arrays, Dims, Effect, Hold, Outbox, Timing, Working};
 use crate::engine::arbitration::{ask_arbiter, grant_arbiter};
 use crate::engine::parts::{ACTIVE, ASLEEP, Buf, FLOW, IDLE, NO_REQUEST, rival_fed};
-use crate::engine::records::View;
 use crate::engine::timing::Event;
 use crate::engine::{flows, prefetch, vc_on};
 use crate::network::{NONE, Network};
+use crate::records::View;
 use crate::stats::{BufferClasses, Hops, hop, occupancy};
 
 /// What the grants of the one thread, or of one partition, read and write.

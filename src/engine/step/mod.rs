@@ -15,8 +15,8 @@ use super::crossbar::InputPorts;
 use super::flows::Flows;
 use super::partition::Sides;
 use super::parts::{Buf, Chan, EarlyFree, SLOT_BITS, WaitLists};
-use super::records::View;
 use super::timing::LinkPipe;
+use crate::records::View;
 pub(super) use apply::{Effect, Outbox};
 
 /// Who holds the records a step touches: every record (the one thread) or a partition's.
