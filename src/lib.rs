@@ -86,6 +86,7 @@
 //!
 //! [`output::write_results`] writes a sweep's results as the CSV tables of `flitsim run`.
 
+pub mod cli;
 pub mod engine;
 pub mod error;
 pub mod experiment;
@@ -93,6 +94,7 @@ pub mod huge_pages;
 pub mod model;
 pub mod network;
 pub mod output;
+pub mod reference;
 pub mod routing;
 pub mod scenario;
 pub mod stats;
