@@ -73,7 +73,7 @@ pub fn commands_markdown() -> String {
             .unwrap_or_default();
         let _ = write!(text, "\n## `flitsim {name}`\n\n```text\n{usage}\n```\n\n");
         for para in about.split("\n\n") {
-            let _ = write!(text, "{}\n\n", wrap(&para.replace('\n', " "), 100));
+            let _ = write!(text, "{}\n\n", wrap(&escape(&para.replace('\n', " ")), 100));
         }
         text += "Arguments and flags:\n\n";
         for arg in sub.get_arguments() {
@@ -83,7 +83,7 @@ pub fn commands_markdown() -> String {
             let help = arg
                 .get_long_help()
                 .or(arg.get_help())
-                .map(|s| s.to_string().replace('\n', " "))
+                .map(|s| escape(&s.to_string().replace('\n', " ")))
                 .unwrap_or_default();
             let defaults: Vec<String> = arg
                 .get_default_values()
@@ -121,6 +121,25 @@ fn spelling(arg: &clap::Arg) -> String {
         }
         None => value,
     }
+}
+
+/// `text` with `<` and `>` outside backtick spans written as HTML entities, so that markdown
+/// does not read `results/<name>/` as a tag.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut code = false;
+    for c in text.chars() {
+        match c {
+            '`' => {
+                code = !code;
+                out.push(c);
+            }
+            '<' if !code => out.push_str("&lt;"),
+            '>' if !code => out.push_str("&gt;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// `text` broken at spaces into lines of at most `width` characters (a longer word stands alone).
