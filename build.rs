@@ -3,8 +3,14 @@
 
 use std::process::Command;
 
+/// Runs git without its optional locks: `git status` would otherwise refresh the index file,
+/// which this script watches, and the next cargo command would build everything again.
 fn git(args: &[&str]) -> Option<String> {
-    let out = Command::new("git").args(args).output().ok()?;
+    let out = Command::new("git")
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .args(args)
+        .output()
+        .ok()?;
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())

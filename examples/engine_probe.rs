@@ -1,5 +1,5 @@
 //! One engine, measured from outside criterion: its set-up time, its speed after a warm-up,
-//! and the process's peak resident memory (Linux `VmHWM`), for the README's figures on large
+//! and the process's peak resident memory (Linux `VmHWM`), for the figures on large
 //! networks. A bidirectional torus with its default conventions, DOR, V = 2, 8-flit buffers,
 //! 16-flit messages.
 //!

@@ -20,7 +20,7 @@
 //! The example below takes three steps.
 //!
 //! 1. **Build a scenario.** A scenario is the TOML the command line reads (every key, its unit
-//!    and default are in the README). [`Scenario::from_toml`] parses and validates it; its
+//!    and default are in the book, docs/src/scenarios.md). [`Scenario::from_toml`] parses and validates it; its
 //!    second argument only names the text in error messages. Here: a 4x4 mesh with
 //!    dimension-order routing (`dor`), uniform traffic (the default), messages of 4 flits and
 //!    one light load, 0.002 messages per node per cycle. The run is cut far below the default
@@ -35,7 +35,7 @@
 //!    is their mean. `result.accepted_flits` is the accepted load in flits/node/cycle, and
 //!    `result.saturated()` says whether the point saturated. Exact facts to check: a message of
 //!    M flits that makes h hops takes exactly M + h cycles through an empty network (the
-//!    README's "Timing and the router model"), waiting only adds to that, and a uniform
+//!    the book's "The router model and timing"), waiting only adds to that, and a uniform
 //!    destination is never the source (h ≥ 1), so no latency is under M + 1 = 5 cycles; and
 //!    at this load the network does not saturate.
 //!
@@ -86,6 +86,7 @@
 //!
 //! [`output::write_results`] writes a sweep's results as the CSV tables of `flitsim run`.
 
+pub mod cli;
 pub mod deadlock;
 pub mod engine;
 pub mod error;
@@ -95,6 +96,7 @@ pub mod model;
 pub mod network;
 pub mod output;
 pub(crate) mod records;
+pub mod reference;
 pub mod routing;
 pub mod scenario;
 pub mod stats;

@@ -9,7 +9,7 @@
 //! whole one-point `flitsim run --threads 1`s (GNU time's %M) on 33 networks of every family,
 //! router and routing, 64 to 1,048,576 nodes, in `results/bench/memory_peaks.csv` (made by
 //! `memory_peaks.sh` beside it). Estimate over peak: 1.26, 1.24, 1.13, 1.14 and 1.11 on the
-//! README's scaling tori (64 to 1,048,576 nodes), 1.14 on the memory scenario; 1.05-1.12 on
+//! the scaling bench's tori (64 to 1,048,576 nodes), 1.14 on the memory scenario; 1.05-1.12 on
 //! other 64-ary 3-cubes (V = 2 to 16, uni- and bidirectional, Duato, adaptive, per-port
 //! crossbar, permutation at 0.02); meshes 1.09-1.26, hypercubes 1.05-1.21 (10, 18, 20; e-cube,
 //! p-cube), HyperX 1.07-1.23, m-way networks 1.05-1.24 (1.38 with 4 processors a channel),

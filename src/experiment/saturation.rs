@@ -2,7 +2,7 @@
 //! (flits/node/cycle) whose point is stable, found by bisection between 0 (stable) and the
 //! throughput bound (`model::bound::throughput_bound`, at most the injection channel's 1). A
 //! load is stable when none of its replications (one per seed) is saturated by the criterion of
-//! `PointResult::saturated` (README: the `saturated` column), so that each accepted the offered
+//! `PointResult::saturated` (the `saturated` column of the book's column reference), so that each accepted the offered
 //! load to within `SHORTFALL_SIGMAS` standard deviations of the offered flit count. Every probe
 //! is a point with a record, so an interrupted search resumes where it stopped.
 

@@ -14,7 +14,7 @@
 //!
 //! The model in full, every equation implemented as printed or corrected (and why), and where
 //! the model and the simulator part are in
-//! [docs/model-duato-kary.md](../../docs/model-duato-kary.md).
+//! [docs/src/model-duato-kary.md](../../docs/src/model-duato-kary.md).
 
 use super::queueing::{Saturation, fixed_point, mg1_wait, model_vbar, vc_occupancy};
 use crate::model::{Outcome, Prediction};

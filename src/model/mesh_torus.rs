@@ -16,7 +16,7 @@
 //!
 //! The derivation, the reading of the appendix's torus formulas, the equations implemented as
 //! printed or corrected, and where the model and the simulator part are in
-//! [docs/model-mesh-torus.md](../../docs/model-mesh-torus.md).
+//! [docs/src/model-mesh-torus.md](../../docs/src/model-mesh-torus.md).
 
 use crate::model::queueing::mg1_wait;
 use crate::model::{Outcome, Prediction};

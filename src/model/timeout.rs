@@ -13,7 +13,7 @@
 //!
 //! The model, the derivation of the impatient queue, its limits, every assumption made to fill
 //! the fragments and a comparison with simulation are in
-//! [docs/model-timeout.md](../../docs/model-timeout.md).
+//! [docs/src/model-timeout.md](../../docs/src/model-timeout.md).
 
 use super::duato_kary::binom;
 use super::queueing::{fixed_point, model_vbar, vc_occupancy};

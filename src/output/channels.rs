@@ -2,7 +2,7 @@
 //! `LINK_USE`; validation_channels.csv begins with `LINK` too.
 
 use super::Table;
-use super::columns::{Cell, Column, names, rate, seed, write_cells};
+use super::columns::{Cell, Column, markdown, names, rate, seed, write_cells};
 use crate::network::Network;
 use crate::scenario::Pattern;
 use crate::stats::PointResult;
@@ -158,4 +158,14 @@ pub fn channels_table<'a>(
             write_cells(LINK_USE, r, x, row);
         },
     )
+}
+
+/// channels.csv's column list as markdown (`LINK`, then `LINK_USE`), for the book's reference.
+pub(super) fn channels_markdown() -> String {
+    let tail: String = markdown(LINK_USE)
+        .lines()
+        .skip(2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    markdown(LINK) + &tail
 }

@@ -1,5 +1,5 @@
 //! Column tables: one list per CSV table gives each column's name, unit, one-line doc and cell,
-//! so that the header, the rows and README.md's column list are read off the same list.
+//! so that the header, the rows and the book's column reference (docs/src/reference/columns.md) are read off the same list.
 
 use crate::stats::PointResult;
 use std::fmt;
@@ -42,7 +42,7 @@ impl fmt::Display for Cell<'_> {
     }
 }
 
-/// One CSV column: its name, its unit and a one-line doc (markdown, as README.md shows them),
+/// One CSV column: its name, its unit and a one-line doc (markdown, as the book's column reference shows them),
 /// and how its cell is written for a load point and a row context `R` (the sub-item a row
 /// describes, e.g. a node index; `()` when a point has one row).
 pub struct Column<R = ()> {
@@ -74,7 +74,7 @@ pub fn write_cells<R>(columns: &[Column<R>], r: &PointResult, x: &R, row: &mut s
     columns.iter().for_each(|c| row.put((c.value)(r, x)));
 }
 
-/// `columns` as README.md's markdown table (`| column | unit | meaning |`, one line each, ending
+/// `columns` as the book's markdown table (`| column | unit | meaning |`, one line each, ending
 /// in a newline). Consecutive columns with the same unit and doc share a line, their names joined
 /// by ", ".
 pub fn markdown<R>(columns: &[Column<R>]) -> String {

@@ -1,5 +1,5 @@
 //! The per-point CSV tables other than summary.csv (`summary.rs`) and channels.csv
-//! (`channels.rs`), each from its column list; README.md documents the columns.
+//! (`channels.rs`), each from its column list; the book's column reference documents the columns.
 
 use super::Table;
 use super::columns::{Cell, Column, names, rate, seed, write_cells};
@@ -263,4 +263,16 @@ const VC_OCCUPANCY: &[Column<usize>] = &[
 /// vc_occupancy.csv: V + 1 rows per load point, the columns of `VC_OCCUPANCY`.
 pub fn vc_occupancy_csv(results: &[PointResult]) -> String {
     per_item(VC_OCCUPANCY, results, |r| 0..r.vc_occupancy.len()).text()
+}
+
+/// The column lists of this module's tables as markdown, by file name, for the book's reference.
+pub(super) fn tables_markdown() -> Vec<(&'static str, String)> {
+    use super::columns::markdown;
+    vec![
+        ("nodes.csv", markdown(NODES)),
+        ("histogram.csv", markdown(HISTOGRAM)),
+        ("hops.csv", markdown(HOPS)),
+        ("vc_occupancy.csv", markdown(VC_OCCUPANCY)),
+        ("mway_channels.csv", markdown(MWAY_CHANNELS)),
+    ]
 }

@@ -16,6 +16,18 @@ pub use channels::channels_csv;
 pub use columns::{Cell, Column, markdown as markdown_columns};
 pub use csv_tables::{histogram_csv, hops_csv, mway_channels_csv, nodes_csv, vc_occupancy_csv};
 use row::NumTexts;
+
+/// The CSV tables that have a column list, each as its file name and its columns as a markdown
+/// table (`| column | unit | meaning |`): summary.csv, channels.csv, nodes.csv, histogram.csv,
+/// hops.csv, vc_occupancy.csv and mway_channels.csv. The book's column reference is made of them.
+pub fn column_tables() -> Vec<(&'static str, String)> {
+    let mut tables = vec![
+        ("summary.csv", markdown_columns(SUMMARY)),
+        ("channels.csv", channels::channels_markdown()),
+    ];
+    tables.extend(csv_tables::tables_markdown());
+    tables
+}
 pub use row::Row;
 pub use summary::{SUMMARY, summary_csv};
 

@@ -7,8 +7,8 @@ use super::summary::SUMMARY;
 use super::{csv_text, num};
 use crate::stats::{PointResult, t975};
 
-/// pooled.csv's columns after the experiment's coordinates, with their docs (README.md's
-/// Outputs section lists them); the figures of [`SUMMARY`] from `accepted_flits` on, except
+/// pooled.csv's columns after the experiment's coordinates, with their docs (the book's
+/// column reference lists them); the figures of [`SUMMARY`] from `accepted_flits` on, except
 /// `latency_ci95`, `saturated` and `stop`, follow in [`SUMMARY`]'s order, each the mean over the
 /// replications, with the half-widths inserted after their figure.
 pub const POOLED: &[(&str, &str)] = &[

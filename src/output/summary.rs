@@ -18,7 +18,7 @@ fn mean(v: &[f64]) -> f64 {
 }
 
 /// summary.csv's columns in order (after the experiment's coordinates), with the units and docs
-/// README.md's Outputs section lists.
+/// the book's column reference (docs/src/reference/columns.md) lists.
 pub const SUMMARY: &[Column] = &[
     rate(),
     seed(),

@@ -2,6 +2,7 @@
 //! theme, with the shared helpers in `common` (k-ary n-cubes) and `mway_common` (k-ary m-way
 //! networks). Run one theme with e.g. `cargo test --test all cli::`.
 
+mod book_reference;
 mod cli;
 mod cli_mway;
 mod cli_routing;

@@ -110,7 +110,14 @@ fn the_function_scanner_measures_a_known_function() {
 /// layer or below. `scenario` is both the typed spec that topologies, routings and traffic read
 /// and the loader above them, so it is the one module outside the rule until it is split.
 const LAYERS: &[&[&str]] = &[
-    &["alloc_guard", "huge_pages", "threads", "records", "deadlock", "error"],
+    &[
+        "alloc_guard",
+        "huge_pages",
+        "threads",
+        "records",
+        "deadlock",
+        "error",
+    ],
     &["topology"],
     &["network"],
     &["routing", "traffic", "stats"],
@@ -123,8 +130,17 @@ fn crate_imports() -> Vec<(String, Vec<String>)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     for (path, code) in sources(&src) {
-        let rel = path.strip_prefix(&src).unwrap().to_string_lossy().to_string();
-        let top = rel.split('/').next().unwrap().trim_end_matches(".rs").to_string();
+        let rel = path
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let top = rel
+            .split('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_string();
         let mut deps: Vec<String> = Vec::new();
         for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
             for part in line.split("crate::").skip(1) {

@@ -1,8 +1,8 @@
 //! Where a split point's partitions begin, and how their boundaries follow its threads'
 //! speeds. The routers are cut into contiguous ranges of ids, evenly at first. On a shared
 //! virtual machine one thread of a split point often runs slower than the other for a whole
-//! run (by up to 70% on this project's machine, whichever partition it runs:
-//! docs/performance.md), and each step of the cycle waits for the slowest. Since the results do
+//! run (by up to 70% on this project's machine, whichever partition it runs: see
+//! docs/src/design.md), and each step of the cycle waits for the slowest. Since the results do
 //! not depend on where the boundaries lie (`tests/all/scale.rs`), the split weighs each
 //! thread's time in the steps against the routers its partition holds every so often, and
 //! moves the boundaries three quarters of the way towards routers in proportion to the

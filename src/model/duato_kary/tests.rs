@@ -398,7 +398,7 @@ const CUBE3: &str = "kind = \"hypercube\"\nn = 3";
 
 #[test]
 fn zero_load_latency_is_the_simulators() {
-    // The simulator's zero-load latency of an h-hop message is M + h (README; tests/
+    // The simulator's zero-load latency of an h-hop message is M + h (the book's router model; tests/
     // exact_zero_load.rs): averaged over uniform destinations, M + d̄ with d̄ over every pair.
     for (topo, vcs, m) in [
         (TORUS8, 3, 32),

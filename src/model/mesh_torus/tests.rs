@@ -388,7 +388,7 @@ fn torus_topo(k: u32) -> String {
 
 #[test]
 fn zero_load_latency_is_the_simulators() {
-    // The simulator's zero-load latency of an h-hop message is exactly M + h (README):
+    // The simulator's zero-load latency of an h-hop message is exactly M + h (the book's router model):
     // averaged over every pair, M + d̄; the model's (the paper's L̄ − 1) equals it.
     for (topo, vcs, k) in [
         (mesh_topo(4), 1, 4),
