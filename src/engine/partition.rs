@@ -496,7 +496,6 @@ mod tests {
     use super::effects::BREAK_THE_RULE;
     use crate::Scenario;
     use crate::engine::build_engine_with;
-    use std::sync::atomic::Ordering;
 
     /// The ownership check catches a broken rule: a partition's grants that write a buffer
     /// another partition holds panic in a debug build, naming both partitions.
@@ -516,7 +515,7 @@ mod tests {
         for _ in 0..10 {
             e.step();
         }
-        BREAK_THE_RULE.store(true, Ordering::Relaxed);
+        BREAK_THE_RULE.with(|b| b.set(true));
         e.step();
     }
 }

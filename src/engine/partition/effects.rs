@@ -167,17 +167,19 @@ pub(super) unsafe fn apply_part<const ONE: bool>(j: usize, p: &mut Part, ctx: &T
     }
 }
 
-/// A deliberately broken rule, for the test that the ownership check catches one: when set,
-/// partition 0's grants write a buffer another partition holds.
 #[cfg(test)]
-pub(super) static BREAK_THE_RULE: std::sync::atomic::AtomicBool =
-    std::sync::atomic::AtomicBool::new(false);
+thread_local! {
+    /// A deliberately broken rule, for the test that the ownership check catches one: when
+    /// set on a thread, partition 0's grants run on it write a buffer another partition holds.
+    /// Per thread, so that the test, whose partitions run in turn on its own thread, breaks no
+    /// other test's engine.
+    pub(super) static BREAK_THE_RULE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
-/// Partition `i`'s grants `g` break the rule when [`BREAK_THE_RULE`] is set.
+/// Partition `i`'s grants `g` break the rule when [`BREAK_THE_RULE`] is set on this thread.
 #[cfg(test)]
 fn break_the_rule(g: &mut Grants, ctx: &TraverseCtx, i: usize) {
-    use std::sync::atomic::Ordering;
-    if i != 0 || !BREAK_THE_RULE.load(Ordering::Relaxed) {
+    if i != 0 || !BREAK_THE_RULE.with(|b| b.get()) {
         return;
     }
     let vcs = ctx.net.vcs;
