@@ -6,7 +6,8 @@
 //! before any configuration is built, so that their errors name the `--set` or the `[sweep]`
 //! line they came from.
 
-use super::schema_check::{self, Field, Problem, SCENARIO, SchemaError, Ty};
+use super::keys::{Key, Ty, keys_of};
+use super::schema_check::{self, Problem, SchemaError};
 use super::{RawScenario, Scenario};
 use crate::error::{Error, Result, echoed, number, sized};
 use serde::Deserialize;
@@ -165,7 +166,7 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
         let label = format!("{file}{sets_label}{at}");
         let raw = RawScenario::deserialize(toml::de::Deserializer::from(d)).map_err(|e| {
             Error::Input(format!(
-                "{label}: {}; fix: correct the value (see README.md for each key)",
+                "{label}: {}; fix: correct the value (see docs/src/reference/keys.md)",
                 e.message()
             ))
         })?;
@@ -213,34 +214,45 @@ fn insert<'a>(t: &mut DeTable<'a>, path: &[String], value: Spanned<DeValue<'a>>)
     }
 }
 
-/// The schema's field at a dotted path, or the problem with the path.
-fn field_at(path: &[String]) -> std::result::Result<&'static Field, String> {
-    let mut table = &SCENARIO;
-    let mut here: Vec<&str> = Vec::new();
-    for (i, seg) in path.iter().enumerate() {
-        let Some(field) = table.fields.iter().find(|f| f.name == seg) else {
-            let names: Vec<String> = table
-                .fields
-                .iter()
-                .map(|f| format!("`{}`", f.name))
-                .collect();
-            let within = if here.is_empty() {
-                "at the top level".to_string()
-            } else {
-                format!("in [{}]", here.join("."))
+/// The fix for a dotted key unknown in `table`: the key's dotted path where the key table has
+/// it in another table or spelled closely, else the table's keys.
+fn unknown_dotted(table: &'static str, seg: &str) -> String {
+    use super::keys::Hint;
+    match super::keys::hint(table, seg) {
+        Some(Hint::Elsewhere(k)) => format!(
+            "`{seg}` belongs in {}; fix: give it as {}",
+            super::keys::table_label(k.table),
+            k.dotted()
+        ),
+        Some(Hint::Spelling(k) | Hint::SpellingElsewhere(k)) => {
+            format!("unknown key; fix: did you mean `{}`?", k.dotted())
+        }
+        None => {
+            let names: Vec<String> = keys_of(table).map(|f| format!("`{}`", f.name)).collect();
+            let within = match table {
+                "" => "at the top level".to_string(),
+                t => format!("in [{t}]"),
             };
-            return Err(format!(
+            format!(
                 "unknown key; fix: correct its spelling (keys {within}: {})",
                 names.join(", ")
-            ));
+            )
+        }
+    }
+}
+
+/// The key table's key at a dotted path, or the problem with the path.
+fn field_at(path: &[String]) -> std::result::Result<&'static Key, String> {
+    let mut table = "";
+    let mut here: Vec<&str> = Vec::new();
+    for (i, seg) in path.iter().enumerate() {
+        let Some(field) = keys_of(table).find(|f| f.name == seg) else {
+            return Err(unknown_dotted(table, seg));
         };
         here.push(field.name);
         match (field.ty, i + 1 == path.len()) {
-            (Ty::Table(_), true) => {
-                let first = match field.ty {
-                    Ty::Table(t) => t.fields[0].name,
-                    _ => unreachable!(),
-                };
+            (Ty::Table(t), true) => {
+                let first = keys_of(t).next().map_or("", |k| k.name);
                 return Err(format!(
                     "is a table; fix: give one of its keys, e.g. {}.{first}",
                     path.join(".")
@@ -274,8 +286,8 @@ fn value_problem(e: SchemaError, key: &str) -> String {
         Problem::Mismatch { what, expected } => {
             format!("{what}, expected {expected}; fix: give {key} as {expected}")
         }
-        Problem::Unknown(fields) => {
-            let names: Vec<String> = fields.iter().map(|f| format!("`{}`", f.name)).collect();
+        Problem::Unknown(table, _) => {
+            let names: Vec<String> = keys_of(table).map(|f| format!("`{}`", f.name)).collect();
             format!(
                 "unknown key inside the value; fix: use only {}",
                 names.join(", ")
@@ -283,7 +295,7 @@ fn value_problem(e: SchemaError, key: &str) -> String {
         }
         Problem::Missing(k) => format!("missing key `{k}` inside the value; fix: add it"),
         Problem::Other(msg) => {
-            format!("{msg}; fix: correct the value (see README.md for each key)")
+            format!("{msg}; fix: correct the value (see docs/src/reference/keys.md)")
         }
     }
 }

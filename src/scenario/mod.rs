@@ -3,6 +3,7 @@
 //! Every error names the file, the key and a fix, and is reported before anything is written.
 
 pub mod document;
+mod keys;
 mod messages;
 mod schema;
 mod schema_check;
@@ -15,6 +16,7 @@ use messages::{schema_error, syntax_error};
 use schema_check::{Problem, SchemaError};
 use std::path::Path;
 
+pub use keys::keys_reference_markdown;
 pub use schema::RawScenario;
 
 /// The largest scenario file read, in bytes (1 MiB: scenarios are a few kilobytes).
