@@ -6,11 +6,14 @@
 //! before any configuration is built, so that their errors name the `--set` or the `[sweep]`
 //! line they came from.
 
+mod set;
+
 use super::keys::{Key, Ty, keys_of};
-use super::schema_check::{self, Problem, SchemaError};
+use super::schema_check;
 use super::{RawScenario, Scenario};
 use crate::error::{Error, Result, echoed, number, sized};
 use serde::Deserialize;
+use set::{parse_set, set_label, words_quoted};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -38,7 +41,8 @@ pub struct Configuration {
 /// A scenario's sweep: its axes and every configuration, first axis outermost.
 #[derive(Clone, Debug)]
 pub struct Expanded {
-    /// The swept keys: `[sweep]`'s in file order, then `--set sweep.KEY` ones, then the
+    /// The swept keys: `[sweep]`'s in file order (a `--set sweep.KEY` of one of them replaces
+    /// its values in place), then the other `--set sweep.KEY` ones, then the
     /// list-valued `traffic.hotspot_fraction` and `traffic.pattern_fraction`.
     pub axes: Vec<Axis>,
     /// Every combination, validated.
@@ -70,14 +74,6 @@ const NOT_SWEPT: [(&str, &str); 5] = [
     ),
 ];
 
-/// A value given on the command line, parsed.
-struct Override<'a> {
-    /// The key's path segments.
-    path: Vec<String>,
-    /// The value.
-    value: Spanned<DeValue<'a>>,
-}
-
 /// Parses `text`, applies `sets` and expands the sweep; `file` names the file in messages.
 pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
     let mut doc = DeTable::parse(text)
@@ -87,7 +83,12 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
     // from it as the file's do from `text`.
     let value_docs: Vec<String> = sets
         .iter()
-        .map(|s| format!("v = {}", s.split_once('=').map_or("", |(_, v)| v.trim())))
+        .map(|s| {
+            format!(
+                "v = {}",
+                words_quoted(s.split_once('=').map_or("", |(_, v)| v.trim()))
+            )
+        })
         .collect();
     // The [sweep] table's axes, checked against the schema where the file gives them.
     let mut axes = file_axes(doc.get_ref(), text, file)?;
@@ -114,8 +115,11 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
             DeValue::Array(a) => a.to_vec(),
             _ => unreachable!("checked by parse_set"),
         };
-        axes.retain(|a| a.0 != key);
-        axes.push((key, items));
+        // A swept key the file sweeps too keeps its place in the file's order.
+        match axes.iter_mut().find(|a| a.0 == key) {
+            Some(axis) => axis.1 = items,
+            None => axes.push((key, items)),
+        }
     }
     schema_check::check_document(doc.get_ref(), &doc_span)
         .map_err(|e| Error::Input(super::messages::schema_error(file, text, doc.get_ref(), e)))?;
@@ -280,91 +284,6 @@ fn not_swept(key: &str) -> Option<&'static str> {
         .map(|(_, why)| *why)
 }
 
-/// Problem text and fix for a value that failed the schema check (a `--set`'s value).
-fn value_problem(e: SchemaError, key: &str) -> String {
-    match e.problem {
-        Problem::Mismatch { what, expected } => {
-            format!("{what}, expected {expected}; fix: give {key} as {expected}")
-        }
-        Problem::Unknown(table, _) => {
-            let names: Vec<String> = keys_of(table).map(|f| format!("`{}`", f.name)).collect();
-            format!(
-                "unknown key inside the value; fix: use only {}",
-                names.join(", ")
-            )
-        }
-        Problem::Missing(k) => format!("missing key `{k}` inside the value; fix: add it"),
-        Problem::Other(msg) => {
-            format!("{msg}; fix: correct the value (see docs/src/reference/keys.md)")
-        }
-    }
-}
-
-/// Parses one `--set KEY=VALUE` (its value also given as the document `v = VALUE`) and checks
-/// it against the schema.
-fn parse_set<'a>(set: &str, value_doc: &'a str) -> Result<Override<'a>> {
-    let err = |msg: String| Error::Input(format!("--set {}: {msg}", set_label(set)));
-    let Some((key, value)) = set.split_once('=') else {
-        return Err(err(
-            "expected KEY=VALUE; fix: give e.g. --set router.vcs=4".into()
-        ));
-    };
-    let key = key.trim();
-    let path: Vec<String> = key.split('.').map(|s| s.trim().to_string()).collect();
-    if path.iter().any(String::is_empty) {
-        return Err(err(format!(
-            "`{}` is not a dotted key; fix: give e.g. router.vcs or sweep.router.vcs",
-            echoed(key)
-        )));
-    }
-    let sweep = path[0] == "sweep";
-    let target = if sweep { &path[1..] } else { &path[..] };
-    if target.is_empty() {
-        return Err(err(
-            "`sweep` alone is not a key; fix: give the key to sweep, e.g. --set sweep.router.vcs=[2,4]"
-                .into(),
-        ));
-    }
-    let dotted = target.join(".");
-    let named = echoed(&dotted);
-    let field = field_at(target).map_err(|m| err(format!("{named}: {m}")))?;
-    let value = parse_value(value.trim(), value_doc)
-        .ok_or_else(|| err(format!("`{}` is not a TOML value; fix: write strings as text or \"text\", lists as [a, b], numbers as 4 or 0.5", echoed(value.trim()))))?;
-    if sweep {
-        if let Some(why) = not_swept(&dotted) {
-            return Err(err(format!("{named} cannot be swept; fix: {why}")));
-        }
-        match value.get_ref() {
-            DeValue::Array(items) if !items.is_empty() => {
-                for item in items.iter() {
-                    schema_check::check(item, field.ty).map_err(|e| {
-                        err(format!(
-                            "{named}: {}",
-                            value_problem(e, &format!("each value of {named}"))
-                        ))
-                    })?;
-                }
-                if let Some(v) = repeated(items) {
-                    return Err(err(format!("{named}: {}", repeated_why(&v))));
-                }
-            }
-            _ => {
-                return Err(err(format!(
-                    "the values to sweep are not a non-empty list; fix: give them as a list, e.g. --set sweep.{named}=[a, b]"
-                )));
-            }
-        }
-    } else {
-        schema_check::check(&value, field.ty).map_err(|e| {
-            err(format!(
-                "{named}: {}",
-                value_problem(e, &format!("`{named}`"))
-            ))
-        })?;
-    }
-    Ok(Override { path, value })
-}
-
 /// Why the swept value `v`, listed twice, is refused.
 fn repeated_why(v: &str) -> String {
     format!(
@@ -381,21 +300,6 @@ fn repeated(items: &[Spanned<DeValue<'_>>]) -> Option<String> {
         .enumerate()
         .find(|(i, v)| shown[..*i].contains(v))
         .map(|(_, v)| v.clone())
-}
-
-/// A command-line value as TOML; a bare word that is not TOML (`duato`, `bit-reversal`) is
-/// taken as a string.
-fn parse_value<'a>(text: &str, doc: &'a str) -> Option<Spanned<DeValue<'a>>> {
-    match DeTable::parse(doc) {
-        Ok(t) if t.get_ref().len() == 1 => t.into_inner().into_iter().next().map(|(_, v)| v),
-        _ => {
-            let bare = !text.is_empty()
-                && text
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./+".contains(c));
-            bare.then(|| Spanned::new(0..0, DeValue::String(std::borrow::Cow::Owned(text.into()))))
-        }
-    }
 }
 
 /// The `[sweep]` table's axes in file order, each key and item checked against the schema.
@@ -537,15 +441,6 @@ fn shown(v: &DeValue<'_>) -> String {
             .parse::<f64>()
             .map_or_else(|_| sized(f.as_str()), number),
         v => sized(&display(v)),
-    }
-}
-
-/// A `--set KEY=VALUE` as a message names it: its key (cut when long) and its value, by its
-/// length only when long.
-fn set_label(set: &str) -> String {
-    match set.split_once('=') {
-        Some((key, value)) => format!("{}={}", echoed(key), sized(value)),
-        None => echoed(set),
     }
 }
 

@@ -139,7 +139,8 @@ fn check_table(t: &DeTable, table: &'static str, span: &Range<usize>) -> Check {
             None => return Err(at(Problem::Unknown(table, name.to_string()), &k.span())),
         }
     }
-    let missing = keys_of(table).find(|f| f.need == Need::Required && !t.iter().any(|(k, _)| k.get_ref() == f.name));
+    let missing = keys_of(table)
+        .find(|f| f.need == Need::Required && !t.iter().any(|(k, _)| k.get_ref() == f.name));
     match missing {
         Some(f) => Err(at(Problem::Missing(f.name), span)),
         None => Ok(()),

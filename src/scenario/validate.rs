@@ -382,10 +382,7 @@ fn lengths(c: &Checker, t: &super::schema::RawTraffic) -> Result<(Vec<u32>, Vec<
             }
             let lengths = ls
                 .iter()
-                .map(|&l| {
-                    c.ranged("[traffic] message_lengths", l)
-                        .map(|l| l as u32)
-                })
+                .map(|&l| c.ranged("[traffic] message_lengths", l).map(|l| l as u32))
                 .collect::<Result<Vec<_>>>()?;
             let probs = match probs {
                 None if ls.len() == 1 => vec![1.0],

@@ -225,7 +225,15 @@ pub(crate) static KEYS: &[Key] = &[
         need: D,
         default: "`\"dor\"`",
         unit: "",
-        allowed: Words(&["dor", "pcube", "duato", "duato-timeout", "dor-ring", "adaptive", "adaptive-ring"]),
+        allowed: Words(&[
+            "dor",
+            "pcube",
+            "duato",
+            "duato-timeout",
+            "dor-ring",
+            "adaptive",
+            "adaptive-ring",
+        ]),
         doc: "the routing; `\"e-cube\"` and `\"ecube\"` are aliases of `dor`, `\"p-cube\"` of `pcube`",
     },
     Key {

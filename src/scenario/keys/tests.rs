@@ -113,7 +113,9 @@ fn key_table_check_fails_on_a_key_on_one_side_only() {
 #[test]
 fn required_keys_agree_with_the_raw_structs() {
     fn first_missing<T: for<'de> Deserialize<'de>>(table: &'static str) {
-        let want = keys_of(table).find(|f| f.need == Need::Required).map(|f| f.name);
+        let want = keys_of(table)
+            .find(|f| f.need == Need::Required)
+            .map(|f| f.name);
         let got = toml::from_str::<T>("")
             .err()
             .map(|e| e.message().to_string());
