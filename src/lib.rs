@@ -20,7 +20,7 @@
 //! The example below takes three steps.
 //!
 //! 1. **Build a scenario.** A scenario is the TOML the command line reads (every key, its unit
-//!    and default are in the README). [`Scenario::from_toml`] parses and validates it; its
+//!    and default are in docs/src/reference/keys.md). [`Scenario::from_toml`] parses and validates it; its
 //!    second argument only names the text in error messages. Here: a 4x4 mesh with
 //!    dimension-order routing (`dor`), uniform traffic (the default), messages of 4 flits and
 //!    one light load, 0.002 messages per node per cycle. The run is cut far below the default

@@ -2,6 +2,7 @@
 //!
 //! Every error names the file, the key and a fix, and is reported before anything is written.
 
+mod defaults;
 pub mod document;
 mod keys;
 mod messages;
