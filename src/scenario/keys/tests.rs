@@ -1,9 +1,11 @@
-//! The key table against the `Raw*` structs, read from serde itself, and its messages.
+//! The key table against the `Raw*` structs, read from serde itself, its messages, and the
+//! spec structs' defaults against a scenario that leaves its optional keys out.
 
 use super::*;
 use crate::scenario::schema::{
     RawRouter, RawRouting, RawRun, RawScenario, RawTopology, RawTraffic,
 };
+use crate::scenario::{RouterSpec, RoutingSpec, RunSpec, Scenario, TrafficSpec};
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use std::cell::Cell;
 
@@ -210,4 +212,29 @@ fn ranges_agree_with_the_crate() {
     let max = crate::engine::MAX_THREADS as i64;
     assert_eq!(range("[run] threads_per_point"), (0, max));
     assert_eq!(range("[router] vcs"), (1, 32));
+}
+
+/// The defaults are what a scenario leaving every optional key out resolves to.
+#[test]
+fn defaults_are_a_scenario_without_optional_keys() {
+    let text =
+        "name = \"d\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n[traffic]\nrates = [0.01]\n";
+    let s = Scenario::from_toml(text, "d.toml").expect("a valid scenario");
+    assert_eq!(json(&s.router), json(&RouterSpec::default()));
+    assert_eq!(json(&s.routing), json(&RoutingSpec::default()));
+    assert_eq!(json(&s.run), json(&RunSpec::default()));
+    assert_eq!(
+        s.run.threads_per_point,
+        RunSpec::default().threads_per_point
+    );
+    let traffic = TrafficSpec {
+        rates: vec![0.01],
+        ..Default::default()
+    };
+    assert_eq!(json(&s.traffic), json(&traffic));
+}
+
+/// A spec as JSON, to compare specs that do not implement `PartialEq`.
+fn json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_default()
 }
