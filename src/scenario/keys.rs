@@ -1,14 +1,80 @@
 //! The key table: every scenario key declared once, with its type, whether it may be left out
 //! (and its default as text), its unit, a one-line doc and the check of its value.
 //!
-//! The schema check reads its key lists from it (`schema_check.rs`), unknown-key messages
+//! Each table is declared once, as its serde struct and its rows (`table!`, in `network.rs` and
+//! `workload.rs`). The schema check reads its key lists from it (`schema_check.rs`), unknown-key messages
 //! search it for a close spelling or the right table (`messages.rs`), and
 //! [`keys_reference_markdown`] writes the key reference, `docs/src/reference/keys.md`, from it.
-//! A unit test checks its key lists against the serde `Raw*` structs of `schema.rs`.
+//! A unit test checks its key lists against the fields serde reads.
 
-mod list;
+/// Declares one table once: its serde struct (`Raw*`, one field per key, documented by the
+/// key's doc) and its rows of the key table (a static slice named by the second argument).
+macro_rules! table {
+    (
+        $(#[$meta:meta])*
+        $raw:ident, $rows:ident, $table:literal {
+            $(
+                $(#[$attr:meta])*
+                $field:ident : $fty:ty => {
+                    ty: $ty:expr,
+                    need: $need:expr,
+                    default: $default:literal,
+                    unit: $unit:literal,
+                    allowed: $allowed:expr,
+                    doc: $doc:literal $(,)?
+                }
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(serde::Deserialize, Debug, Clone)]
+        #[serde(deny_unknown_fields)]
+        pub struct $raw {
+            $(
+                $(#[$attr])*
+                #[doc = $doc]
+                pub $field: $fty,
+            )*
+        }
 
-pub(crate) use list::KEYS;
+        /// The table's rows of the key table, in its struct's field order.
+        pub(super) static $rows: &[Key] = &[
+            $(
+                Key {
+                    table: $table,
+                    name: stringify!($field),
+                    ty: $ty,
+                    need: $need,
+                    default: $default,
+                    unit: $unit,
+                    allowed: $allowed,
+                    doc: $doc,
+                },
+            )*
+        ];
+    };
+}
+
+mod network;
+mod workload;
+
+pub use network::{RawRouter, RawRouting, RawScenario, RawTopology};
+pub use workload::{RawRun, RawTraffic};
+
+/// The key table: every table's rows, the top level first, then the tables in file order.
+static TABLES: [&[Key]; 6] = [
+    network::SCENARIO,
+    network::TOPOLOGY,
+    network::ROUTER,
+    network::ROUTING,
+    workload::TRAFFIC,
+    workload::RUN,
+];
+
+/// Every key of the key table, table by table.
+fn all_keys() -> impl Iterator<Item = &'static Key> + Clone {
+    TABLES.iter().flat_map(|t| t.iter())
+}
 
 /// What a key's value must be, as the `Raw*` structs declare it.
 #[derive(Clone, Copy, Debug)]
@@ -147,8 +213,7 @@ pub(crate) fn range(label: &str) -> (i64, i64) {
         Some((t, n)) => (t, n),
         None => ("", label),
     };
-    let found = KEYS
-        .iter()
+    let found = all_keys()
         .find(|k| k.table == table && k.name == name)
         .map(|k| k.allowed);
     debug_assert!(
@@ -163,7 +228,7 @@ pub(crate) fn range(label: &str) -> (i64, i64) {
 
 /// The keys of one table (`""`: the top level), in the order of its struct's fields.
 pub(crate) fn keys_of(table: &'static str) -> impl Iterator<Item = &'static Key> + Clone {
-    KEYS.iter().filter(move |k| k.table == table)
+    all_keys().filter(move |k| k.table == table)
 }
 
 /// The names of the tables a scenario file may hold (besides `[sweep]`), in file order.
@@ -214,7 +279,7 @@ pub(crate) enum Hint {
 /// The hint for `written`, unknown in `table` (`""`: the top level): the key of that name in
 /// another table, else the closest key of the same table, else the closest of another table.
 pub(crate) fn hint(table: &str, written: &str) -> Option<Hint> {
-    let keys = || KEYS.iter().filter(|k| !matches!(k.ty, Ty::Table(_)));
+    let keys = || all_keys().filter(|k| !matches!(k.ty, Ty::Table(_)));
     if let Some(k) = keys().find(|k| k.name == written && k.table != table) {
         return Some(Hint::Elsewhere(k));
     }
@@ -268,7 +333,7 @@ fn cell(s: &str) -> String {
 pub fn keys_reference_markdown() -> String {
     let mut out = String::from(
         "# Scenario keys\n\n\
-         Every key of a scenario file, generated from the key table (`src/scenario/keys/list.rs`).\n\
+         Every key of a scenario file, generated from the key table (`src/scenario/keys/`).\n\
          Unknown keys are errors; `flitsim check SCENARIO.toml` validates a file against this table.\n",
     );
     let sections = std::iter::once("").chain(table_names());

@@ -2,9 +2,6 @@
 //! spec structs' defaults against a scenario that leaves its optional keys out.
 
 use super::*;
-use crate::scenario::schema::{
-    RawRouter, RawRouting, RawRun, RawScenario, RawTopology, RawTraffic,
-};
 use crate::scenario::{RouterSpec, RoutingSpec, RunSpec, Scenario, TrafficSpec};
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use std::cell::Cell;
@@ -53,7 +50,7 @@ fn disagreement(name: &str, table: &[&str], serde: &[&str]) -> Option<String> {
     }
     if let Some(k) = serde.iter().find(|k| !table.contains(k)) {
         return Some(format!(
-            "[{name}] `{k}` is a field of the serde struct but not in the key table; fix: add it to src/scenario/keys/list.rs"
+            "[{name}] `{k}` is a field of the serde struct but not in the key table; fix: add it to src/scenario/keys/"
         ));
     }
     (table != serde).then(|| {
@@ -102,7 +99,7 @@ fn key_table_check_fails_on_a_key_on_one_side_only() {
     assert_eq!(
         disagreement("router", &fewer, serde).as_deref(),
         Some(
-            "[router] `delay` is a field of the serde struct but not in the key table; fix: add it to src/scenario/keys/list.rs"
+            "[router] `delay` is a field of the serde struct but not in the key table; fix: add it to src/scenario/keys/"
         )
     );
     let mut swapped: Vec<&str> = keys_of("router").map(|k| k.name).collect();
