@@ -13,7 +13,7 @@ use super::schema_check;
 use super::{RawScenario, Scenario};
 use crate::error::{Error, Result, echoed, number, sized};
 use serde::Deserialize;
-use set::{parse_set, set_label, words_quoted};
+use set::{Override, parse_set, set_label, words_quoted};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -109,18 +109,7 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
         axes.retain(|a| a.0 != key);
         insert(doc.get_mut(), &o.path, o.value.clone());
     }
-    for o in sweep_sets {
-        let key = o.path[1..].join(".");
-        let items = match o.value.get_ref() {
-            DeValue::Array(a) => a.to_vec(),
-            _ => unreachable!("checked by parse_set"),
-        };
-        // A swept key the file sweeps too keeps its place in the file's order.
-        match axes.iter_mut().find(|a| a.0 == key) {
-            Some(axis) => axis.1 = items,
-            None => axes.push((key, items)),
-        }
-    }
+    add_swept(&mut axes, sweep_sets);
     schema_check::check_document(doc.get_ref(), &doc_span)
         .map_err(|e| Error::Input(super::messages::schema_error(file, text, doc.get_ref(), e)))?;
     implicit_axes(doc.get_ref(), &mut axes, file)?;
@@ -184,6 +173,22 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
         axes: out_axes,
         configurations,
     })
+}
+
+/// Adds the `--set sweep.KEY=[...]` axes: a key the file sweeps too keeps its place in the
+/// file's order with the new values; any other goes after the file's.
+fn add_swept<'a>(axes: &mut Vec<(String, Vec<Spanned<DeValue<'a>>>)>, sets: Vec<Override<'a>>) {
+    for o in sets {
+        let key = o.path[1..].join(".");
+        // `parse_set` has checked that a swept value is a list.
+        let DeValue::Array(items) = o.value.get_ref() else {
+            continue;
+        };
+        match axes.iter_mut().find(|a| a.0 == key) {
+            Some(axis) => axis.1 = items.to_vec(),
+            None => axes.push((key, items.to_vec())),
+        }
+    }
 }
 
 /// Removes `key` from a table.
