@@ -20,11 +20,11 @@
 //! The example below takes three steps.
 //!
 //! 1. **Build a scenario.** A scenario is the TOML the command line reads (every key, its unit
-//!    and default are in the book, docs/src/scenarios.md). [`Scenario::from_toml`] parses and validates it; its
-//!    second argument only names the text in error messages. Here: a 4x4 mesh with
-//!    dimension-order routing (`dor`), uniform traffic (the default), messages of 4 flits and
-//!    one light load, 0.002 messages per node per cycle. The run is cut far below the default
-//!    10,000 warm-up and 100,000 measured cycles so that the example takes a moment.
+//!    and default are in docs/src/reference/keys.md). [`Scenario::from_toml`] parses and
+//!    validates it; its second argument only names the text in error messages. Here: a 4x4
+//!    mesh with dimension-order routing (`dor`), uniform traffic (the default), messages of 4
+//!    flits and one light load, 0.002 messages per node per cycle. The run is cut far below the
+//!    default 10,000 warm-up and 100,000 measured cycles so that the example takes a moment.
 //! 2. **Run one load point.** [`engine::run_point`] simulates the scenario at one rate
 //!    (messages/node/cycle) with one seed: it warms the network up, measures the messages
 //!    generated in the measurement window, and keeps simulating until they are all delivered.

@@ -77,15 +77,9 @@ mod tests {
     fn traffic(topo: &KAryNCube, pattern: Pattern) -> Traffic {
         let spec = TrafficSpec {
             pattern,
-            pattern_fraction: 1.0,
-            pattern_fractions: vec![1.0],
-            hotspot_fractions: vec![],
-            flit_rates: None,
             lengths: vec![8],
-            length_probabilities: vec![1.0],
             rates: vec![0.01],
-            process: Default::default(),
-            source_concurrency: 1,
+            ..Default::default()
         };
         Traffic::new(&spec, crate::traffic::Addresses::of(topo), 1)
     }

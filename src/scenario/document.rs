@@ -6,10 +6,14 @@
 //! before any configuration is built, so that their errors name the `--set` or the `[sweep]`
 //! line they came from.
 
-use super::schema_check::{self, Field, Problem, SCENARIO, SchemaError, Ty};
+mod set;
+
+use super::keys::{Key, Ty, keys_of};
+use super::schema_check;
 use super::{RawScenario, Scenario};
 use crate::error::{Error, Result, echoed, number, sized};
 use serde::Deserialize;
+use set::{Override, parse_set, set_label, words_quoted};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -37,7 +41,8 @@ pub struct Configuration {
 /// A scenario's sweep: its axes and every configuration, first axis outermost.
 #[derive(Clone, Debug)]
 pub struct Expanded {
-    /// The swept keys: `[sweep]`'s in file order, then `--set sweep.KEY` ones, then the
+    /// The swept keys: `[sweep]`'s in file order (a `--set sweep.KEY` of one of them replaces
+    /// its values in place), then the other `--set sweep.KEY` ones, then the
     /// list-valued `traffic.hotspot_fraction` and `traffic.pattern_fraction`.
     pub axes: Vec<Axis>,
     /// Every combination, validated.
@@ -69,14 +74,6 @@ const NOT_SWEPT: [(&str, &str); 5] = [
     ),
 ];
 
-/// A value given on the command line, parsed.
-struct Override<'a> {
-    /// The key's path segments.
-    path: Vec<String>,
-    /// The value.
-    value: Spanned<DeValue<'a>>,
-}
-
 /// Parses `text`, applies `sets` and expands the sweep; `file` names the file in messages.
 pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
     let mut doc = DeTable::parse(text)
@@ -86,7 +83,12 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
     // from it as the file's do from `text`.
     let value_docs: Vec<String> = sets
         .iter()
-        .map(|s| format!("v = {}", s.split_once('=').map_or("", |(_, v)| v.trim())))
+        .map(|s| {
+            format!(
+                "v = {}",
+                words_quoted(s.split_once('=').map_or("", |(_, v)| v.trim()))
+            )
+        })
         .collect();
     // The [sweep] table's axes, checked against the schema where the file gives them.
     let mut axes = file_axes(doc.get_ref(), text, file)?;
@@ -107,15 +109,7 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
         axes.retain(|a| a.0 != key);
         insert(doc.get_mut(), &o.path, o.value.clone());
     }
-    for o in sweep_sets {
-        let key = o.path[1..].join(".");
-        let items = match o.value.get_ref() {
-            DeValue::Array(a) => a.to_vec(),
-            _ => unreachable!("checked by parse_set"),
-        };
-        axes.retain(|a| a.0 != key);
-        axes.push((key, items));
-    }
+    add_swept(&mut axes, sweep_sets);
     schema_check::check_document(doc.get_ref(), &doc_span)
         .map_err(|e| Error::Input(super::messages::schema_error(file, text, doc.get_ref(), e)))?;
     implicit_axes(doc.get_ref(), &mut axes, file)?;
@@ -165,7 +159,7 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
         let label = format!("{file}{sets_label}{at}");
         let raw = RawScenario::deserialize(toml::de::Deserializer::from(d)).map_err(|e| {
             Error::Input(format!(
-                "{label}: {}; fix: correct the value (see README.md for each key)",
+                "{label}: {}; fix: correct the value (see docs/src/reference/keys.md)",
                 e.message()
             ))
         })?;
@@ -179,6 +173,22 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
         axes: out_axes,
         configurations,
     })
+}
+
+/// Adds the `--set sweep.KEY=[...]` axes: a key the file sweeps too keeps its place in the
+/// file's order with the new values; any other goes after the file's.
+fn add_swept<'a>(axes: &mut Vec<(String, Vec<Spanned<DeValue<'a>>>)>, sets: Vec<Override<'a>>) {
+    for o in sets {
+        let key = o.path[1..].join(".");
+        // `parse_set` has checked that a swept value is a list.
+        let DeValue::Array(items) = o.value.get_ref() else {
+            continue;
+        };
+        match axes.iter_mut().find(|a| a.0 == key) {
+            Some(axis) => axis.1 = items.to_vec(),
+            None => axes.push((key, items.to_vec())),
+        }
+    }
 }
 
 /// Removes `key` from a table.
@@ -213,34 +223,45 @@ fn insert<'a>(t: &mut DeTable<'a>, path: &[String], value: Spanned<DeValue<'a>>)
     }
 }
 
-/// The schema's field at a dotted path, or the problem with the path.
-fn field_at(path: &[String]) -> std::result::Result<&'static Field, String> {
-    let mut table = &SCENARIO;
-    let mut here: Vec<&str> = Vec::new();
-    for (i, seg) in path.iter().enumerate() {
-        let Some(field) = table.fields.iter().find(|f| f.name == seg) else {
-            let names: Vec<String> = table
-                .fields
-                .iter()
-                .map(|f| format!("`{}`", f.name))
-                .collect();
-            let within = if here.is_empty() {
-                "at the top level".to_string()
-            } else {
-                format!("in [{}]", here.join("."))
+/// The fix for a dotted key unknown in `table`: the key's dotted path where the key table has
+/// it in another table or spelled closely, else the table's keys.
+fn unknown_dotted(table: &'static str, seg: &str) -> String {
+    use super::keys::Hint;
+    match super::keys::hint(table, seg) {
+        Some(Hint::Elsewhere(k)) => format!(
+            "`{seg}` belongs in {}; fix: give it as {}",
+            super::keys::table_label(k.table),
+            k.dotted()
+        ),
+        Some(Hint::Spelling(k) | Hint::SpellingElsewhere(k)) => {
+            format!("unknown key; fix: did you mean `{}`?", k.dotted())
+        }
+        None => {
+            let names: Vec<String> = keys_of(table).map(|f| format!("`{}`", f.name)).collect();
+            let within = match table {
+                "" => "at the top level".to_string(),
+                t => format!("in [{t}]"),
             };
-            return Err(format!(
+            format!(
                 "unknown key; fix: correct its spelling (keys {within}: {})",
                 names.join(", ")
-            ));
+            )
+        }
+    }
+}
+
+/// The key table's key at a dotted path, or the problem with the path.
+fn field_at(path: &[String]) -> std::result::Result<&'static Key, String> {
+    let mut table = "";
+    let mut here: Vec<&str> = Vec::new();
+    for (i, seg) in path.iter().enumerate() {
+        let Some(field) = keys_of(table).find(|f| f.name == seg) else {
+            return Err(unknown_dotted(table, seg));
         };
         here.push(field.name);
         match (field.ty, i + 1 == path.len()) {
-            (Ty::Table(_), true) => {
-                let first = match field.ty {
-                    Ty::Table(t) => t.fields[0].name,
-                    _ => unreachable!(),
-                };
+            (Ty::Table(t), true) => {
+                let first = keys_of(t).next().map_or("", |k| k.name);
                 return Err(format!(
                     "is a table; fix: give one of its keys, e.g. {}.{first}",
                     path.join(".")
@@ -268,91 +289,6 @@ fn not_swept(key: &str) -> Option<&'static str> {
         .map(|(_, why)| *why)
 }
 
-/// Problem text and fix for a value that failed the schema check (a `--set`'s value).
-fn value_problem(e: SchemaError, key: &str) -> String {
-    match e.problem {
-        Problem::Mismatch { what, expected } => {
-            format!("{what}, expected {expected}; fix: give {key} as {expected}")
-        }
-        Problem::Unknown(fields) => {
-            let names: Vec<String> = fields.iter().map(|f| format!("`{}`", f.name)).collect();
-            format!(
-                "unknown key inside the value; fix: use only {}",
-                names.join(", ")
-            )
-        }
-        Problem::Missing(k) => format!("missing key `{k}` inside the value; fix: add it"),
-        Problem::Other(msg) => {
-            format!("{msg}; fix: correct the value (see README.md for each key)")
-        }
-    }
-}
-
-/// Parses one `--set KEY=VALUE` (its value also given as the document `v = VALUE`) and checks
-/// it against the schema.
-fn parse_set<'a>(set: &str, value_doc: &'a str) -> Result<Override<'a>> {
-    let err = |msg: String| Error::Input(format!("--set {}: {msg}", set_label(set)));
-    let Some((key, value)) = set.split_once('=') else {
-        return Err(err(
-            "expected KEY=VALUE; fix: give e.g. --set router.vcs=4".into()
-        ));
-    };
-    let key = key.trim();
-    let path: Vec<String> = key.split('.').map(|s| s.trim().to_string()).collect();
-    if path.iter().any(String::is_empty) {
-        return Err(err(format!(
-            "`{}` is not a dotted key; fix: give e.g. router.vcs or sweep.router.vcs",
-            echoed(key)
-        )));
-    }
-    let sweep = path[0] == "sweep";
-    let target = if sweep { &path[1..] } else { &path[..] };
-    if target.is_empty() {
-        return Err(err(
-            "`sweep` alone is not a key; fix: give the key to sweep, e.g. --set sweep.router.vcs=[2,4]"
-                .into(),
-        ));
-    }
-    let dotted = target.join(".");
-    let named = echoed(&dotted);
-    let field = field_at(target).map_err(|m| err(format!("{named}: {m}")))?;
-    let value = parse_value(value.trim(), value_doc)
-        .ok_or_else(|| err(format!("`{}` is not a TOML value; fix: write strings as text or \"text\", lists as [a, b], numbers as 4 or 0.5", echoed(value.trim()))))?;
-    if sweep {
-        if let Some(why) = not_swept(&dotted) {
-            return Err(err(format!("{named} cannot be swept; fix: {why}")));
-        }
-        match value.get_ref() {
-            DeValue::Array(items) if !items.is_empty() => {
-                for item in items.iter() {
-                    schema_check::check(item, field.ty).map_err(|e| {
-                        err(format!(
-                            "{named}: {}",
-                            value_problem(e, &format!("each value of {named}"))
-                        ))
-                    })?;
-                }
-                if let Some(v) = repeated(items) {
-                    return Err(err(format!("{named}: {}", repeated_why(&v))));
-                }
-            }
-            _ => {
-                return Err(err(format!(
-                    "the values to sweep are not a non-empty list; fix: give them as a list, e.g. --set sweep.{named}=[a, b]"
-                )));
-            }
-        }
-    } else {
-        schema_check::check(&value, field.ty).map_err(|e| {
-            err(format!(
-                "{named}: {}",
-                value_problem(e, &format!("`{named}`"))
-            ))
-        })?;
-    }
-    Ok(Override { path, value })
-}
-
 /// Why the swept value `v`, listed twice, is refused.
 fn repeated_why(v: &str) -> String {
     format!(
@@ -369,21 +305,6 @@ fn repeated(items: &[Spanned<DeValue<'_>>]) -> Option<String> {
         .enumerate()
         .find(|(i, v)| shown[..*i].contains(v))
         .map(|(_, v)| v.clone())
-}
-
-/// A command-line value as TOML; a bare word that is not TOML (`duato`, `bit-reversal`) is
-/// taken as a string.
-fn parse_value<'a>(text: &str, doc: &'a str) -> Option<Spanned<DeValue<'a>>> {
-    match DeTable::parse(doc) {
-        Ok(t) if t.get_ref().len() == 1 => t.into_inner().into_iter().next().map(|(_, v)| v),
-        _ => {
-            let bare = !text.is_empty()
-                && text
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./+".contains(c));
-            bare.then(|| Spanned::new(0..0, DeValue::String(std::borrow::Cow::Owned(text.into()))))
-        }
-    }
 }
 
 /// The `[sweep]` table's axes in file order, each key and item checked against the schema.
@@ -525,15 +446,6 @@ fn shown(v: &DeValue<'_>) -> String {
             .parse::<f64>()
             .map_or_else(|_| sized(f.as_str()), number),
         v => sized(&display(v)),
-    }
-}
-
-/// A `--set KEY=VALUE` as a message names it: its key (cut when long) and its value, by its
-/// length only when long.
-fn set_label(set: &str) -> String {
-    match set.split_once('=') {
-        Some((key, value)) => format!("{}={}", echoed(key), sized(value)),
-        None => echoed(set),
     }
 }
 

@@ -1,10 +1,29 @@
 //! The messages of a scenario file's syntax and schema errors: the file, the line and column,
 //! the key and the fix, on one line.
 
+use super::keys::{self, keys_of};
 use super::schema_check::{Problem, SchemaError};
 
-/// Tables of a scenario file; a missing one is reported as a table, not a key.
-const TABLES: [&str; 6] = ["topology", "router", "routing", "traffic", "run", "sweep"];
+/// Whether `name` is a table of a scenario file (the key table's, or `[sweep]`); a missing one
+/// is reported as a table, not a key.
+fn is_table(name: &str) -> bool {
+    name == "sweep" || keys::table_names().any(|t| t == name)
+}
+
+/// The fix for the key `written`, unknown in `table` (`""`: the top level): the right table or
+/// a close spelling when the key table has one, else the table's keys.
+pub(super) fn unknown_key_fix(table: &'static str, written: &str) -> String {
+    match keys::hint(table, written) {
+        Some(h) => keys::hint_text(&h),
+        None => {
+            let names: Vec<&str> = keys_of(table).map(|k| k.name).collect();
+            format!(
+                "remove it or correct its spelling (expected {})",
+                one_of(&names)
+            )
+        }
+    }
+}
 
 /// Line and column (both from 1, the column in characters) of a byte offset.
 pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -85,7 +104,7 @@ fn key_name(path: &[String]) -> String {
     match path {
         [] => String::new(),
         [k] => k.clone(),
-        [t, rest @ ..] if TABLES.contains(&t.as_str()) => format!("[{t}] {}", rest.join(".")),
+        [t, rest @ ..] if is_table(t) => format!("[{t}] {}", rest.join(".")),
         _ => path.join("."),
     }
 }
@@ -124,25 +143,18 @@ pub(super) fn schema_error(
         _ => ((Vec::new(), false), file.to_string(), String::new()),
     };
     let (problem, fix) = match e.problem {
-        Problem::Unknown(fields) => {
+        Problem::Unknown(table, written) => {
             // The span is the unknown key itself, so `path` already ends with it.
-            let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
-            (
-                "unknown key".to_string(),
-                format!(
-                    "remove it or correct its spelling (expected {})",
-                    one_of(&names)
-                ),
-            )
+            ("unknown key".to_string(), unknown_key_fix(table, &written))
         }
         Problem::Missing(key) => {
             let key = key.to_string();
             // The span is the table that lacks the key, or empty for the top level.
             let top = path.is_empty();
-            if top && TABLES.contains(&key.as_str()) {
+            if top && is_table(&key) {
                 (
                     format!("missing table [{key}]"),
-                    format!("add a [{key}] table (see README.md)"),
+                    format!("add a [{key}] table (see docs/src/reference/keys.md)"),
                 )
             } else if top {
                 path.push(key.clone());
@@ -155,7 +167,7 @@ pub(super) fn schema_error(
                 path.push(key.clone());
                 (
                     "missing key".to_string(),
-                    format!("add `{key} = ...` to {table} (see README.md)"),
+                    format!("add `{key} = ...` to {table} (see docs/src/reference/keys.md)"),
                 )
             }
         }
@@ -175,7 +187,7 @@ pub(super) fn schema_error(
         }
         Problem::Other(msg) => (
             one_line(&msg),
-            "correct the value (see README.md for each key)".to_string(),
+            "correct the value (see docs/src/reference/keys.md)".to_string(),
         ),
     };
     let key = crate::error::echoed(&key_name(&path));

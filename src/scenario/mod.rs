@@ -3,6 +3,7 @@
 //! Every error names the file, the key and a fix, and is reported before anything is written.
 
 pub mod document;
+mod keys;
 mod messages;
 mod schema;
 mod schema_check;
@@ -10,11 +11,13 @@ mod validate;
 
 use crate::error::{Error, Result};
 pub use crate::routing::Algorithm;
+use crate::routing::{Dateline, Tie};
 pub use crate::topology::TopologySpec;
 use messages::{schema_error, syntax_error};
 use schema_check::{Problem, SchemaError};
 use std::path::Path;
 
+pub use keys::keys_reference_markdown;
 pub use schema::RawScenario;
 
 /// The largest scenario file read, in bytes (1 MiB: scenarios are a few kilobytes).
@@ -321,6 +324,70 @@ pub struct RunSpec {
     /// is no part of a point's key.
     #[serde(skip)]
     pub threads_per_point: usize,
+}
+
+// The specs' defaults: what a scenario leaving a table's keys out resolves to (on a mesh,
+// where `tie` and `dateline` have their papers' values), so that code and tests building a
+// spec name only the fields they set (`..Default::default()`).
+
+impl Default for RouterSpec {
+    fn default() -> Self {
+        RouterSpec {
+            vcs: 2,
+            buffer_depth: 4,
+            early_free: false,
+            delay: 0,
+            link_latency: 1,
+            crossbar: Crossbar::PerVc,
+        }
+    }
+}
+
+impl Default for RoutingSpec {
+    fn default() -> Self {
+        RoutingSpec {
+            algorithm: Algorithm::Dor,
+            timeout: 0,
+            selection: Selection::Random,
+            deadlock_check: true,
+            tie: Tie::Plus,
+            dateline: Dateline::AtWrap,
+        }
+    }
+}
+
+/// Uniform traffic of 32-flit messages, Poisson arrivals, one message at a time per source,
+/// and no load points (`rates` is empty: a scenario must give its loads).
+impl Default for TrafficSpec {
+    fn default() -> Self {
+        TrafficSpec {
+            pattern: Pattern::Uniform,
+            pattern_fraction: 1.0,
+            pattern_fractions: vec![1.0],
+            hotspot_fractions: Vec::new(),
+            lengths: vec![32],
+            length_probabilities: vec![1.0],
+            rates: Vec::new(),
+            process: Process::Poisson,
+            source_concurrency: 1,
+            flit_rates: None,
+        }
+    }
+}
+
+impl Default for RunSpec {
+    fn default() -> Self {
+        RunSpec {
+            warmup_cycles: 10_000,
+            measure_cycles: 100_000,
+            drain_cycles: 100_000,
+            watchdog_cycles: 10_000,
+            max_backlog: 100,
+            batches: 20,
+            histogram_bin: 0,
+            threads_per_point: 0,
+        }
+    }
 }
 
 impl Scenario {

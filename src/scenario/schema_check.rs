@@ -5,159 +5,14 @@
 //! The check follows what `toml::from_str::<RawScenario>` does, step by step and in the same order
 //! (keys in the order the parsed table iterates them, missing keys after a table's keys, a list
 //! given for a table read as the table's fields in order), so that the first problem it reports
-//! is the one serde would have stopped at, with the same span. The key lists agree with the
-//! `Raw*` structs of `schema.rs`: a unit test reads the structs' field names from serde itself.
+//! is the one serde would have stopped at, with the same span. The key lists come from the key
+//! table (`keys.rs`), whose unit test reads the `Raw*` structs' field names from serde itself.
 
+use super::keys::{Need, Ty, keys_of};
 use crate::error::{number, quoted};
 use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeArray, DeTable, DeValue};
-
-/// What a key's value must be, as the `Raw*` structs declare it.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Ty {
-    /// `String`.
-    Str,
-    /// `bool`.
-    Bool,
-    /// `i64`.
-    Int,
-    /// `u64`.
-    Uint,
-    /// `f64`.
-    Num,
-    /// `Vec<_>` of the inner type.
-    List(&'static Ty),
-    /// `Radix`: a whole number or a list of whole numbers (untagged).
-    Radix,
-    /// `Values`: a number or a list of numbers (untagged).
-    Values,
-    /// `Count`: a whole number or a string (untagged).
-    IntOrStr,
-    /// A nested `Raw*` struct.
-    Table(&'static Table),
-}
-
-/// Whether a key may be left out, and how serde fills it in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Need {
-    /// No default: leaving the key out is an error.
-    Required,
-    /// An `Option` without `#[serde(default)]`: `None` when left out of a table.
-    Optional,
-    /// `#[serde(default)]`: its default when left out.
-    Default,
-}
-
-/// One key of a table.
-#[derive(Debug)]
-pub(super) struct Field {
-    /// The key, as spelled in scenario files.
-    pub name: &'static str,
-    /// Its value's type.
-    pub ty: Ty,
-    /// Whether it may be left out.
-    pub need: Need,
-}
-
-/// One table: its keys in the struct's field order.
-#[derive(Debug)]
-pub(super) struct Table {
-    /// The keys, in the order of the struct's fields.
-    pub fields: &'static [Field],
-}
-
-const fn f(name: &'static str, ty: Ty, need: Need) -> Field {
-    Field { name, ty, need }
-}
-
-use Need::{Default as D, Optional as O, Required as R};
-
-/// The whole file (`RawScenario`).
-pub(super) static SCENARIO: Table = Table {
-    fields: &[
-        f("name", Ty::Str, R),
-        f("seed", Ty::Uint, D),
-        f("seeds", Ty::List(&Ty::Uint), O),
-        f("topology", Ty::Table(&TOPOLOGY), R),
-        f("router", Ty::Table(&ROUTER), D),
-        f("routing", Ty::Table(&ROUTING), D),
-        f("traffic", Ty::Table(&TRAFFIC), R),
-        f("run", Ty::Table(&RUN), D),
-    ],
-};
-
-/// `[topology]` (`RawTopology`).
-pub(super) static TOPOLOGY: Table = Table {
-    fields: &[
-        f("kind", Ty::Str, R),
-        f("k", Ty::Radix, O),
-        f("n", Ty::Int, O),
-        f("links", Ty::Str, O),
-        f("wrap", Ty::Str, O),
-        f("processors", Ty::Str, O),
-        f("processor_factor", Ty::Int, O),
-        f("link_latency", Ty::Int, O),
-    ],
-};
-
-/// `[router]` (`RawRouter`).
-pub(super) static ROUTER: Table = Table {
-    fields: &[
-        f("vcs", Ty::Int, D),
-        f("buffer_depth", Ty::Int, D),
-        f("early_free", Ty::Bool, D),
-        f("delay", Ty::Int, D),
-        f("crossbar", Ty::Str, O),
-    ],
-};
-
-/// `[routing]` (`RawRouting`).
-pub(super) static ROUTING: Table = Table {
-    fields: &[
-        f("algorithm", Ty::Str, D),
-        f("timeout", Ty::Int, O),
-        f("selection", Ty::Str, O),
-        f("deadlock_check", Ty::Bool, D),
-        f("tie", Ty::Str, O),
-        f("dateline", Ty::Str, O),
-    ],
-};
-
-/// `[traffic]` (`RawTraffic`).
-pub(super) static TRAFFIC: Table = Table {
-    fields: &[
-        f("pattern", Ty::Str, D),
-        f("message_length", Ty::Int, O),
-        f("message_lengths", Ty::List(&Ty::Int), O),
-        f("length_probabilities", Ty::List(&Ty::Num), O),
-        f("rates", Ty::List(&Ty::Num), O),
-        f("flit_rates", Ty::List(&Ty::Num), O),
-        f("process", Ty::Str, O),
-        f("source_concurrency", Ty::IntOrStr, O),
-        f("pattern_fraction", Ty::Values, O),
-        f("hotspot_node", Ty::Int, O),
-        f("hotspot_fraction", Ty::Values, O),
-        f("locality_model", Ty::Str, O),
-        f("locality_factor", Ty::Num, O),
-        f("locality_radius", Ty::Int, O),
-        f("locality_probability", Ty::Num, O),
-    ],
-};
-
-/// `[run]` (`RawRun`).
-pub(super) static RUN: Table = Table {
-    fields: &[
-        f("warmup_cycles", Ty::Int, D),
-        f("measure_cycles", Ty::Int, D),
-        f("drain_cycles", Ty::Int, O),
-        f("watchdog_cycles", Ty::Int, D),
-        f("max_backlog", Ty::Int, D),
-        f("batches", Ty::Int, D),
-        f("histogram_bin", Ty::Int, D),
-        f("threads_per_point", Ty::Int, D),
-    ],
-};
 
 /// What `Values` says when a value is neither a number nor a list of numbers (its `expecting`).
 pub(super) const VALUES_EXPECTING: &str = "a number or a list of numbers";
@@ -167,8 +22,8 @@ const RADIX_EXPECTED: &str = "a whole number or a list of whole numbers";
 /// A schema problem, before it is turned into a message.
 #[derive(Debug)]
 pub(super) enum Problem {
-    /// A key the table does not have; the table's keys in field order.
-    Unknown(&'static [Field]),
+    /// A key the table does not have: the table (`""`: the top level) and the key.
+    Unknown(&'static str, String),
     /// A required key (or table) left out.
     Missing(&'static str),
     /// A value of the wrong type or range: `what` (e.g. "invalid type: integer `5`") and the
@@ -272,24 +127,19 @@ fn invalid(kind: &str, v: &Found, expected: &'static str) -> Problem {
 
 /// Checks the whole parsed file; `span` is the document's.
 pub(super) fn check_document(doc: &DeTable, span: &Range<usize>) -> Check {
-    check_table(doc, &SCENARIO, span)
+    check_table(doc, "", span)
 }
 
 /// Checks a table's keys in the table's order, then the required keys it lacks.
-fn check_table(t: &DeTable, schema: &'static Table, span: &Range<usize>) -> Check {
+fn check_table(t: &DeTable, table: &'static str, span: &Range<usize>) -> Check {
     for (k, v) in t.iter() {
-        match schema
-            .fields
-            .iter()
-            .find(|f| f.name == k.get_ref().as_ref())
-        {
+        let name = k.get_ref().as_ref();
+        match keys_of(table).find(|f| f.name == name) {
             Some(field) => check(v, field.ty)?,
-            None => return Err(at(Problem::Unknown(schema.fields), &k.span())),
+            None => return Err(at(Problem::Unknown(table, name.to_string()), &k.span())),
         }
     }
-    let missing = schema
-        .fields
-        .iter()
+    let missing = keys_of(table)
         .find(|f| f.need == Need::Required && !t.iter().any(|(k, _)| k.get_ref() == f.name));
     match missing {
         Some(f) => Err(at(Problem::Missing(f.name), span)),
@@ -299,8 +149,8 @@ fn check_table(t: &DeTable, schema: &'static Table, span: &Range<usize>) -> Chec
 
 /// Checks a list given for a table: serde reads its items as the fields in order, and a field
 /// past the end of the list is an error unless it has a default.
-fn check_table_list(items: &DeArray, schema: &'static Table, span: &Range<usize>) -> Check {
-    for (i, field) in schema.fields.iter().enumerate() {
+fn check_table_list(items: &DeArray, table: &'static str, span: &Range<usize>) -> Check {
+    for (i, field) in keys_of(table).enumerate() {
         match items.get(i) {
             Some(item) => check(item, field.ty)?,
             None if field.need == Need::Default => {}
@@ -333,7 +183,7 @@ pub(super) fn check(v: &Spanned<DeValue>, ty: Ty) -> Check {
             Found::Uint(n) => Err(at(
                 Problem::Mismatch {
                     what: format!("integer `{n}` is out of range"),
-                    expected: "a smaller whole number (see README.md for the key's range)",
+                    expected: "a smaller whole number (see docs/src/reference/keys.md)",
                 },
                 &span,
             )),
@@ -351,7 +201,7 @@ pub(super) fn check(v: &Spanned<DeValue>, ty: Ty) -> Check {
             Found::Uint(n) => Err(at(
                 Problem::Mismatch {
                     what: format!("integer `{n}` is out of range"),
-                    expected: "a smaller whole number (see README.md for the key's range)",
+                    expected: "a smaller whole number (see docs/src/reference/keys.md)",
                 },
                 &span,
             )),
@@ -376,7 +226,7 @@ pub(super) fn check(v: &Spanned<DeValue>, ty: Ty) -> Check {
                 &span,
             )),
             // A date or time reaches serde as a table with one key of toml's own.
-            Found::Datetime => Err(at(Problem::Unknown(schema.fields), &span)),
+            Found::Datetime => Err(at(Problem::Unknown(schema, String::new()), &span)),
             Found::Seq(items) => check_table_list(items, schema, &span),
             _ => wrong("a table"),
         },
@@ -419,7 +269,7 @@ fn capture(v: &Spanned<DeValue>) -> Check {
         Found::Wide(w) => Err(at(
             Problem::Mismatch {
                 what: format!("{w} is too large"),
-                expected: "a smaller number (see README.md for the key's range)",
+                expected: "a smaller number (see docs/src/reference/keys.md)",
             },
             &span,
         )),

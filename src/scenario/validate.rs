@@ -79,6 +79,12 @@ impl Checker<'_> {
         v.iter().map(|&x| self.prob(key, x)).collect()
     }
 
+    /// A whole number within the range the key table allows for `key` (`[table] name`).
+    fn ranged(&self, key: &str, v: i64) -> Result<u64> {
+        let (lo, hi) = super::keys::range(key);
+        self.int(key, v, lo, hi)
+    }
+
     fn int(&self, key: &str, v: i64, lo: i64, hi: i64) -> Result<u64> {
         if v < lo || v > hi {
             return Err(self.err(
@@ -159,24 +165,19 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
     let routing = routing(&c, &raw.routing, &topology, &router)?;
     let traffic = traffic(&c, &raw.traffic, &topology, &router)?;
     let r = &raw.run;
-    let measure = c.int("[run] measure_cycles", r.measure_cycles, 1, 1 << 40)?;
+    let measure = c.ranged("[run] measure_cycles", r.measure_cycles)?;
     let run = RunSpec {
-        warmup_cycles: c.int("[run] warmup_cycles", r.warmup_cycles, 0, 1 << 40)?,
+        warmup_cycles: c.ranged("[run] warmup_cycles", r.warmup_cycles)?,
         measure_cycles: measure,
         drain_cycles: match r.drain_cycles {
-            Some(d) => c.int("[run] drain_cycles", d, 0, 1 << 40)?,
+            Some(d) => c.ranged("[run] drain_cycles", d)?,
             None => measure.max(10_000),
         },
-        watchdog_cycles: c.int("[run] watchdog_cycles", r.watchdog_cycles, 1, 1 << 31)?,
-        max_backlog: c.int("[run] max_backlog", r.max_backlog, 1, 1 << 20)?,
-        batches: c.int("[run] batches", r.batches, 2, 1000)? as u32,
-        histogram_bin: c.int("[run] histogram_bin", r.histogram_bin, 0, 1 << 20)?,
-        threads_per_point: c.int(
-            "[run] threads_per_point",
-            r.threads_per_point,
-            0,
-            crate::threads::MAX_THREADS as i64,
-        )? as usize,
+        watchdog_cycles: c.ranged("[run] watchdog_cycles", r.watchdog_cycles)?,
+        max_backlog: c.ranged("[run] max_backlog", r.max_backlog)?,
+        batches: c.ranged("[run] batches", r.batches)? as u32,
+        histogram_bin: c.ranged("[run] histogram_bin", r.histogram_bin)?,
+        threads_per_point: c.ranged("[run] threads_per_point", r.threads_per_point)? as usize,
     };
     if run.measure_cycles < run.batches as u64 {
         return Err(c.err(
@@ -363,7 +364,7 @@ fn lengths(c: &Checker, t: &super::schema::RawTraffic) -> Result<(Vec<u32>, Vec<
             "keep message_length = M for one length, or message_lengths with length_probabilities",
         )),
         (m, None, None) => Ok((
-            vec![c.int("[traffic] message_length", m.unwrap_or(32), 1, 65535)? as u32],
+            vec![c.ranged("[traffic] message_length", m.unwrap_or(32))? as u32],
             vec![1.0],
         )),
         (_, None, Some(_)) => Err(c.err(
@@ -381,10 +382,7 @@ fn lengths(c: &Checker, t: &super::schema::RawTraffic) -> Result<(Vec<u32>, Vec<
             }
             let lengths = ls
                 .iter()
-                .map(|&l| {
-                    c.int("[traffic] message_lengths", l, 1, 65535)
-                        .map(|l| l as u32)
-                })
+                .map(|&l| c.ranged("[traffic] message_lengths", l).map(|l| l as u32))
                 .collect::<Result<Vec<_>>>()?;
             let probs = match probs {
                 None if ls.len() == 1 => vec![1.0],
@@ -550,7 +548,7 @@ fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> R
                     )
                 })?;
                 Locality::Sphere {
-                    radius: c.int("[traffic] locality_radius", r, 1, 1 << 20)? as u32,
+                    radius: c.ranged("[traffic] locality_radius", r)? as u32,
                     probability: c.prob("[traffic] locality_probability", p)?,
                 }
             }

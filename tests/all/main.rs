@@ -18,6 +18,7 @@ mod exact_zero_load;
 mod experiment;
 mod flows;
 mod hyperx;
+mod keys_reference;
 mod model_cli;
 mod mway_channels;
 mod mway_common;

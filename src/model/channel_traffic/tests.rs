@@ -20,13 +20,9 @@ fn traffic(topo: &KAryNCube, pattern: Pattern, x: f64) -> Traffic {
         pattern,
         pattern_fraction: x,
         pattern_fractions: vec![x],
-        hotspot_fractions: vec![],
-        flit_rates: None,
         lengths: vec![8],
-        length_probabilities: vec![1.0],
         rates: vec![LAMBDA],
-        process: Default::default(),
-        source_concurrency: 1,
+        ..Default::default()
     };
     Traffic::new(&spec, crate::traffic::Addresses::of(topo), 1)
 }

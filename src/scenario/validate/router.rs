@@ -6,9 +6,6 @@ use super::Checker;
 use crate::error::Result;
 use crate::scenario::{Crossbar, RouterSpec, TopologySpec};
 
-/// Most cycles of router delay and of link latency (the watchdog's floors stay far above).
-pub(crate) const MAX_TIMING_CYCLES: i64 = 100;
-
 /// The router's buffers and timing; the options beyond the papers' router are refused where
 /// the engine keeps the papers' timing (early free, k-ary m-way networks).
 pub(super) fn router(
@@ -17,9 +14,9 @@ pub(super) fn router(
     t: &RawTopology,
     topology: &TopologySpec,
 ) -> Result<RouterSpec> {
-    let delay = c.int("[router] delay", r.delay, 0, MAX_TIMING_CYCLES)? as u32;
+    let delay = c.ranged("[router] delay", r.delay)? as u32;
     let link_latency = match t.link_latency {
-        Some(l) => c.int("[topology] link_latency", l, 1, MAX_TIMING_CYCLES)? as u32,
+        Some(l) => c.ranged("[topology] link_latency", l)? as u32,
         None => 1,
     };
     let crossbar = c.choice(
@@ -31,8 +28,8 @@ pub(super) fn router(
         Crossbar::name,
     )?;
     let spec = RouterSpec {
-        vcs: c.int("[router] vcs", r.vcs, 1, 32)? as u32,
-        buffer_depth: c.int("[router] buffer_depth", r.buffer_depth, 1, 4096)? as u32,
+        vcs: c.ranged("[router] vcs", r.vcs)? as u32,
+        buffer_depth: c.ranged("[router] buffer_depth", r.buffer_depth)? as u32,
         early_free: r.early_free,
         delay,
         link_latency,

@@ -21,7 +21,7 @@ pub(super) fn routing(
         )
     })?;
     let timeout = match (algorithm, r.timeout) {
-        (Algorithm::DuatoTimeout, Some(v)) => c.int("[routing] timeout", v, 0, 1_000_000)?,
+        (Algorithm::DuatoTimeout, Some(v)) => c.ranged("[routing] timeout", v)?,
         (Algorithm::DuatoTimeout, None) => {
             return Err(c.err(
                 "[routing] timeout",

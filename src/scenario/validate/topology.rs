@@ -52,7 +52,7 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
                 "give the hypercube's dimension, e.g. n = 6",
             ));
         };
-        vec![2; c.int("[topology] n", n, 1, 22)? as usize]
+        vec![2; c.ranged("[topology] n", n)? as usize]
     } else {
         radix_of(c, t)?
     };
@@ -102,7 +102,7 @@ fn radix_of(c: &Checker, t: &RawTopology) -> Result<Vec<u32>> {
     };
     Ok(match k {
         Radix::One(k) => {
-            let k = c.int("[topology] k", *k, 2, 65535)? as u32;
+            let k = c.ranged("[topology] k", *k)? as u32;
             let Some(n) = t.n else {
                 return Err(c.err(
                     "[topology] n",
@@ -110,7 +110,7 @@ fn radix_of(c: &Checker, t: &RawTopology) -> Result<Vec<u32>> {
                     "give the number of dimensions, e.g. n = 2",
                 ));
             };
-            vec![k; c.int("[topology] n", n, 1, 22)? as usize]
+            vec![k; c.ranged("[topology] n", n)? as usize]
         }
         Radix::PerDim(ks) => {
             if ks.is_empty() {
@@ -122,7 +122,7 @@ fn radix_of(c: &Checker, t: &RawTopology) -> Result<Vec<u32>> {
             }
             let ks: Vec<u32> = ks
                 .iter()
-                .map(|&k| c.int("[topology] k", k, 2, 65535).map(|k| k as u32))
+                .map(|&k| c.ranged("[topology] k", k).map(|k| k as u32))
                 .collect::<Result<_>>()?;
             if let Some(n) = t.n
                 && n != ks.len() as i64
@@ -183,7 +183,7 @@ fn mway_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
     }
     let placement = match (t.processors.as_deref(), t.processor_factor) {
         (None | Some("channels"), p) => {
-            Placement::Channels(c.int("[topology] processor_factor", p.unwrap_or(1), 1, 64)? as u32)
+            Placement::Channels(c.ranged("[topology] processor_factor", p.unwrap_or(1))? as u32)
         }
         (Some("routers"), None) => Placement::Routers,
         (Some("routers"), Some(_)) => {

@@ -2,6 +2,7 @@
 //! resumption after an interruption, and what every row says about where it came from.
 
 mod directory;
+mod key_messages;
 mod memory;
 mod overrides;
 mod property;

@@ -117,7 +117,11 @@ fn bad_sets_are_refused_naming_the_set() {
     for (set, expect) in [
         (
             "router.vcz=3",
-            &["--set router.vcz=3", "unknown key", "`vcs`"][..],
+            &[
+                "--set router.vcz=3",
+                "unknown key",
+                "did you mean `router.vcs`?",
+            ][..],
         ),
         (
             "router.vcs=abc",

@@ -1,0 +1,250 @@
+//! The key table's rows of `[traffic]` and `[run]`, each table declared once as its serde
+//! struct and its rows (the `table!` macro of `keys.rs`), with the defaults serde fills in.
+
+use super::Allowed::{Ints, Rule, Words};
+use super::Need::{Default as D, Optional as O};
+use super::{Key, Ty};
+use crate::scenario::PATTERN_NAMES;
+use crate::scenario::schema::{Count, Values};
+
+table! {
+    /// `[traffic]` as written (required).
+    RawTraffic, TRAFFIC, "traffic" {
+        #[serde(default = "default_pattern")]
+        pattern: String => {
+            ty: Ty::Str,
+            need: D,
+            default: "`\"uniform\"`",
+            unit: "",
+            allowed: Words(&PATTERN_NAMES),
+            doc: "where messages go",
+        },
+        message_length: Option<i64> => {
+            ty: Ty::Int,
+            need: O,
+            default: "32",
+            unit: "flits",
+            allowed: Ints(1, 65535),
+            doc: "message length M",
+        },
+        message_lengths: Option<Vec<i64>> => {
+            ty: Ty::List(&Ty::Int),
+            need: O,
+            default: "",
+            unit: "flits",
+            allowed: Ints(1, 65535),
+            doc: "several message lengths instead of `message_length`, each message drawing its length with `length_probabilities`",
+        },
+        length_probabilities: Option<Vec<f64>> => {
+            ty: Ty::List(&Ty::Num),
+            need: O,
+            default: "",
+            unit: "",
+            allowed: Rule("each in [0, 1], summing to 1"),
+            doc: "the probability of each of `message_lengths`",
+        },
+        rates: Option<Vec<f64>> => {
+            ty: Ty::List(&Ty::Num),
+            need: O,
+            default: "one of `rates` and `flit_rates` is required",
+            unit: "messages/node/cycle",
+            allowed: Rule("each > 0"),
+            doc: "offered loads λ, one load point each",
+        },
+        flit_rates: Option<Vec<f64>> => {
+            ty: Ty::List(&Ty::Num),
+            need: O,
+            default: "one of `rates` and `flit_rates` is required",
+            unit: "flits/node/cycle",
+            allowed: Rule("each in (0, 1]"),
+            doc: "offered loads λ·M̄ (M̄ the mean length), one load point each; λ = flit_rate / M̄",
+        },
+        process: Option<String> => {
+            ty: Ty::Str,
+            need: O,
+            default: "`\"poisson\"`",
+            unit: "",
+            allowed: Words(&["poisson", "bernoulli"]),
+            doc: "how each node's messages arrive: Poisson, or Bernoulli (one trial per cycle, so λ ≤ 1); may be swept",
+        },
+        source_concurrency: Option<Count> => {
+            ty: Ty::IntOrStr,
+            need: O,
+            default: "1",
+            unit: "messages",
+            allowed: Rule("1..V, or `\"vcs\"` (V; 1 in an m-way network)"),
+            doc: "messages of one source injected at once, each in its own injection virtual channel; `\"vcs\"` is paper 000's model",
+        },
+        pattern_fraction: Option<Values> => {
+            ty: Ty::Values,
+            need: O,
+            default: "1",
+            unit: "",
+            allowed: Rule("x in [0, 1]"),
+            doc: "x: each message follows the pattern with probability x and goes uniform otherwise (paper 002); a list is swept",
+        },
+        hotspot_node: Option<i64> => {
+            ty: Ty::Int,
+            need: O,
+            default: "0",
+            unit: "",
+            allowed: Rule("a node index"),
+            doc: "the hot node (`hotspot` only)",
+        },
+        hotspot_fraction: Option<Values> => {
+            ty: Ty::Values,
+            need: O,
+            default: "required for `hotspot`",
+            unit: "",
+            allowed: Rule("h in [0, 1]"),
+            doc: "h: the fraction of messages sent to the hot node; a list is swept",
+        },
+        locality_model: Option<String> => {
+            ty: Ty::Str,
+            need: O,
+            default: "`\"decreasing\"`",
+            unit: "",
+            allowed: Words(&["decreasing", "sphere"]),
+            doc: "`locality` only: destinations weighted by distance (`decreasing`) or within a sphere (`sphere`)",
+        },
+        locality_factor: Option<f64> => {
+            ty: Ty::Num,
+            need: O,
+            default: "required for `decreasing`",
+            unit: "",
+            allowed: Rule("φ in (0, 1]"),
+            doc: "a destination at distance r has weight φ^(r−1)",
+        },
+        locality_radius: Option<i64> => {
+            ty: Ty::Int,
+            need: O,
+            default: "required for `sphere`",
+            unit: "hops",
+            allowed: Ints(1, 1 << 20),
+            doc: "L: the sphere's radius",
+        },
+        locality_probability: Option<f64> => {
+            ty: Ty::Num,
+            need: O,
+            default: "required for `sphere`",
+            unit: "",
+            allowed: Rule("p in [0, 1]"),
+            doc: "p: the probability of a destination within distance L, otherwise uniform",
+        },
+    }
+}
+
+table! {
+    /// `[run]` as written (defaults when absent).
+    RawRun, RUN, "run" {
+        #[serde(default = "default_warmup")]
+        warmup_cycles: i64 => {
+            ty: Ty::Int,
+            need: D,
+            default: "10000",
+            unit: "cycles",
+            allowed: Ints(0, 1 << 40),
+            doc: "cycles simulated before measuring; their messages are discarded",
+        },
+        #[serde(default = "default_measure")]
+        measure_cycles: i64 => {
+            ty: Ty::Int,
+            need: D,
+            default: "100000",
+            unit: "cycles",
+            allowed: Ints(1, 1 << 40),
+            doc: "the measurement window: messages generated in it are measured; at least `batches`",
+        },
+        drain_cycles: Option<i64> => {
+            ty: Ty::Int,
+            need: O,
+            default: "max(measure_cycles, 10000)",
+            unit: "cycles",
+            allowed: Ints(0, 1 << 40),
+            doc: "how long after the window the run waits for measured messages; hitting it marks the point saturated",
+        },
+        #[serde(default = "default_watchdog")]
+        watchdog_cycles: i64 => {
+            ty: Ty::Int,
+            need: D,
+            default: "10000",
+            unit: "cycles",
+            allowed: Ints(1, 1 << 31),
+            doc: "deadlock watchdog: a buffer whose flits have not moved for this long stops the run (exit code 3)",
+        },
+        #[serde(default = "default_backlog")]
+        max_backlog: i64 => {
+            ty: Ty::Int,
+            need: D,
+            default: "100",
+            unit: "messages per node",
+            allowed: Ints(1, 1 << 20),
+            doc: "when more than `max_backlog` · N messages wait in source queues, the point stops early as saturated",
+        },
+        #[serde(default = "default_batches")]
+        batches: i64 => {
+            ty: Ty::Int,
+            need: D,
+            default: "20",
+            unit: "",
+            allowed: Ints(2, 1000),
+            doc: "batches of the batch-means confidence interval",
+        },
+        #[serde(default = "default_bin")]
+        histogram_bin: i64 => {
+            ty: Ty::Int,
+            need: D,
+            default: "0",
+            unit: "cycles",
+            allowed: Ints(0, 1 << 20),
+            doc: "bin width of `histogram.csv`; 0 chooses, per point, the smallest width giving at most 200 bins",
+        },
+        #[serde(default)]
+        threads_per_point: i64 => {
+            ty: Ty::Int,
+            need: D,
+            default: "0",
+            unit: "threads",
+            allowed: Ints(0, crate::threads::MAX_THREADS as i64),
+            doc: "threads each point's cycle is split across; 0 lets the run choose; results do not depend on it",
+        },
+    }
+}
+
+fn default_pattern() -> String {
+    "uniform".into()
+}
+
+impl Default for RawRun {
+    fn default() -> Self {
+        RawRun {
+            warmup_cycles: default_warmup(),
+            measure_cycles: default_measure(),
+            drain_cycles: None,
+            watchdog_cycles: default_watchdog(),
+            max_backlog: default_backlog(),
+            batches: default_batches(),
+            histogram_bin: default_bin(),
+            threads_per_point: 0,
+        }
+    }
+}
+
+fn default_warmup() -> i64 {
+    10_000
+}
+fn default_measure() -> i64 {
+    100_000
+}
+fn default_watchdog() -> i64 {
+    10_000
+}
+fn default_backlog() -> i64 {
+    100
+}
+fn default_batches() -> i64 {
+    20
+}
+fn default_bin() -> i64 {
+    0
+}
