@@ -210,7 +210,7 @@ impl Experiment {
             .zip(&self.configurations[p.config].coordinates)
             .map(|(a, v)| format!("{} = {v}", a.key))
             .collect();
-        parts.push(format!("rate {}", self.rate(p)));
+        parts.push(format!("rate {}", crate::output::decimal(self.rate(p))));
         parts.push(format!("seed {}", p.seed));
         parts.join(", ")
     }

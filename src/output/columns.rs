@@ -108,13 +108,20 @@ pub fn markdown<R>(columns: &[Column<R>]) -> String {
     text
 }
 
+/// A rate as a person writes it: `x` rounded to 15 significant digits, so that a message rate
+/// derived from a flit rate (0.07 / 20 is 0.0035000000000000005 in binary) prints as 0.0035;
+/// a rate of at most 15 significant digits, as every rate a user gives, prints as given.
+pub fn decimal(x: f64) -> f64 {
+    format!("{x:.14e}").parse().unwrap_or(x)
+}
+
 /// The `rate` column: the point's offered load λ.
 pub const fn rate<R>() -> Column<R> {
     Column {
         name: "rate",
         unit: "messages/node/cycle",
         doc: "offered λ",
-        value: |r, _| Cell::Num(r.rate),
+        value: |r, _| Cell::Num(decimal(r.rate)),
     }
 }
 
@@ -125,5 +132,22 @@ pub const fn seed<R>() -> Column<R> {
         unit: "",
         doc: "the point's seed",
         value: |r, _| Cell::Int(r.seed),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal;
+
+    /// A derived rate prints as a person writes it; a given one, and one of 15 significant
+    /// digits, print unchanged; one of 17 loses its last two.
+    #[test]
+    fn rates_print_to_fifteen_significant_digits() {
+        assert_eq!(format!("{}", 0.07 / 20.0), "0.0035000000000000005");
+        assert_eq!(format!("{}", decimal(0.07 / 20.0)), "0.0035");
+        for given in [0.0035, 0.007, 1e-6, 0.123456789012345, 3.0] {
+            assert_eq!(decimal(given), given);
+        }
+        assert_eq!(format!("{}", decimal(1.0 / 3.0)), "0.333333333333333");
     }
 }

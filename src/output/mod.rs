@@ -13,6 +13,7 @@ pub mod terminal;
 pub mod validation;
 
 pub use channels::channels_csv;
+pub use columns::decimal;
 pub use columns::{Cell, Column, markdown as markdown_columns};
 pub use csv_tables::{histogram_csv, hops_csv, mway_channels_csv, nodes_csv, vc_occupancy_csv};
 use row::NumTexts;

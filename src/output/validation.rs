@@ -3,9 +3,9 @@
 
 use super::channels::write_link_cells;
 use super::csv_text as table;
-use super::num;
 use super::plot::{Curve, Row};
 use super::pooled::half_width;
+use super::{decimal, num};
 use crate::error::{Error, Result};
 use crate::model::Outcome;
 use crate::stats::PointResult;
@@ -57,7 +57,7 @@ pub fn model_csv(rows: &[ModelRow], saturation: f64) -> String {
         rows.iter().map(|r| {
             let f = figures(&r.outcome);
             vec![
-                num(r.rate),
+                num(decimal(r.rate)),
                 num(f[0]),
                 num(f[1]),
                 num(f[2]),
@@ -105,7 +105,7 @@ pub fn validation_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
                 f64::NAN
             };
             vec![
-                num(s.rate),
+                num(decimal(s.rate)),
                 s.seed.to_string(),
                 num(sim_lat),
                 num(s.stats.ci95()),
@@ -279,7 +279,7 @@ pub fn validation_vc_csv(sim: &[PointResult], model: &[ModelRow]) -> String {
             r.vc_occupancy.iter().enumerate().map(move |(v, &p)| {
                 let model = p_v.and_then(|q| q.get(v)).copied().unwrap_or(f64::NAN);
                 vec![
-                    num(r.rate),
+                    num(decimal(r.rate)),
                     r.seed.to_string(),
                     v.to_string(),
                     num(p),
@@ -306,7 +306,7 @@ pub fn validation_distance_csv(sim: &[PointResult], model_distance: &[f64]) -> S
         sim.iter().zip(model_distance).map(|(r, &d)| {
             let h = r.stats.hops_mean();
             vec![
-                num(r.rate),
+                num(decimal(r.rate)),
                 r.seed.to_string(),
                 num(h),
                 num(r.stats.hops_std_error()),

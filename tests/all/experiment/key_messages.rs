@@ -143,7 +143,7 @@ fn set_of_a_swept_key_keeps_the_file_sweep_order() {
 }
 
 /// Loads print as the scenario wrote them: message rates in `rate`, flit rates in
-/// `offered_flits`.
+/// `offered_flits`, and a message rate derived from a flit rate as a person writes it.
 #[test]
 fn rates_print_as_given() {
     let tmp = temp_dir("exp-keys-rates");
@@ -162,4 +162,15 @@ fn rates_print_as_given() {
     let col = header.iter().position(|h| h == "offered_flits").unwrap();
     let rates: Vec<&str> = rows.iter().map(|r| r[col].as_str()).collect();
     assert_eq!(rates, ["0.07", "0.035"]);
+    // A message rate derived from a flit rate: 0.07 / 20 is 0.0035000000000000005 in binary.
+    let text = TORUS
+        .replace("flit_rates = [0.05, 0.1]", "flit_rates = [0.07]")
+        .replace("message_length = 8", "message_length = 20");
+    let s = scenario(d, "d.toml", &text);
+    ok(&flitsim(d, "run", &["run", &s, "--out", "d", "--quiet"]));
+    for table in ["summary.csv", "nodes.csv"] {
+        let (header, rows) = csv(&d.join("d").join(table));
+        let col = header.iter().position(|h| h == "rate").unwrap();
+        assert!(rows.iter().all(|r| r[col] == "0.0035"), "{table}: {rows:?}");
+    }
 }
