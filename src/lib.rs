@@ -99,6 +99,7 @@ pub(crate) mod records;
 pub mod reference;
 pub mod routing;
 pub mod scenario;
+pub mod spec;
 pub mod stats;
 pub mod sweep;
 pub mod threads;

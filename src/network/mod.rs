@@ -17,7 +17,7 @@
 //! on the channel, slot = the driver's port, and a driver's buffers take turns behind it
 //! (two-level round-robin, fair per driver: paper 004 section 3.4).
 
-use crate::scenario::Scenario;
+use crate::spec::Scenario;
 use crate::topology::{KAryNCube, Link, Topology};
 
 /// No buffer, channel or message (a sentinel id).

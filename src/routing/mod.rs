@@ -9,6 +9,7 @@ mod duato;
 mod pcube;
 mod ring;
 
+pub use crate::spec::Algorithm;
 pub use adaptive::Adaptive;
 pub use conventions::{Dateline, Tie};
 pub use dor::Dor;
@@ -17,7 +18,7 @@ pub use pcube::PCube;
 pub use ring::{AdaptiveRing, DorRing};
 
 use crate::network::Network;
-use crate::scenario::Scenario;
+use crate::spec::Scenario;
 use crate::topology::{Kind, TopologySpec};
 
 /// Most candidates any routing yields for one header: one per output port.
@@ -72,43 +73,6 @@ impl Candidates {
         &self.items[..self.len]
     }
 }
-
-/// The routing algorithms a scenario can name (`[routing] algorithm`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Algorithm {
-    /// Dimension-order (e-cube) routing, lowest dimension first; dateline classes on a torus.
-    Dor,
-    /// The hypercube's partially adaptive p-cube routing (paper 002 Fig. 1b).
-    PCube,
-    /// Duato's fully adaptive routing: adaptive class a, dimension-order escape class b.
-    Duato,
-    /// Duato's routing with the time-out selection of paper 001 (Duato 1994).
-    DuatoTimeout,
-    /// Dimension order with the ring algorithm's low/high classes (paper 004, DOR_RING).
-    DorRing,
-    /// Fully adaptive with deterministic and adaptive classes (paper 004, ADAPTIVE).
-    Adaptive,
-    /// Fully adaptive with low, high and adaptive classes (paper 004, ADAPTIVE_RING).
-    AdaptiveRing,
-}
-
-/// The one name table: each algorithm's scenario name, a gloss for messages, and the other
-/// names a scenario may use for it.
-const NAMES: [(Algorithm, &str, &str, &[&str]); 7] = [
-    (
-        Algorithm::Dor,
-        "dor",
-        " (dimension-order / e-cube)",
-        &["e-cube", "ecube"],
-    ),
-    (Algorithm::PCube, "pcube", "", &["p-cube"]),
-    (Algorithm::Duato, "duato", "", &[]),
-    (Algorithm::DuatoTimeout, "duato-timeout", "", &[]),
-    (Algorithm::DorRing, "dor-ring", "", &[]),
-    (Algorithm::Adaptive, "adaptive", "", &[]),
-    (Algorithm::AdaptiveRing, "adaptive-ring", "", &[]),
-];
 
 /// What a routing's requirements are checked against: the scenario's network and router.
 pub struct Setting<'a> {
@@ -175,29 +139,6 @@ fn early_free(a: Algorithm, s: &Setting) -> Result<(), Refusal> {
 }
 
 impl Algorithm {
-    /// The algorithm's name in scenarios and tables.
-    pub fn name(self) -> &'static str {
-        NAMES.iter().find(|e| e.0 == self).map_or("", |e| e.1)
-    }
-
-    /// The algorithm a scenario's name (or alias) stands for.
-    pub fn parse(name: &str) -> Option<Algorithm> {
-        NAMES
-            .iter()
-            .find(|e| e.1 == name || e.3.contains(&name))
-            .map(|e| e.0)
-    }
-
-    /// Every name, quoted, for the fix of an unknown-routing message.
-    pub fn choices() -> String {
-        let names: Vec<String> = NAMES
-            .iter()
-            .map(|e| format!("\"{}\"{}", e.1, e.2))
-            .collect();
-        let (last, rest) = names.split_last().expect("routings exist");
-        format!("{} or {last}", rest.join(", "))
-    }
-
     /// Checks that the routing can run, deadlock-free, on the scenario's network and router;
     /// each routing file holds its own rules.
     pub fn check(self, s: &Setting) -> Result<(), Refusal> {

@@ -4,7 +4,7 @@
 
 use super::LatencyStats;
 use crate::network::Network;
-use crate::scenario::Process;
+use crate::spec::Process;
 
 /// The engine's counts over a measurement window: flits and headers per channel, flits and
 /// messages ejected, messages generated.

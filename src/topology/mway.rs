@@ -10,16 +10,7 @@
 //! from both of their router's channels.
 
 use super::{Dir, KAryNCube, Kind, Properties};
-
-/// Where processors are linked (paper 004 section 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Placement {
-    /// `p` processors on each channel (processor factor p, m = 2n + p).
-    Channels(u32),
-    /// One processor inside each router (m = 2n).
-    Routers,
-}
+pub use crate::spec::Placement;
 
 /// A k-ary m-way network: its channel graph, its processors and the channels each one is
 /// linked to.

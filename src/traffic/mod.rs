@@ -10,7 +10,7 @@ pub use addresses::Addresses;
 pub use locality::DistanceTable;
 pub use pattern::Destinations;
 
-use crate::scenario::{Process, TrafficSpec};
+use crate::spec::{Process, TrafficSpec};
 use rand::Rng;
 use rand_distr::{Distribution, Exp, Geometric};
 use rand_pcg::Pcg64;
@@ -127,7 +127,7 @@ impl Traffic {
             addr,
             fraction: spec.pattern_fraction,
             hotspot: match spec.pattern {
-                crate::scenario::Pattern::Hotspot { fraction, .. } => Some(fraction),
+                crate::spec::Pattern::Hotspot { fraction, .. } => Some(fraction),
                 _ => None,
             },
             lengths: spec.lengths.iter().map(|&l| l as u16).collect(),
@@ -155,7 +155,7 @@ impl Traffic {
     /// Uniform destinations among the processors `addr`, one message length.
     pub fn uniform(addr: Addresses, length: u32) -> Traffic {
         Traffic {
-            destinations: Destinations::new(&crate::scenario::Pattern::Uniform, &addr, 0),
+            destinations: Destinations::new(&crate::spec::Pattern::Uniform, &addr, 0),
             addr,
             fraction: 1.0,
             hotspot: None,

@@ -3,7 +3,7 @@
 
 use super::Addresses;
 use super::locality::DistanceTable;
-use crate::scenario::{Locality, Pattern};
+use crate::spec::{Locality, Pattern};
 use crate::topology::Kind;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;

@@ -1,0 +1,377 @@
+//! The typed spec of a study: a validated scenario's network, router, routing, traffic and
+//! run, as plain data. A leaf below the layers that read it (topology, network, routing,
+//! traffic, stats); `scenario` loads and validates it from TOML, and each type's behaviour
+//! beyond naming lives with the code it drives (`Algorithm::check` in `routing`).
+
+mod routing;
+mod topology;
+
+pub use routing::{Algorithm, Dateline, Tie, default_conventions};
+pub use topology::{Family, Kind, Placement, TopologySpec};
+
+/// A validated scenario: every value in range, every combination possible.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Scenario {
+    /// `name`: names the output directory `results/<name>/`.
+    pub name: String,
+    /// Replications: every load point runs once per seed (`seeds`, or the one `seed`).
+    pub seeds: Vec<u64>,
+    /// `[topology]`: the network's family, wrap and radices.
+    pub topology: TopologySpec,
+    /// `[router]`: virtual channels, buffer depth, early free.
+    pub router: RouterSpec,
+    /// `[routing]`: algorithm, time-out, selection function, deadlock check.
+    pub routing: RoutingSpec,
+    /// `[traffic]`: pattern, message lengths and offered loads.
+    pub traffic: TrafficSpec,
+    /// `[run]`: warm-up, measurement, drain and watchdog lengths in cycles.
+    pub run: RunSpec,
+}
+
+/// The validated `[router]` table: the virtual-channel buffers of every channel.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RouterSpec {
+    /// Virtual channels per physical channel (V).
+    pub vcs: u32,
+    /// Flits per virtual channel.
+    pub buffer_depth: u32,
+    /// Buffers free once the tail has arrived (paper 004 section 3.5; dimension-order only).
+    pub early_free: bool,
+    /// Router delay D in cycles (`[router] delay`, default 0).
+    pub delay: u32,
+    /// Cycles a flit takes across a network link (`[topology] link_latency`, default 1).
+    pub link_latency: u32,
+    /// Crossbar inputs per virtual channel or per port (`[router] crossbar`).
+    pub crossbar: Crossbar,
+}
+
+/// How many flits an input port may send per cycle (`[router] crossbar`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Crossbar {
+    /// One crossbar input per virtual channel (paper 000's (n+1)V-way crossbar).
+    PerVc,
+    /// One crossbar input per port: at most one flit per input port per cycle.
+    PerPort,
+}
+
+impl Crossbar {
+    /// Both crossbars, in the order messages list them.
+    pub const ALL: [Crossbar; 2] = [Crossbar::PerVc, Crossbar::PerPort];
+
+    /// The scenario name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Crossbar::PerVc => "per-vc",
+            Crossbar::PerPort => "per-port",
+        }
+    }
+}
+
+/// How a header chooses among free candidates of the same priority.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Selection {
+    /// Uniformly at random among the free virtual channels (paper 000 assumption f).
+    Random,
+    /// The physical channel with the fewest busy virtual channels; ties at random.
+    LeastMultiplexed,
+    /// The physical channel whose eligible virtual channels have the most free flit slots;
+    /// ties at random.
+    MostFree,
+    /// The (way, class) with the most free buffers (paper 004 Definition 4's avail); ties at
+    /// random.
+    Avail,
+}
+
+impl Selection {
+    /// Every selection function, in the order messages list them.
+    pub const ALL: [Selection; 4] = [
+        Selection::Random,
+        Selection::LeastMultiplexed,
+        Selection::MostFree,
+        Selection::Avail,
+    ];
+
+    /// The name in scenarios and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Selection::Random => "random",
+            Selection::LeastMultiplexed => "least-multiplexed",
+            Selection::MostFree => "most-free",
+            Selection::Avail => "avail",
+        }
+    }
+}
+
+/// How each node's messages arrive (`[traffic] process`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Process {
+    /// Exponential inter-arrival times of mean 1/λ in continuous time, an arrival joining its
+    /// queue in the cycle it falls in (papers' assumption a); several may fall in one cycle.
+    #[default]
+    Poisson,
+    /// One trial per cycle, succeeding with probability λ ≤ 1 (BookSim's injection process):
+    /// at most one arrival per node per cycle.
+    Bernoulli,
+}
+
+impl Process {
+    /// Every arrival process, in the order messages list them.
+    pub const ALL: [Process; 2] = [Process::Poisson, Process::Bernoulli];
+
+    /// The name in scenarios and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Process::Poisson => "poisson",
+            Process::Bernoulli => "bernoulli",
+        }
+    }
+
+    /// The default: a scenario serializes without it, so that the points' keys (and the
+    /// records cached under them) stay what they were before the key existed.
+    pub fn is_poisson(&self) -> bool {
+        *self == Process::Poisson
+    }
+}
+
+/// The validated `[routing]` table.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RoutingSpec {
+    /// The routing algorithm (`[routing] algorithm`).
+    pub algorithm: Algorithm,
+    /// Time-out τ in cycles (duato-timeout only).
+    pub timeout: u64,
+    /// How a header chooses among free candidates of equal tier.
+    pub selection: Selection,
+    /// Refuse routings known to deadlock on this network; false runs them to study deadlock.
+    pub deadlock_check: bool,
+    /// Direction of a message half-way round a bidirectional ring (`[routing] tie`).
+    pub tie: Tie,
+    /// When a message takes a ring's upper dateline class (`[routing] dateline`).
+    pub dateline: Dateline,
+}
+
+/// Where messages go (README: Traffic patterns).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pattern {
+    /// Every processor but the source equally likely (paper 000's assumption).
+    Uniform,
+    /// A fraction of messages to one hot node, the rest uniform (paper 002).
+    Hotspot {
+        /// The hot node's index (`hotspot_node`).
+        node: u32,
+        /// h: the fraction of messages sent to the hot node (`hotspot_fraction`).
+        fraction: f64,
+    },
+    /// Reverse the address bits (paper 002).
+    BitReversal,
+    /// Swap the halves of the address (paper 002); coordinates on non-power-of-two networks.
+    MatrixTranspose,
+    /// Complement every coordinate: a → k − 1 − a.
+    BitComplement,
+    /// a → a + ⌈k/2⌉ − 1 (mod k) in every dimension.
+    Tornado,
+    /// a → a + 1 (mod k) in every dimension.
+    Neighbor,
+    /// A random permutation fixed by the seed.
+    Permutation,
+    /// Destinations weighted by distance from the source (`locality_model`).
+    Locality(Locality),
+}
+
+/// Communication locality models.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Locality {
+    /// Reed and Fujimoto's decreasing probability: a destination at distance r has weight
+    /// φ^(r−1) (paper 001).
+    Decreasing {
+        /// φ in (0, 1]: the weight ratio between successive distances.
+        factor: f64,
+    },
+    /// With probability p a uniform destination within distance L, otherwise uniform.
+    Sphere {
+        /// L: the sphere's radius in hops.
+        radius: u32,
+        /// p: the probability of a destination inside the sphere.
+        probability: f64,
+    },
+}
+
+/// Every pattern's name, in the order messages list them (`Pattern::name` gives each).
+pub const PATTERN_NAMES: [&str; 9] = [
+    "uniform",
+    "hotspot",
+    "bit-reversal",
+    "matrix-transpose",
+    "bit-complement",
+    "tornado",
+    "neighbor",
+    "permutation",
+    "locality",
+];
+
+/// Names quoted and joined as messages list choices: `"a", "b" or "c"`.
+pub fn quoted_choices(names: &[&str]) -> String {
+    let q: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    match q.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => q.join(""),
+    }
+}
+
+impl Pattern {
+    /// The name in scenarios and tables (one of [`PATTERN_NAMES`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Pattern::Uniform => "uniform",
+            Pattern::Hotspot { .. } => "hotspot",
+            Pattern::BitReversal => "bit-reversal",
+            Pattern::MatrixTranspose => "matrix-transpose",
+            Pattern::BitComplement => "bit-complement",
+            Pattern::Tornado => "tornado",
+            Pattern::Neighbor => "neighbor",
+            Pattern::Permutation => "permutation",
+            Pattern::Locality(_) => "locality",
+        }
+    }
+}
+
+/// The validated `[traffic]` table.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TrafficSpec {
+    /// Where messages go.
+    pub pattern: Pattern,
+    /// x: each message follows the pattern with probability x, else goes uniform (paper 002).
+    pub pattern_fraction: f64,
+    /// Every x of the sweep (`pattern_fraction` is one of them).
+    pub pattern_fractions: Vec<f64>,
+    /// Every hotspot fraction h of the sweep (hotspot pattern only).
+    pub hotspot_fractions: Vec<f64>,
+    /// Message lengths in flits, and the probability of each.
+    pub lengths: Vec<u32>,
+    /// The probability of each of `lengths` (summing to 1).
+    pub length_probabilities: Vec<f64>,
+    /// Offered loads λ in messages/node/cycle, one per load point.
+    pub rates: Vec<f64>,
+    /// How messages arrive at each node (`process`); left out of the serialized scenario
+    /// when Poisson (the default), so that a Poisson point's key is unchanged.
+    #[serde(skip_serializing_if = "Process::is_poisson")]
+    pub process: Process,
+    /// Messages of one source that may hold injection virtual channels at once
+    /// (`source_concurrency`, with "vcs" resolved to the injection virtual channels); left out
+    /// of the serialized scenario when 1 (the default), so that such a point's key is unchanged.
+    #[serde(skip_serializing_if = "is_one")]
+    pub source_concurrency: u32,
+    /// The loads as the scenario gave them in flits/node/cycle (`flit_rates`), if it did;
+    /// `rates` are these divided by the mean length.
+    pub flit_rates: Option<Vec<f64>>,
+}
+
+/// True for 1: a default count left out of serialized scenarios.
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+impl TrafficSpec {
+    /// Mean message length in flits.
+    pub fn mean_length(&self) -> f64 {
+        self.lengths
+            .iter()
+            .zip(&self.length_probabilities)
+            .map(|(&l, &p)| l as f64 * p)
+            .sum()
+    }
+}
+
+/// The validated `[run]` table: the phases of one load point, in cycles.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RunSpec {
+    /// Cycles simulated before measuring; their messages are discarded.
+    pub warmup_cycles: u64,
+    /// The measurement window in cycles: messages generated in it are measured.
+    pub measure_cycles: u64,
+    /// Cycles after the window to wait for measured messages; hitting it marks saturation.
+    pub drain_cycles: u64,
+    /// Deadlock watchdog: flits unmoved in a buffer for this many cycles stop the run.
+    pub watchdog_cycles: u64,
+    /// A point stops as saturated when more than this many messages per node wait at sources.
+    pub max_backlog: u64,
+    /// Batches of the batch-means confidence interval of the mean latency.
+    pub batches: u32,
+    /// Bin width of histogram.csv in cycles; 0 chooses, per point, the smallest width that
+    /// gives at most 200 bins.
+    pub histogram_bin: u64,
+    /// Threads each point's cycle is split across; 0 lets the run choose (a large point
+    /// splits when the run has fewer points than threads). Results do not depend on it, so it
+    /// is no part of a point's key.
+    #[serde(skip)]
+    pub threads_per_point: usize,
+}
+
+// The specs' defaults: what a scenario leaving a table's keys out resolves to (on a mesh,
+// where `tie` and `dateline` have their papers' values), so that code and tests building a
+// spec name only the fields they set (`..Default::default()`).
+
+impl Default for RouterSpec {
+    fn default() -> Self {
+        RouterSpec {
+            vcs: 2,
+            buffer_depth: 4,
+            early_free: false,
+            delay: 0,
+            link_latency: 1,
+            crossbar: Crossbar::PerVc,
+        }
+    }
+}
+
+impl Default for RoutingSpec {
+    fn default() -> Self {
+        RoutingSpec {
+            algorithm: Algorithm::Dor,
+            timeout: 0,
+            selection: Selection::Random,
+            deadlock_check: true,
+            tie: Tie::Plus,
+            dateline: Dateline::AtWrap,
+        }
+    }
+}
+
+/// Uniform traffic of 32-flit messages, Poisson arrivals, one message at a time per source,
+/// and no load points (`rates` is empty: a scenario must give its loads).
+impl Default for TrafficSpec {
+    fn default() -> Self {
+        TrafficSpec {
+            pattern: Pattern::Uniform,
+            pattern_fraction: 1.0,
+            pattern_fractions: vec![1.0],
+            hotspot_fractions: Vec::new(),
+            lengths: vec![32],
+            length_probabilities: vec![1.0],
+            rates: Vec::new(),
+            process: Process::Poisson,
+            source_concurrency: 1,
+            flit_rates: None,
+        }
+    }
+}
+
+impl Default for RunSpec {
+    fn default() -> Self {
+        RunSpec {
+            warmup_cycles: 10_000,
+            measure_cycles: 100_000,
+            drain_cycles: 100_000,
+            watchdog_cycles: 10_000,
+            max_backlog: 100,
+            batches: 20,
+            histogram_bin: 0,
+            threads_per_point: 0,
+        }
+    }
+}

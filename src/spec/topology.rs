@@ -1,0 +1,151 @@
+//! The validated `[topology]`: the family of network, its wrap and radices, and where an m-way
+//! network's processors are.
+
+/// Where processors are linked (paper 004 section 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Placement {
+    /// `p` processors on each channel (processor factor p, m = 2n + p).
+    Channels(u32),
+    /// One processor inside each router (m = 2n).
+    Routers,
+}
+
+/// Which family a k-ary n-cube belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// No wrap-around links.
+    Mesh,
+    /// Wrap-around links in every dimension.
+    Torus,
+    /// The 2-ary n-cube.
+    Hypercube,
+}
+
+impl Kind {
+    /// The name used in scenarios and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Mesh => "mesh",
+            Kind::Torus => "torus",
+            Kind::Hypercube => "hypercube",
+        }
+    }
+}
+
+/// The family of network a scenario describes, with what the family alone needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// A k-ary n-cube with crossbar routers and one processor per router.
+    KAryNCube,
+    /// A k-ary m-way network (paper 004) on the channel graph of its `kind`.
+    MWay(Placement),
+    /// A HyperX: every router linked to each router that differs in one coordinate.
+    HyperX,
+}
+
+impl Family {
+    /// The family in a sentence's words, for refusals ("not {describe}").
+    pub fn describe(self) -> &'static str {
+        match self {
+            Family::KAryNCube => "a k-ary n-cube",
+            Family::MWay(_) => {
+                "the shared channels of a k-ary m-way network (paper 004 has no model)"
+            }
+            Family::HyperX => "a HyperX (no paper models it)",
+        }
+    }
+}
+
+/// The validated `[topology]` of a scenario: what `topology::Topology::build` builds.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TopologySpec {
+    /// The family of network.
+    pub family: Family,
+    /// The wrap of the (router or channel) graph: mesh, torus or hypercube.
+    pub kind: Kind,
+    /// Radix of each dimension.
+    pub radix: Vec<u32>,
+    /// Torus links in both directions (always true for mesh and hypercube).
+    pub bidirectional: bool,
+}
+
+impl TopologySpec {
+    /// The placement of an m-way network's processors, or None for other families.
+    pub fn mway(&self) -> Option<Placement> {
+        match self.family {
+            Family::MWay(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The topology's name in messages: its kind (mesh, torus, hypercube).
+    pub fn name(&self) -> &'static str {
+        match self.family {
+            Family::KAryNCube | Family::MWay(_) => self.kind.name(),
+            Family::HyperX => "hyperx",
+        }
+    }
+
+    /// True when the network is a cube graph with coordinates (routers, or m-way channels),
+    /// which every routing but dimension order and every coordinate pattern need.
+    pub fn cube_coordinates(&self) -> bool {
+        match self.family {
+            Family::KAryNCube | Family::MWay(_) => true,
+            Family::HyperX => false,
+        }
+    }
+
+    /// True for a k-ary n-cube (the networks the analytical models describe).
+    pub fn is_kary_ncube(&self) -> bool {
+        self.family == Family::KAryNCube
+    }
+
+    /// Number of processors (message sources and sinks).
+    pub fn processors(&self) -> u64 {
+        let routers: u64 = self.radix.iter().map(|&k| k as u64).product();
+        match self.family {
+            Family::KAryNCube | Family::HyperX => routers,
+            Family::MWay(Placement::Channels(p)) => routers * p as u64,
+            // One router per adjacent pair of channels: k per ring, k − 1 per line.
+            Family::MWay(Placement::Routers) => self
+                .radix
+                .iter()
+                .map(|&k| {
+                    let per_line = if self.kind == Kind::Torus { k } else { k - 1 };
+                    routers / k as u64 * per_line as u64
+                })
+                .sum(),
+        }
+    }
+
+    /// True when processor i is router (or m-way channel) i, so that patterns defined on
+    /// coordinates apply.
+    pub fn processors_are_routers(&self) -> bool {
+        matches!(
+            self.family,
+            Family::KAryNCube | Family::HyperX | Family::MWay(Placement::Channels(1))
+        )
+    }
+
+    /// Why the network's processors cannot use traffic pattern `name`, with the fix, or None
+    /// when they can.
+    pub fn refuses_pattern(&self, name: &str) -> Option<(String, String)> {
+        let anywhere = matches!(name, "uniform" | "hotspot" | "permutation");
+        if !self.processors_are_routers() && !anywhere {
+            return Some((
+                format!("{name:?} is defined on router coordinates, and this m-way network's processors are not one per channel"),
+                "use pattern = \"uniform\", \"hotspot\" or \"permutation\", or processors = \"channels\" with processor_factor = 1".into(),
+            ));
+        }
+        if self.family == Family::HyperX && name == "locality" {
+            return Some((
+                "locality draws destinations by k-ary n-cube distance, not a HyperX's".into(),
+                "use another pattern".into(),
+            ));
+        }
+        None
+    }
+}
