@@ -217,7 +217,19 @@ impl KAryNCube {
     /// `a` to `b`. On a bidirectional torus a tie (distance exactly k/2) goes Plus.
     #[inline]
     pub fn dim_route(&self, d: usize, a: u32, b: u32) -> (Dir, u32) {
-        ring_route(self.radix[d], self.wraps(), self.bidirectional, a, b)
+        let k = self.radix[d];
+        if self.wraps() {
+            let up = (b + k - a) % k;
+            if !self.bidirectional || up <= k - up {
+                (Dir::Plus, up)
+            } else {
+                (Dir::Minus, k - up)
+            }
+        } else if b >= a {
+            (Dir::Plus, b - a)
+        } else {
+            (Dir::Minus, a - b)
+        }
     }
 
     /// Minimal hop distance from `a` to `b` (the length of every minimal path).
@@ -229,8 +241,16 @@ impl KAryNCube {
 
     /// Network diameter: the largest minimal distance.
     pub fn diameter(&self) -> u32 {
-        let each = |&k: &u32| ring_diameter(k, self.wraps(), self.bidirectional);
-        self.radix.iter().map(each).sum()
+        (0..self.n())
+            .map(|d| {
+                let k = self.radix[d];
+                if self.wraps() && self.bidirectional {
+                    k / 2
+                } else {
+                    k - 1
+                }
+            })
+            .sum()
     }
 
     /// The most network links leaving one router.
@@ -341,30 +361,6 @@ impl KAryNCube {
         }
         total / (n * (n - 1.0))
     }
-}
-
-/// The direction and hop count of the minimal way from coordinate `a` to `b` of a dimension
-/// of radix `k`: around its ring when it `wraps` (both ways when `bidirectional`, a tie at k/2
-/// going Plus), else along its line.
-#[inline]
-pub fn ring_route(k: u32, wraps: bool, bidirectional: bool, a: u32, b: u32) -> (Dir, u32) {
-    if wraps {
-        let up = (b + k - a) % k;
-        if !bidirectional || up <= k - up {
-            (Dir::Plus, up)
-        } else {
-            (Dir::Minus, k - up)
-        }
-    } else if b >= a {
-        (Dir::Plus, b - a)
-    } else {
-        (Dir::Minus, a - b)
-    }
-}
-
-/// The largest minimal hop count in a dimension of radix `k` (as [`ring_route`]).
-pub fn ring_diameter(k: u32, wraps: bool, bidirectional: bool) -> u32 {
-    if wraps && bidirectional { k / 2 } else { k - 1 }
 }
 
 #[cfg(test)]

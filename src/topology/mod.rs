@@ -15,7 +15,7 @@ mod properties;
 
 pub use crate::spec::{Family, Kind, TopologySpec};
 pub use hyperx::HyperX;
-pub use kary_ncube::{DorHop, KAryNCube, ring_diameter, ring_route};
+pub use kary_ncube::{DorHop, KAryNCube};
 pub use mway::{MWay, Placement};
 pub use properties::Properties;
 

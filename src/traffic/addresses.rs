@@ -4,7 +4,7 @@
 //! coordinates when processors are its routers one to one, else a line of the processors
 //! ([`Addresses::of_processors`]). No link graph is built for it.
 
-use crate::topology::{Dir, KAryNCube, Kind, Topology, ring_diameter, ring_route};
+use crate::topology::{Dir, KAryNCube, Kind, Topology};
 
 /// The processors' grid: coordinates and distances, computed from ids.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +83,19 @@ impl Addresses {
     /// The way and the hops from coordinate a to b in dimension d, minimal (on a
     /// bidirectional ring the `+` way at half-way round).
     pub fn dim_route(&self, d: usize, a: u32, b: u32) -> (Dir, u32) {
-        ring_route(self.radix[d], self.wraps(), self.bidirectional, a, b)
+        let k = self.radix[d];
+        if self.wraps() {
+            let up = (b + k - a) % k;
+            if !self.bidirectional || up <= k - up {
+                (Dir::Plus, up)
+            } else {
+                (Dir::Minus, k - up)
+            }
+        } else if b >= a {
+            (Dir::Plus, b - a)
+        } else {
+            (Dir::Minus, a - b)
+        }
     }
 
     /// The distance from processor a to b: the sum of the dimensions' distances.
@@ -95,7 +107,10 @@ impl Addresses {
 
     /// The largest distance.
     pub fn diameter(&self) -> u32 {
-        let each = |&k: &u32| ring_diameter(k, self.wraps(), self.bidirectional);
+        let each = |&k: &u32| match self.wraps() && self.bidirectional {
+            true => k / 2,
+            false => k - 1,
+        };
         self.radix.iter().map(each).sum()
     }
 }
