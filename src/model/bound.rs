@@ -118,7 +118,7 @@ struct Class {
 /// The average channel load's bound: at λ flits/node/cycle the C channels of a kind carry
 /// λ·H flit-hops per cycle, H = Σ_s Σ_t P(s sends to t)·(channels of the kind a route from s to
 /// t crosses), so the busiest carries at least λ·H/C: λ ≤ C/H, the lowest over the kinds
-/// ([`link_classes`], or all of an m-way network's channels). H in closed form under uniform
+/// (`link_classes`, or all of an m-way network's channels). H in closed form under uniform
 /// traffic, otherwise by enumeration of every source-destination pair (at the first seed) on
 /// at most [`ENUMERATION_MAX_NODES`] processors; None beyond.
 pub fn average_bound(s: &Scenario) -> Option<Bound> {

@@ -75,7 +75,7 @@ impl VcOccupancy {
         &mut self.busy
     }
 
-    /// Adds a partition's accounts `part` (changes made with [`change`]) and zeroes them.
+    /// Adds a partition's accounts `part` (changes made with `change`) and zeroes them.
     pub fn add(&mut self, part: &mut [u64]) {
         for (a, x) in self.acc.iter_mut().zip(part.iter_mut()) {
             *a = a.wrapping_add(std::mem::take(x));

@@ -61,10 +61,10 @@ pub const SHORTFALL_SIGMAS: f64 = 3.0;
 
 /// The variance per node and cycle of the flits the sources offer, for arrival `process` at
 /// λ = `rate` messages/node/cycle of which the share `fraction` (f) is sent, of lengths with
-/// moments E[M] = `m1` and E[M²] = `m2`. Poisson: each source's sent messages are a Poisson
-/// stream, a compound Poisson count of variance λ·f·E[M²]. Bernoulli (one trial per cycle,
-/// source s sending with probability λ·p_s, Σp_s = f·N): λ·f·E[M²] − (λ·f·E[M])², exact when
-/// every source sends alike and otherwise larger than the exact λ·f·E[M²] − λ²·E[M]²·Σp_s²/N
+/// moments E\[M\] = `m1` and E\[M²\] = `m2`. Poisson: each source's sent messages are a Poisson
+/// stream, a compound Poisson count of variance λ·f·E\[M²\]. Bernoulli (one trial per cycle,
+/// source s sending with probability λ·p_s, Σp_s = f·N): λ·f·E\[M²\] − (λ·f·E\[M\])², exact when
+/// every source sends alike and otherwise larger than the exact λ·f·E\[M²\] − λ²·E\[M\]²·Σp_s²/N
 /// (Σp_s² ≥ (Σp_s)²/N), so the tolerance errs towards stable.
 pub fn offered_variance(process: Process, rate: f64, fraction: f64, m1: f64, m2: f64) -> f64 {
     let sent = rate * fraction;
@@ -254,7 +254,7 @@ impl PointResult {
     /// The window's accepted flits short of its offered flits, in standard deviations of the
     /// offered count: (O − A)/σ with O = `offered_flits` · N · W, A = `accepted_flits` · N · W
     /// and σ² = `offered_variance` · N · W (N nodes, W window cycles); 0 when nothing is offered.
-    /// At a stable load E[A] = E[O] and the sources' counting noise σ dominates its spread.
+    /// At a stable load E\[A\] = E\[O\] and the sources' counting noise σ dominates its spread.
     pub fn shortfall(&self) -> f64 {
         let node_cycles = self.nodes as f64 * self.window_cycles as f64;
         let sigma = (self.offered_variance * node_cycles).sqrt();

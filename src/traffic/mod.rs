@@ -229,7 +229,7 @@ impl Traffic {
         self.length_moment(1)
     }
 
-    /// E[M^`power`] of the message length M in flits.
+    /// E\[M^`power`\] of the message length M in flits.
     pub fn length_moment(&self, power: i32) -> f64 {
         let mut prev = 0.0;
         self.lengths

@@ -12,7 +12,7 @@
 //!   into a directory in use is refused at once (exit 4).
 //! - **Records** live in `.points/`, one file per point ([`records`]), each written whole or
 //!   not at all.
-//! - **Publication** replaces the set of tables all at once ([`publish`]): a fresh directory
+//! - **Publication** replaces the set of tables all at once (`publish.rs`): a fresh directory
 //!   swapped in with one rename, so that a reader, a failure or a kill -9 at any step sees the
 //!   earlier set or the new one, never a mix.
 //! - **No link is followed and no special file is read** in the directory: the lock, the
