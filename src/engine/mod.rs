@@ -335,15 +335,10 @@ impl Engine {
         self.next_cycle();
     }
 
-    /// Queues a message of `len` flits at `src` for `dst`, generated in the current cycle.
-    pub fn send(&mut self, src: u32, dst: u32, len: u16) {
-        self.enqueue(src, dst, len);
-    }
-
-    /// A message of `len` flits generated now at `s` for `dst` joins its source's queue: its
+    /// Queues a message of `len` flits at `s` for `dst`, generated in the current cycle: its
     /// tie bits a hash of the tie seed and its serial number under `tie = "random"`, else 0
     /// (every tie `+`).
-    fn enqueue(&mut self, s: u32, dst: u32, len: u16) {
+    pub fn send(&mut self, s: u32, dst: u32, len: u16) {
         let tie = match self.random_tie {
             true => tie_bits(self.tie_seed, self.generated_msgs),
             false => 0,
@@ -372,7 +367,7 @@ impl Engine {
                 self.sources.ahead_arrived(k, &self.msgs.next);
             }
             let (s, dst, len) = self.sources.arrived()[k];
-            self.enqueue(s, dst, len);
+            self.send(s, dst, len);
         }
         self.sources.arrived_done();
     }

@@ -766,6 +766,18 @@ fn plus(e: &Engine, r: u32) -> u32 {
     e.net.cube().out_link(r, 0, Dir::Plus)
 }
 
+/// Sends the same message on both engines of a lockstep test.
+fn send_both(e: &mut Engine, plain: &mut Engine, src: u32, dst: u32, len: u16) {
+    for x in [e, plain] {
+        x.send(src, dst, len);
+    }
+}
+
+/// Each delivered message's source and ejection cycle, in delivery order.
+fn ejections(e: &Engine) -> Vec<(u32, u64)> {
+    e.deliveries.iter().map(|d| (d.src, d.eject)).collect()
+}
+
 /// The path of a message from processor `src` going + for `h` hops: its hops' channels (the
 /// injection channel, the links, the ejection channel), and the buffers its hops enter on
 /// virtual channel `vc(k)` for hop k (the injection buffer, then one per link).
@@ -933,7 +945,7 @@ fn a_header_that_cannot_move_breaks_the_flow() {
             assert_eq!(e.work.flows.front[0], bufs[5], "the front after cycle 11");
         }
     });
-    let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    let ejected = ejections(&e);
     // X's tail leaves link 3's buffer in cycle 9; A's header moves on in 10, its tail out in 17.
     assert_eq!(ejected, [(3, 9), (0, 17)]);
 }
@@ -944,14 +956,10 @@ fn a_rear_that_loses_its_channel_breaks_the_flow() {
     // A (message 0: 6 flits, 0 to 5); Y (2 flits, 1 to 2), sent in 6, wins A's rear's link in 7.
     let mut e = line_engine(2, 2, true, false);
     let mut plain = line_engine(2, 2, false, false);
-    for x in [&mut e, &mut plain] {
-        x.send(0, 5, 6);
-    }
+    send_both(&mut e, &mut plain, 0, 5, 6);
     let (chans, bufs) = path(&e, 0, 5, |_| 0);
     lockstep(&mut e, &mut plain, 0..6, |_, _| {});
-    for x in [&mut e, &mut plain] {
-        x.send(1, 2, 2);
-    }
+    send_both(&mut e, &mut plain, 1, 2, 2);
     lockstep(&mut e, &mut plain, 6..16, |e, c| {
         let want: &[usize] = if c == 6 { &[2, 3, 4] } else { &[] };
         assert_flow_hops(e, &bufs, c, want);
@@ -973,7 +981,7 @@ fn a_rear_that_loses_its_channel_breaks_the_flow() {
             );
         }
     });
-    let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    let ejected = ejections(&e);
     // A's tail crosses link 1 a cycle late (8), Y's in 9.
     assert_eq!(ejected, [(1, 10), (0, 12)]);
 }
@@ -984,14 +992,10 @@ fn a_buffer_about_to_turn_flow_that_loses_its_channel_breaks_the_flow() {
     // A (message 0: 6 flits, 0 to 5) flows after cycle 2; Y (1 to 2), sent in 2, wins link 1 in 3.
     let mut e = line_engine(2, 2, true, false);
     let mut plain = line_engine(2, 2, false, false);
-    for x in [&mut e, &mut plain] {
-        x.send(0, 5, 6);
-    }
+    send_both(&mut e, &mut plain, 0, 5, 6);
     let (chans, bufs) = path(&e, 0, 5, |_| 0);
     lockstep(&mut e, &mut plain, 0..2, |_, _| {});
-    for x in [&mut e, &mut plain] {
-        x.send(1, 2, 2);
-    }
+    send_both(&mut e, &mut plain, 1, 2, 2);
     lockstep(&mut e, &mut plain, 2..16, |e, c| {
         assert_flow_hops(e, &bufs, c, &[]);
         assert_eq!(e.work.flows.flag[0], if c == 2 { FLOWING } else { STILL });
@@ -1006,7 +1010,7 @@ fn a_buffer_about_to_turn_flow_that_loses_its_channel_breaks_the_flow() {
             assert!(e.work.flows.worms.is_empty());
         }
     });
-    let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    let ejected = ejections(&e);
     // A and Y take link 1 in turn in cycles 3 to 5 (Y, A, Y); A's tail then trails by 2 cycles.
     assert_eq!(ejected, [(1, 6), (0, 13)]);
 }
@@ -1017,14 +1021,10 @@ fn a_header_asking_for_a_flowing_channel_stops_the_worm() {
     // A (message 0: 8 flits, 0 to 5) has 4 FLOW buffers after cycle 6; Y (1 to 2) asks link 1 in 7.
     let mut e = line_engine(2, 2, true, false);
     let mut plain = line_engine(2, 2, false, false);
-    for x in [&mut e, &mut plain] {
-        x.send(0, 5, 8);
-    }
+    send_both(&mut e, &mut plain, 0, 5, 8);
     let (chans, bufs) = path(&e, 0, 5, |_| 0);
     lockstep(&mut e, &mut plain, 0..6, |_, _| {});
-    for x in [&mut e, &mut plain] {
-        x.send(1, 2, 2);
-    }
+    send_both(&mut e, &mut plain, 1, 2, 2);
     lockstep(&mut e, &mut plain, 6..18, |e, c| {
         let want: &[usize] = if c == 6 { &[1, 2, 3, 4] } else { &[] };
         assert_flow_hops(e, &bufs, c, want);
@@ -1041,7 +1041,7 @@ fn a_header_asking_for_a_flowing_channel_stops_the_worm() {
             assert_eq!(got, [8, 7, 6, 5, 4, 3, 2]);
         }
     });
-    let ejected: Vec<(u32, u64)> = e.deliveries.iter().map(|d| (d.src, d.eject)).collect();
+    let ejected = ejections(&e);
     // Link 1 goes to Y, A, Y, A, A in cycles 7 to 11: A's tail crosses it in 11, 2 cycles late.
     assert_eq!(ejected, [(1, 10), (0, 15)]);
 }
