@@ -8,10 +8,11 @@
 
 mod set;
 
-use super::keys::{Key, Ty, keys_of};
+use super::keys::keys_of;
 use super::schema_check;
 use super::{RawScenario, Scenario};
 use crate::error::{Error, Result, echoed, number, sized};
+use crate::spec::keys::{Key, Ty};
 use serde::Deserialize;
 use set::{Override, parse_set, set_label, words_quoted};
 use toml::Spanned;

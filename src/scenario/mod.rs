@@ -6,7 +6,6 @@
 pub mod document;
 mod keys;
 mod messages;
-mod schema;
 mod schema_check;
 mod validate;
 
@@ -19,8 +18,8 @@ use messages::{schema_error, syntax_error};
 use schema_check::{Problem, SchemaError};
 use std::path::Path;
 
+pub use crate::spec::keys::RawScenario;
 pub use keys::keys_reference_markdown;
-pub use schema::RawScenario;
 
 /// The largest scenario file read, in bytes (1 MiB: scenarios are a few kilobytes).
 pub const MAX_SCENARIO_BYTES: u64 = 1 << 20;

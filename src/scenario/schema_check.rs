@@ -8,8 +8,9 @@
 //! is the one serde would have stopped at, with the same span. The key lists come from the key
 //! table (`keys.rs`), whose unit test reads the `Raw*` structs' field names from serde itself.
 
-use super::keys::{Need, Ty, keys_of};
+use super::keys::keys_of;
 use crate::error::{number, quoted};
+use crate::spec::keys::{Need, Ty};
 use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeArray, DeTable, DeValue};

@@ -4,9 +4,9 @@ mod router;
 mod routing;
 mod topology;
 
-use super::schema::RawScenario;
 use super::*;
 use crate::error::{echoed, number, quoted};
+use crate::spec::keys::RawScenario;
 use router::router;
 use routing::routing;
 use topology::topology;
@@ -79,6 +79,16 @@ impl Checker<'_> {
         v.iter().map(|&x| self.prob(key, x)).collect()
     }
 
+    /// A refusal of the key table's checks, as the file's error.
+    fn refused(&self, r: crate::spec::keys::Refusal) -> Error {
+        self.err(&r.key, r.problem, r.fix)
+    }
+
+    /// A table's plain keys as `read` from it, a refusal reported as any other key's.
+    fn plain<T>(&self, read: std::result::Result<T, crate::spec::keys::Refusal>) -> Result<T> {
+        read.map_err(|r| self.refused(r))
+    }
+
     /// A whole number within the range the key table allows for `key` (`[table] name`).
     fn ranged(&self, key: &str, v: i64) -> Result<u64> {
         let (lo, hi) = super::keys::range(key);
@@ -87,11 +97,7 @@ impl Checker<'_> {
 
     fn int(&self, key: &str, v: i64, lo: i64, hi: i64) -> Result<u64> {
         if v < lo || v > hi {
-            return Err(self.err(
-                key,
-                format!("{v} is out of range"),
-                format!("use a whole number from {lo} to {hi}"),
-            ));
+            return Err(self.refused(crate::spec::keys::out_of_range(key, v, lo, hi)));
         }
         Ok(v as u64)
     }
@@ -205,11 +211,11 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
 /// buffer), or "vcs" for all of them.
 fn source_concurrency(
     c: &Checker,
-    t: &super::schema::RawTraffic,
+    t: &crate::spec::keys::RawTraffic,
     topo: &TopologySpec,
     router: &RouterSpec,
 ) -> Result<u32> {
-    use super::schema::Count;
+    use crate::spec::keys::Count;
     const KEY: &str = "[traffic] source_concurrency";
     let mway = topo.mway().is_some();
     let inj_vcs = if mway { 1 } else { router.vcs };
@@ -249,7 +255,7 @@ fn source_concurrency(
 
 fn traffic(
     c: &Checker,
-    t: &super::schema::RawTraffic,
+    t: &crate::spec::keys::RawTraffic,
     topo: &TopologySpec,
     router: &RouterSpec,
 ) -> Result<TrafficSpec> {
@@ -339,6 +345,7 @@ fn traffic(
         _ => vec![],
     };
     Ok(TrafficSpec {
+        options: c.plain(crate::spec::keys::TrafficOptions::read(t))?,
         pattern,
         pattern_fraction: pattern_fractions[0],
         pattern_fractions,
@@ -352,7 +359,7 @@ fn traffic(
     })
 }
 
-fn lengths(c: &Checker, t: &super::schema::RawTraffic) -> Result<(Vec<u32>, Vec<f64>)> {
+fn lengths(c: &Checker, t: &crate::spec::keys::RawTraffic) -> Result<(Vec<u32>, Vec<f64>)> {
     match (
         t.message_length,
         &t.message_lengths,
@@ -413,7 +420,7 @@ fn lengths(c: &Checker, t: &super::schema::RawTraffic) -> Result<(Vec<u32>, Vec<
     }
 }
 
-fn pattern(c: &Checker, t: &super::schema::RawTraffic, topo: &TopologySpec) -> Result<Pattern> {
+fn pattern(c: &Checker, t: &crate::spec::keys::RawTraffic, topo: &TopologySpec) -> Result<Pattern> {
     let nodes = topo.processors();
     let name = t.pattern.as_str();
     if let Some((problem, fix)) = topo.refuses_pattern(name) {

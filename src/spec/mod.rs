@@ -3,6 +3,7 @@
 //! traffic, stats); `scenario` loads and validates it from TOML, and each type's behaviour
 //! beyond naming lives with the code it drives (`Algorithm::check` in `routing`).
 
+pub mod keys;
 mod routing;
 mod topology;
 
@@ -43,6 +44,9 @@ pub struct RouterSpec {
     pub link_latency: u32,
     /// Crossbar inputs per virtual channel or per port (`[router] crossbar`).
     pub crossbar: Crossbar,
+    /// The `[router]` keys that are plain: each a typed value with its default.
+    #[serde(flatten)]
+    pub options: keys::RouterOptions,
 }
 
 /// How many flits an input port may send per cycle (`[router] crossbar`).
@@ -269,6 +273,9 @@ pub struct TrafficSpec {
     /// The loads as the scenario gave them in flits/node/cycle (`flit_rates`), if it did;
     /// `rates` are these divided by the mean length.
     pub flit_rates: Option<Vec<f64>>,
+    /// The `[traffic]` keys that are plain: each a typed value with its default.
+    #[serde(flatten)]
+    pub options: keys::TrafficOptions,
 }
 
 /// True for 1: a default count left out of serialized scenarios.
@@ -325,6 +332,7 @@ impl Default for RouterSpec {
             delay: 0,
             link_latency: 1,
             crossbar: Crossbar::PerVc,
+            options: Default::default(),
         }
     }
 }
@@ -357,6 +365,7 @@ impl Default for TrafficSpec {
             process: Process::Poisson,
             source_concurrency: 1,
             flit_rates: None,
+            options: Default::default(),
         }
     }
 }

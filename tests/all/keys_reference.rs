@@ -19,7 +19,7 @@ fn committed_key_reference_is_the_generated_one() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == generated,
-        "{} differs from the page generated from the key table (src/scenario/keys/); \
+        "{} differs from the page generated from the key table (src/spec/keys/); \
          fix: run `FLITSIM_BLESS=1 cargo test --test all keys_reference` and commit the page",
         path.display()
     );

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::scenario::{RouterSpec, RoutingSpec, RunSpec, Scenario, TrafficSpec};
+use crate::spec::keys::{RawRouter, RawRouting, RawRun, RawScenario, RawTopology, RawTraffic};
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use std::cell::Cell;
 
@@ -50,7 +51,7 @@ fn disagreement(name: &str, table: &[&str], serde: &[&str]) -> Option<String> {
     }
     if let Some(k) = serde.iter().find(|k| !table.contains(k)) {
         return Some(format!(
-            "[{name}] `{k}` is a field of the serde struct but not in the key table; fix: add it to src/scenario/keys/"
+            "[{name}] `{k}` is a field of the serde struct but not in the key table; fix: add it to src/spec/keys/"
         ));
     }
     (table != serde).then(|| {
@@ -99,7 +100,7 @@ fn key_table_check_fails_on_a_key_on_one_side_only() {
     assert_eq!(
         disagreement("router", &fewer, serde).as_deref(),
         Some(
-            "[router] `delay` is a field of the serde struct but not in the key table; fix: add it to src/scenario/keys/"
+            "[router] `delay` is a field of the serde struct but not in the key table; fix: add it to src/spec/keys/"
         )
     );
     let mut swapped: Vec<&str> = keys_of("router").map(|k| k.name).collect();

@@ -1,10 +1,10 @@
 //! The validated `[router]` table and `[topology] link_latency`: buffers, early free, and the
 //! router and link timing (src/engine/timing.rs, src/engine/crossbar.rs).
 
-use super::super::schema::{RawRouter, RawTopology};
 use super::Checker;
 use crate::error::Result;
 use crate::scenario::{Crossbar, RouterSpec, TopologySpec};
+use crate::spec::keys::{RawRouter, RawTopology};
 
 /// The router's buffers and timing; the options beyond the papers' router are refused where
 /// the engine keeps the papers' timing (early free, k-ary m-way networks).
@@ -28,6 +28,7 @@ pub(super) fn router(
         Crossbar::name,
     )?;
     let spec = RouterSpec {
+        options: c.plain(crate::spec::keys::RouterOptions::read(r))?,
         vcs: c.ranged("[router] vcs", r.vcs)? as u32,
         buffer_depth: c.ranged("[router] buffer_depth", r.buffer_depth)? as u32,
         early_free: r.early_free,

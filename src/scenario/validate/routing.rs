@@ -1,11 +1,11 @@
 //! The validated `[routing]` table: the algorithm and its time-out, the selection, the torus
 //! conventions, and the routing's own requirements on the network and router.
 
-use super::super::schema::RawRouting;
 use super::Checker;
 use crate::error::Result;
 use crate::error::quoted;
 use crate::scenario::{Algorithm, RouterSpec, RoutingSpec, Selection, TopologySpec};
+use crate::spec::keys::RawRouting;
 
 pub(super) fn routing(
     c: &Checker,

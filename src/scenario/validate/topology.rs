@@ -1,10 +1,10 @@
 //! The `[topology]` table: k-ary n-cubes (kind, k, n, links), k-ary m-way networks (wrap,
 //! processors, processor_factor) and HyperX (k, n), with their size limits.
 
-use super::super::schema::{Radix, RawTopology};
 use super::super::*;
 use super::{Checker, MAX_NODES};
 use crate::error::quoted;
+use crate::spec::keys::{Radix, RawTopology};
 use crate::topology::{Family, Kind, Placement};
 
 pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {

@@ -5,8 +5,8 @@
 use super::Allowed::{Any, Ints, Rule, Words};
 use super::Need::{Default as D, Optional as O, Required as R};
 use super::{Key, Ty};
+use super::{Radix, absent};
 use super::{RawRun, RawTraffic};
-use crate::scenario::schema::Radix;
 
 table! {
     /// A scenario file as parsed, before validation: one field per table or top-level key.
@@ -200,6 +200,8 @@ table! {
             doc: "an input per virtual channel (paper 000's (n+1)V-way crossbar), or one per input port, which sends at most one flit per cycle; not for `mway`",
         },
     }
+    /// The `[router]` keys that are plain (see `Plain`): each a typed value with its default.
+    plain RouterOptions {}
 }
 
 table! {
@@ -284,25 +286,12 @@ fn default_true() -> bool {
 
 impl Default for RawRouter {
     fn default() -> Self {
-        RawRouter {
-            vcs: default_vcs(),
-            buffer_depth: default_depth(),
-            early_free: false,
-            delay: 0,
-            crossbar: None,
-        }
+        absent()
     }
 }
 
 impl Default for RawRouting {
     fn default() -> Self {
-        RawRouting {
-            algorithm: default_algorithm(),
-            timeout: None,
-            selection: None,
-            deadlock_check: true,
-            tie: None,
-            dateline: None,
-        }
+        absent()
     }
 }

@@ -3,9 +3,9 @@
 
 use super::Allowed::{Ints, Rule, Words};
 use super::Need::{Default as D, Optional as O};
+use super::{Count, Values, absent};
 use super::{Key, Ty};
-use crate::scenario::PATTERN_NAMES;
-use crate::scenario::schema::{Count, Values};
+use crate::spec::PATTERN_NAMES;
 
 table! {
     /// `[traffic]` as written (required).
@@ -132,6 +132,8 @@ table! {
             doc: "p: the probability of a destination within distance L, otherwise uniform",
         },
     }
+    /// The `[traffic]` keys that are plain (see `Plain`): each a typed value with its default.
+    plain TrafficOptions {}
 }
 
 table! {
@@ -217,16 +219,7 @@ fn default_pattern() -> String {
 
 impl Default for RawRun {
     fn default() -> Self {
-        RawRun {
-            warmup_cycles: default_warmup(),
-            measure_cycles: default_measure(),
-            drain_cycles: None,
-            watchdog_cycles: default_watchdog(),
-            max_backlog: default_backlog(),
-            batches: default_batches(),
-            histogram_bin: default_bin(),
-            threads_per_point: 0,
-        }
+        absent()
     }
 }
 
