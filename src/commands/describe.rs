@@ -254,10 +254,16 @@ fn describe(s: &Scenario) -> Result<()> {
         Some(l) if p.topology == "torus" => format!(" {l}"),
         _ => String::new(),
     };
+    // A topology without dimensions is named by its own parameters ("p = 4, a = 8, ...").
+    let shape = if p.radix.is_empty() {
+        let named: Vec<String> = p.shape.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        format!("({})", named.join(", "))
+    } else {
+        format!("{:?}", p.radix)
+    };
     out!(
-        "  network: {} {:?}{links}, {} nodes, {} links, diameter {}, mean distance {:.4}",
+        "  network: {} {shape}{links}, {} nodes, {} links, diameter {}, mean distance {:.4}",
         p.topology,
-        p.radix,
         p.processors,
         p.channels,
         p.diameter,

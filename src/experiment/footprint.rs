@@ -101,8 +101,12 @@ pub struct Footprint {
 /// The estimate for one point of `s`, from its topology and router alone.
 pub fn footprint(s: &Scenario) -> Footprint {
     let t = &s.topology;
-    let n: f64 = t.radix.iter().map(|&k| k as f64).product();
+    let n: f64 = match t.family {
+        Family::Dragonfly(d) => d.routers() as f64,
+        _ => t.radix.iter().map(|&k| k as f64).product(),
+    };
     let links = match (t.family, t.kind) {
+        (Family::Dragonfly(d), _) => d.links() as f64,
         (Family::KAryNCube, Kind::Hypercube) => n * t.radix.len() as f64,
         (Family::KAryNCube, Kind::Torus) => {
             n * t.radix.len() as f64 * if t.bidirectional { 2.0 } else { 1.0 }

@@ -5,6 +5,7 @@
 mod adaptive;
 pub mod conventions;
 mod dor;
+mod dragonfly;
 mod duato;
 mod pcube;
 mod ring;
@@ -13,6 +14,7 @@ pub use crate::spec::Algorithm;
 pub use adaptive::Adaptive;
 pub use conventions::{Dateline, Tie};
 pub use dor::Dor;
+pub use dragonfly::DragonflyRouting;
 pub use duato::Duato;
 pub use pcube::PCube;
 pub use ring::{AdaptiveRing, DorRing};
@@ -142,6 +144,16 @@ impl Algorithm {
     /// Checks that the routing can run, deadlock-free, on the scenario's network and router;
     /// each routing file holds its own rules.
     pub fn check(self, s: &Setting) -> Result<(), Refusal> {
+        if matches!(self, Algorithm::Min | Algorithm::Valiant) {
+            return dragonfly::check(self, s);
+        }
+        if matches!(s.topology.family, crate::spec::Family::Dragonfly(_)) {
+            return Err(Refusal::new(
+                "[routing] algorithm",
+                format!("{} does not route on a dragonfly", self.name()),
+                "use algorithm = \"min\" or \"valiant\"",
+            ));
+        }
         if self != Algorithm::Dor && !s.topology.cube_coordinates() {
             return Err(Refusal::new(
                 "[routing] algorithm",
@@ -159,6 +171,7 @@ impl Algorithm {
             Algorithm::Duato | Algorithm::DuatoTimeout => duato::check(self, s),
             Algorithm::DorRing | Algorithm::AdaptiveRing => ring::check(self, s),
             Algorithm::Adaptive => adaptive::check(s),
+            Algorithm::Min | Algorithm::Valiant => unreachable!("checked above"),
         }
     }
 }
@@ -178,6 +191,8 @@ pub enum Routing {
     Adaptive(Adaptive),
     /// ADAPTIVE_RING: fully adaptive on bidirectional tori, low/high/adaptive (paper 004).
     AdaptiveRing(AdaptiveRing),
+    /// A dragonfly's minimal or Valiant routing.
+    Dragonfly(DragonflyRouting),
 }
 
 impl Routing {
@@ -192,12 +207,19 @@ impl Routing {
             Algorithm::DorRing => Routing::DorRing(DorRing::new(net)),
             Algorithm::Adaptive => Routing::Adaptive(Adaptive::new(net)),
             Algorithm::AdaptiveRing => Routing::AdaptiveRing(AdaptiveRing::new(net)),
+            Algorithm::Min | Algorithm::Valiant => {
+                Routing::Dragonfly(DragonflyRouting::new(net, s.routing.algorithm))
+            }
         }
     }
 
-    /// True when headers need their message's tie bits (`[routing] tie = "random"` with a
-    /// routing that follows it, on a network with ties).
+    /// True when headers need their message's route word: its tie bits (`[routing] tie =
+    /// "random"` with a routing that follows it, on a network with ties), or the draw of
+    /// Valiant's intermediate group.
     pub fn random_tie(s: &Scenario, net: &Network) -> bool {
+        if s.routing.algorithm == Algorithm::Valiant {
+            return true;
+        }
         s.routing.tie == Tie::Random
             && matches!(
                 s.routing.algorithm,
@@ -209,7 +231,7 @@ impl Routing {
     /// True when a blocked header's candidates cannot change while it waits (a single
     /// deterministic channel), so the engine may let it sleep until a buffer there frees.
     pub fn candidates_fixed(&self) -> bool {
-        matches!(self, Routing::Dor(_))
+        matches!(self, Routing::Dor(_) | Routing::Dragonfly(_))
     }
 
     /// The longest a routing decision can depend on how long a header has waited (a
@@ -276,6 +298,7 @@ impl Routing {
             Routing::DorRing(r) => r.route(net, at, tgt, out),
             Routing::Adaptive(r) => r.route(net, at, tgt, out),
             Routing::AdaptiveRing(r) => r.route(net, at, tgt, out),
+            Routing::Dragonfly(r) => r.route(net, at, tgt, in_buf, tie, out),
         }
     }
 }

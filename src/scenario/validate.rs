@@ -443,6 +443,9 @@ fn pattern(c: &Checker, t: &crate::spec::keys::RawTraffic, topo: &TopologySpec) 
         unused("hotspot_node", t.hotspot_node.is_some(), "hotspot")?;
         unused("hotspot_fraction", t.hotspot_fraction.is_some(), "hotspot")?;
     }
+    if name != "shift" {
+        unused("shift_offset", t.shift_offset.is_some(), "shift")?;
+    }
     if name != "locality" {
         unused("locality_model", t.locality_model.is_some(), "locality")?;
         unused("locality_factor", t.locality_factor.is_some(), "locality")?;
@@ -506,7 +509,20 @@ fn pattern(c: &Checker, t: &crate::spec::keys::RawTraffic, topo: &TopologySpec) 
             Pattern::Tornado
         }
         "neighbor" => Pattern::Neighbor,
-        "permutation" => Pattern::Permutation,
+        "permutation" | "random-permutation" => Pattern::Permutation,
+        "group-shift" => Pattern::GroupShift,
+        "shift" => {
+            let Some(offset) = t.shift_offset else {
+                return Err(c.err(
+                    "[traffic] shift_offset",
+                    "missing",
+                    "give the offset in processor ids, e.g. shift_offset = 1",
+                ));
+            };
+            Pattern::Shift {
+                offset: c.int("[traffic] shift_offset", offset, 1, nodes as i64 - 1)? as u32,
+            }
+        }
         "locality" => Pattern::Locality(match t.locality_model.as_deref() {
             None | Some("decreasing") => {
                 if t.locality_radius.is_some() || t.locality_probability.is_some() {

@@ -8,7 +8,7 @@ mod routing;
 mod topology;
 
 pub use routing::{Algorithm, Dateline, Tie, default_conventions};
-pub use topology::{Family, Kind, Placement, TopologySpec};
+pub use topology::{DragonflyShape, Family, Kind, Placement, TopologySpec};
 
 /// A validated scenario: every value in range, every combination possible.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -180,8 +180,16 @@ pub enum Pattern {
     Tornado,
     /// a → a + 1 (mod k) in every dimension.
     Neighbor,
-    /// A random permutation fixed by the seed.
+    /// A random permutation fixed by the seed (`"permutation"` or `"random-permutation"`).
     Permutation,
+    /// Processor q sends to q + offset (mod N).
+    Shift {
+        /// The offset in processor ids (`shift_offset`).
+        offset: u32,
+    },
+    /// A dragonfly's adversarial pattern: every processor of group i sends to a random
+    /// processor of group i + 1 (mod g) (Kim et al. 2008).
+    GroupShift,
     /// Destinations weighted by distance from the source (`locality_model`).
     Locality(Locality),
 }
@@ -206,7 +214,7 @@ pub enum Locality {
 }
 
 /// Every pattern's name, in the order messages list them (`Pattern::name` gives each).
-pub const PATTERN_NAMES: [&str; 9] = [
+pub const PATTERN_NAMES: [&str; 12] = [
     "uniform",
     "hotspot",
     "bit-reversal",
@@ -215,6 +223,9 @@ pub const PATTERN_NAMES: [&str; 9] = [
     "tornado",
     "neighbor",
     "permutation",
+    "random-permutation",
+    "shift",
+    "group-shift",
     "locality",
 ];
 
@@ -239,6 +250,8 @@ impl Pattern {
             Pattern::Tornado => "tornado",
             Pattern::Neighbor => "neighbor",
             Pattern::Permutation => "permutation",
+            Pattern::Shift { .. } => "shift",
+            Pattern::GroupShift => "group-shift",
             Pattern::Locality(_) => "locality",
         }
     }

@@ -19,11 +19,16 @@ pub enum Algorithm {
     Adaptive,
     /// Fully adaptive with low, high and adaptive classes (paper 004, ADAPTIVE_RING).
     AdaptiveRing,
+    /// A dragonfly's minimal routing: local, global, local (Kim et al. 2008).
+    Min,
+    /// Valiant's routing on a dragonfly: minimally to a random intermediate group, then
+    /// minimally to the destination (Kim et al. 2008).
+    Valiant,
 }
 
 /// The one name table: each algorithm's scenario name, a gloss for messages, and the other
 /// names a scenario may use for it.
-const NAMES: [(Algorithm, &str, &str, &[&str]); 7] = [
+const NAMES: [(Algorithm, &str, &str, &[&str]); 9] = [
     (
         Algorithm::Dor,
         "dor",
@@ -36,6 +41,8 @@ const NAMES: [(Algorithm, &str, &str, &[&str]); 7] = [
     (Algorithm::DorRing, "dor-ring", "", &[]),
     (Algorithm::Adaptive, "adaptive", "", &[]),
     (Algorithm::AdaptiveRing, "adaptive-ring", "", &[]),
+    (Algorithm::Min, "min", " (dragonfly)", &[]),
+    (Algorithm::Valiant, "valiant", " (dragonfly)", &[]),
 ];
 
 impl Algorithm {

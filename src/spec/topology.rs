@@ -44,6 +44,45 @@ pub enum Family {
     MWay(Placement),
     /// A HyperX: every router linked to each router that differs in one coordinate.
     HyperX,
+    /// A dragonfly (Kim, Dally, Scott and Abts, ISCA 2008): groups of fully connected
+    /// routers, the groups joined by global channels.
+    Dragonfly(DragonflyShape),
+}
+
+/// A dragonfly's parameters: `p` processors per router, `a` routers per group, `h` global
+/// channels per router, `groups` groups (at most a·h + 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct DragonflyShape {
+    /// Processors per router.
+    pub p: u32,
+    /// Routers per group.
+    pub a: u32,
+    /// Global channels per router.
+    pub h: u32,
+    /// Groups.
+    pub groups: u32,
+}
+
+impl DragonflyShape {
+    /// Routers: a per group.
+    pub fn routers(&self) -> u64 {
+        self.a as u64 * self.groups as u64
+    }
+
+    /// Global channels joining each ordered pair of groups: ⌊a·h / (g − 1)⌋ (0 with one
+    /// group); a group's other a·h − m(g − 1) global ports stay unconnected.
+    pub fn copies(&self) -> u32 {
+        match self.groups {
+            0 | 1 => 0,
+            g => self.a * self.h / (g - 1),
+        }
+    }
+
+    /// Unidirectional links: a(a − 1) local ones per group, m(g − 1) global ones leaving each.
+    pub fn links(&self) -> u64 {
+        let (a, g) = (self.a as u64, self.groups as u64);
+        g * a * (a - 1) + g * (g.max(1) - 1) * self.copies() as u64
+    }
 }
 
 impl Family {
@@ -55,6 +94,7 @@ impl Family {
                 "the shared channels of a k-ary m-way network (paper 004 has no model)"
             }
             Family::HyperX => "a HyperX (no paper models it)",
+            Family::Dragonfly(_) => "a dragonfly (no paper models it)",
         }
     }
 }
@@ -86,6 +126,7 @@ impl TopologySpec {
         match self.family {
             Family::KAryNCube | Family::MWay(_) => self.kind.name(),
             Family::HyperX => "hyperx",
+            Family::Dragonfly(_) => "dragonfly",
         }
     }
 
@@ -94,7 +135,7 @@ impl TopologySpec {
     pub fn cube_coordinates(&self) -> bool {
         match self.family {
             Family::KAryNCube | Family::MWay(_) => true,
-            Family::HyperX => false,
+            Family::HyperX | Family::Dragonfly(_) => false,
         }
     }
 
@@ -107,6 +148,7 @@ impl TopologySpec {
     pub fn processors(&self) -> u64 {
         let routers: u64 = self.radix.iter().map(|&k| k as u64).product();
         match self.family {
+            Family::Dragonfly(d) => d.routers() * d.p as u64,
             Family::KAryNCube | Family::HyperX => routers,
             Family::MWay(Placement::Channels(p)) => routers * p as u64,
             // One router per adjacent pair of channels: k per ring, k − 1 per line.
@@ -133,11 +175,27 @@ impl TopologySpec {
     /// Why the network's processors cannot use traffic pattern `name`, with the fix, or None
     /// when they can.
     pub fn refuses_pattern(&self, name: &str) -> Option<(String, String)> {
-        let anywhere = matches!(name, "uniform" | "hotspot" | "permutation");
-        if !self.processors_are_routers() && !anywhere {
+        let anywhere = matches!(
+            name,
+            "uniform" | "hotspot" | "permutation" | "random-permutation" | "shift"
+        );
+        let dragonfly = matches!(self.family, Family::Dragonfly(_));
+        if name == "group-shift" && !dragonfly {
+            return Some((
+                "group-shift sends from each dragonfly group to the next, and this network has no groups".into(),
+                "use kind = \"dragonfly\", or another pattern (e.g. \"shift\")".into(),
+            ));
+        }
+        if dragonfly && !anywhere && name != "group-shift" {
+            return Some((
+                format!("{name:?} is defined on router coordinates, and a dragonfly has none"),
+                "use pattern = \"uniform\", \"hotspot\", \"random-permutation\", \"shift\" or \"group-shift\"".into(),
+            ));
+        }
+        if !self.processors_are_routers() && !anywhere && !dragonfly {
             return Some((
                 format!("{name:?} is defined on router coordinates, and this m-way network's processors are not one per channel"),
-                "use pattern = \"uniform\", \"hotspot\" or \"permutation\", or processors = \"channels\" with processor_factor = 1".into(),
+                "use pattern = \"uniform\", \"hotspot\", \"permutation\" or \"shift\", or processors = \"channels\" with processor_factor = 1".into(),
             ));
         }
         if self.family == Family::HyperX && name == "locality" {

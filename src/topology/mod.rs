@@ -8,12 +8,14 @@
 //! Coordinates are a capability of the cube topologies ([`Topology::cube`]): only the routings
 //! and traffic patterns defined on coordinates ask for them.
 
+mod dragonfly;
 mod hyperx;
 mod kary_ncube;
 mod mway;
 mod properties;
 
-pub use crate::spec::{Family, Kind, TopologySpec};
+pub use crate::spec::{DragonflyShape, Family, Kind, TopologySpec};
+pub use dragonfly::Dragonfly;
 pub use hyperx::HyperX;
 pub use kary_ncube::{DorHop, KAryNCube};
 pub use mway::{MWay, Placement};
@@ -78,6 +80,8 @@ pub enum Topology {
     MWay(MWay),
     /// A HyperX (flattened butterfly).
     HyperX(HyperX),
+    /// A dragonfly.
+    Dragonfly(Dragonfly),
 }
 
 impl From<KAryNCube> for Topology {
@@ -97,6 +101,7 @@ impl Topology {
             Topology::KAryNCube(t) => cube(t),
             Topology::MWay(m) => cube(&m.graph) + bytes(&m.chans) + bytes(&m.shares),
             Topology::HyperX(h) => cube(&h.coords) + h.heap_bytes(),
+            Topology::Dragonfly(d) => d.heap_bytes(),
         }
     }
 
@@ -111,6 +116,7 @@ impl Topology {
                 Topology::MWay(MWay::new(KAryNCube::new(kind, radix, both), placement))
             }
             Family::HyperX => Topology::HyperX(HyperX::new(spec.radix.clone())),
+            Family::Dragonfly(shape) => Topology::Dragonfly(Dragonfly::new(shape)),
         }
     }
 
@@ -121,7 +127,7 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => Some(t),
             Topology::MWay(m) => Some(&m.graph),
-            Topology::HyperX(_) => None,
+            Topology::HyperX(_) | Topology::Dragonfly(_) => None,
         }
     }
 
@@ -152,6 +158,7 @@ impl Topology {
             Topology::KAryNCube(t) => &t.links,
             Topology::MWay(m) => &m.graph.links,
             Topology::HyperX(h) => &h.links,
+            Topology::Dragonfly(d) => &d.links,
         }
     }
 
@@ -181,6 +188,7 @@ impl Topology {
             Topology::KAryNCube(t) => t.nodes,
             Topology::MWay(m) => m.graph.nodes,
             Topology::HyperX(h) => h.nodes(),
+            Topology::Dragonfly(d) => d.routers(),
         }
     }
 
@@ -198,6 +206,12 @@ impl Topology {
                 attach: m.attach,
                 shared_channels: true,
                 shares: &m.shares,
+            },
+            Topology::Dragonfly(d) => Attachment {
+                proc_at: Some(&d.proc_at),
+                attach: 1,
+                shared_channels: false,
+                shares: &[],
             },
         }
     }
@@ -219,6 +233,7 @@ impl Topology {
     fn other_dimension_order_link(&self, at: u32, dst: u32) -> Option<u32> {
         match self {
             Topology::HyperX(h) => h.dimension_order_link(at, dst),
+            Topology::Dragonfly(d) => d.minimal_link(at, dst),
             _ => self.cube().and_then(|t| t.dimension_order_link(at, dst, 0)),
         }
     }
@@ -230,6 +245,7 @@ impl Topology {
             Topology::KAryNCube(t) => t.distance(a, b),
             Topology::MWay(m) => m.graph.distance(a, b),
             Topology::HyperX(h) => h.distance(a, b),
+            Topology::Dragonfly(d) => d.distance(a, b),
         }
     }
 
@@ -239,6 +255,7 @@ impl Topology {
             Topology::KAryNCube(t) => t.diameter(),
             Topology::MWay(m) => m.graph.diameter(),
             Topology::HyperX(h) => h.properties().diameter,
+            Topology::Dragonfly(d) => d.properties().diameter,
         }
     }
 
@@ -248,6 +265,7 @@ impl Topology {
             Topology::KAryNCube(t) => t.properties(),
             Topology::MWay(m) => m.properties(),
             Topology::HyperX(h) => h.properties(),
+            Topology::Dragonfly(d) => d.properties(),
         }
     }
 }

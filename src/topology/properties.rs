@@ -5,8 +5,10 @@
 pub struct Properties {
     /// The topology's name, e.g. "torus" or "k-ary m-way mesh".
     pub topology: String,
-    /// Radix of each dimension.
+    /// Radix of each dimension (empty for a topology without dimensions).
     pub radix: Vec<u32>,
+    /// The topology's own parameters as (name, value) rows, e.g. a dragonfly's p, a, h.
+    pub shape: Vec<(&'static str, String)>,
     /// k-ary n-cubes: "unidirectional" or "bidirectional" links.
     pub links: Option<&'static str>,
     /// m-way networks: where processors are linked, e.g. "channels (p = 1)".
@@ -19,6 +21,9 @@ pub struct Properties {
     pub routers: u64,
     /// Channels: unidirectional point-to-point links, or m-way channels.
     pub channels: u64,
+    /// The channels of each kind as (name, count) rows, where a topology has kinds (a
+    /// dragonfly's local and global channels).
+    pub channels_by_kind: Vec<(&'static str, u64)>,
     /// The most network channels a router drives.
     pub degree: u32,
     /// The largest distance between processors (m-way: channel crossings).
@@ -38,11 +43,14 @@ impl Properties {
             .map(|k| k.to_string())
             .collect::<Vec<_>>()
             .join("x");
-        let mut rows = vec![
-            ("topology", self.topology.clone()),
-            ("radix", radix),
-            ("dimensions", self.radix.len().to_string()),
-        ];
+        let mut rows = vec![("topology", self.topology.clone())];
+        if !self.radix.is_empty() {
+            rows.extend([
+                ("radix", radix),
+                ("dimensions", self.radix.len().to_string()),
+            ]);
+        }
+        rows.extend(self.shape.iter().cloned());
         if let Some(l) = self.links {
             rows.push(("links", l.to_string()));
         }
@@ -56,6 +64,13 @@ impl Properties {
             ("processors", self.processors.to_string()),
             ("routers", self.routers.to_string()),
             ("channels", self.channels.to_string()),
+        ]);
+        rows.extend(
+            self.channels_by_kind
+                .iter()
+                .map(|&(k, n)| (k, n.to_string())),
+        );
+        rows.extend([
             ("degree", self.degree.to_string()),
             ("diameter", self.diameter.to_string()),
             ("mean_distance", format!("{}", self.mean_distance)),

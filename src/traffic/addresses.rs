@@ -52,7 +52,8 @@ impl Addresses {
 
     /// The processors of `topology`: its routers' grid when they are its routers one to one
     /// (a k-ary n-cube, HyperX's coordinates, an m-way network with a processor on each
-    /// channel), else a line of the processors.
+    /// channel), a dragonfly's processors by group (the group the last dimension), else a
+    /// line of the processors.
     pub fn of_processors(topology: &Topology) -> Addresses {
         match topology {
             Topology::KAryNCube(t) => Addresses::of(t),
@@ -61,6 +62,11 @@ impl Addresses {
             }
             Topology::MWay(m) => Addresses::of(&m.graph),
             Topology::HyperX(h) => Addresses::of(&h.coords),
+            // A processor's group is its coordinate in the last dimension.
+            Topology::Dragonfly(d) => {
+                let per_group = d.shape.p * d.shape.a;
+                Addresses::grid(Kind::Mesh, vec![per_group, d.shape.groups], true)
+            }
         }
     }
 

@@ -23,6 +23,14 @@ pub enum Destinations {
     /// A fixed map from source to destination (a permutation for all but neighbor/tornado on
     /// some radices); a node mapped onto itself sends no pattern message.
     Map(Vec<u32>),
+    /// Each processor of a group sends to a random processor of the next group: processor
+    /// ids are counted group by group, `size` per group, `groups` groups.
+    GroupShift {
+        /// Processors per group.
+        size: u32,
+        /// Groups.
+        groups: u32,
+    },
     /// Locality: a destination at distance r has weight `weights[r]` (r ≥ 1).
     ByDistance {
         /// Weight of each distance in hops, indexed by distance up to the diameter (0 at r = 0).
@@ -105,6 +113,15 @@ impl Destinations {
                     .collect();
                 index(&c)
             }),
+            Pattern::Shift { offset } => map(&|x| (x + offset) % n),
+            // The group is the processors' last coordinate (a dragonfly's address space).
+            Pattern::GroupShift => {
+                let groups = *t.radix.last().expect("a grid has dimensions");
+                Destinations::GroupShift {
+                    size: n / groups,
+                    groups,
+                }
+            }
             Pattern::Permutation => {
                 let mut rng = Pcg64::seed_from_u64(super::mix_seed(seed, 0x9E2_3A71));
                 let mut perm: Vec<u32> = (0..n).collect();
@@ -177,6 +194,10 @@ impl Destinations {
                 let d = m[src as usize];
                 (d != src).then_some(d)
             }
+            Destinations::GroupShift { size, groups } => {
+                let d = (src / *size + 1) % *groups * *size + rng.gen_range(0..*size);
+                (d != src).then_some(d)
+            }
             Destinations::ByDistance {
                 weights,
                 local,
@@ -218,6 +239,7 @@ impl Destinations {
         match self {
             Destinations::Hotspot { node, fraction } if *node == src => 1.0 - fraction,
             Destinations::Map(m) if m[src as usize] == src => 0.0,
+            Destinations::GroupShift { size, groups: 1 } => 1.0 - 1.0 / *size as f64,
             _ => 1.0,
         }
     }
@@ -246,6 +268,13 @@ impl Destinations {
             Destinations::Map(m) => {
                 let d = m[src as usize];
                 if d == src { vec![] } else { vec![(d, 1.0)] }
+            }
+            Destinations::GroupShift { size, groups } => {
+                let first = (src / size + 1) % groups * size;
+                (first..first + size)
+                    .filter(|&d| d != src)
+                    .map(|d| (d, 1.0 / *size as f64))
+                    .collect()
             }
             Destinations::ByDistance { weights, local, .. } => {
                 let table = DistanceTable::new(t, src);

@@ -5,9 +5,26 @@ use super::super::*;
 use super::{Checker, MAX_NODES};
 use crate::error::quoted;
 use crate::spec::keys::{Radix, RawTopology};
-use crate::topology::{Family, Kind, Placement};
+use crate::topology::{DragonflyShape, Family, Kind, Placement};
 
 pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
+    if t.kind == "dragonfly" {
+        return dragonfly_topology(c, t);
+    }
+    for (key, given) in [
+        ("p", t.p.is_some()),
+        ("a", t.a.is_some()),
+        ("h", t.h.is_some()),
+        ("groups", t.groups.is_some()),
+    ] {
+        if given {
+            return Err(c.err(
+                &format!("[topology] {key}"),
+                format!("only a dragonfly has {key}, not a {}", t.kind),
+                format!("remove {key}, or use kind = \"dragonfly\""),
+            ));
+        }
+    }
     if t.kind == "mway" {
         return mway_topology(c, t);
     }
@@ -33,7 +50,7 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
             return Err(c.err(
                 "[topology] kind",
                 format!("unknown topology {}", quoted(other)),
-                "use \"mesh\", \"torus\", \"hypercube\" or \"mway\" (k-ary n-cubes and m-way networks), or \"hyperx\"",
+                "use \"mesh\", \"torus\", \"hypercube\" or \"mway\" (k-ary n-cubes and m-way networks), \"hyperx\" or \"dragonfly\"",
             ));
         }
     };
@@ -254,6 +271,67 @@ fn hyperx_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         family: Family::HyperX,
         kind: Kind::Mesh,
         radix,
+        bidirectional: true,
+    })
+}
+
+/// A dragonfly: `p`, `a`, `h` and `groups` (at most a·h + 1, the default).
+fn dragonfly_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
+    for (key, given) in [
+        ("k", t.k.is_some()),
+        ("n", t.n.is_some()),
+        ("links", t.links.is_some()),
+        ("wrap", t.wrap.is_some()),
+        ("processors", t.processors.is_some()),
+        ("processor_factor", t.processor_factor.is_some()),
+    ] {
+        if given {
+            return Err(c.err(
+                &format!("[topology] {key}"),
+                format!("a dragonfly has no {key}: it is given by p, a, h and groups"),
+                format!("remove {key}"),
+            ));
+        }
+    }
+    let need = |key: &str, v: Option<i64>, example: &str| {
+        let label = format!("[topology] {key}");
+        match v {
+            Some(v) => c.ranged(&label, v).map(|v| v as u32),
+            None => Err(c.err(
+                &label,
+                "missing",
+                format!("give it, e.g. {key} = {example}"),
+            )),
+        }
+    };
+    let p = need("p", t.p, "4")?;
+    let a = need("a", t.a, "8")?;
+    let h = need("h", t.h, "4")?;
+    let most = a * h + 1;
+    let groups = match t.groups {
+        None => most,
+        Some(g) => c.int("[topology] groups", g, 1, most as i64)? as u32,
+    };
+    let shape = DragonflyShape { p, a, h, groups };
+    let processors = shape.routers() * p as u64;
+    if processors < 2 {
+        return Err(c.err(
+            "[topology] p",
+            "the dragonfly has a single processor, with nobody to send to",
+            "give p, a or groups above 1",
+        ));
+    }
+    if processors > MAX_NODES as u64 {
+        return Err(c.err(
+            "[topology] groups",
+            format!("the dragonfly has {processors} processors, more than {MAX_NODES}"),
+            "use fewer groups or smaller p, a or h",
+        ));
+    }
+    Ok(TopologySpec {
+        family: Family::Dragonfly(shape),
+        kind: Kind::Mesh,
+        radix: Vec::new(),
         bidirectional: true,
     })
 }

@@ -99,6 +99,14 @@ table! {
             allowed: Rule("h in [0, 1]"),
             doc: "h: the fraction of messages sent to the hot node; a list is swept",
         },
+        shift_offset: Option<i64> => {
+            ty: Ty::Int,
+            need: O,
+            default: "required for `shift`",
+            unit: "processors",
+            allowed: Rule("1..N − 1"),
+            doc: "`shift` only: processor q sends to q + offset (mod N)",
+        },
         locality_model: Option<String> => {
             ty: Ty::Str,
             need: O,
