@@ -5,7 +5,9 @@
 //! (d) the 32-ary 4-cube (1,048,576 nodes, bidirectional, its default torus conventions, V = 2,
 //! 8-flit buffers, M = 16) at 0.002 flits/node/cycle after 500 warm-up cycles, with its set-up
 //! (`/setup`: building the engine of the point), and the same point with its cycle split across
-//! 2 threads (`d_torus32x4_dor_load0.002_threads2`, `[run] threads_per_point = 2`).
+//! 2 threads (`d_torus32x4_dor_load0.002_threads2`, `[run] threads_per_point = 2`); (e) the
+//! dragonfly of `scenarios/dragonfly-1k.toml` (p = h = 4, a = 8, 33 groups, V = 4, 8-flit
+//! buffers, M = 4) under uniform traffic and minimal routing at 0.3 flits/processor/cycle.
 //!
 //! Run: `cargo bench --bench engine`. Each benchmark id ends in `/cycles` (throughput in
 //! simulated cycles) or `/flit_hops` (throughput in flits moved across network links).
@@ -84,6 +86,7 @@ fn engine(c: &mut Criterion) {
         ("a_mesh16x16_dor_load0.02", "a_idle"),
         ("b_torus8x8x8_bi_dor_load0.05", "b"),
         ("c_mway_torus8x8x8_dor_ring_load0.07", "c"),
+        ("e_dragonfly1k_min_load0.3", "e"),
     ] {
         let (s, flit_rate, _) = workload(name).expect("a workload");
         bench_workload(c, id, &s, flit_rate);

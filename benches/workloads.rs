@@ -1,6 +1,6 @@
 //! The engine's reference workloads (a: 16x16 mesh, b: 8-ary 3-cube, c: k-ary m-way torus,
-//! d: 1,048,576-node 32-ary 4-cube), written once for `benches/engine.rs` and
-//! `examples/cycle_probe.rs`.
+//! d: 1,048,576-node 32-ary 4-cube, e: 1,056-processor dragonfly), written once for
+//! `benches/engine.rs` and `examples/cycle_probe.rs`.
 
 use flitsim::Scenario;
 
@@ -14,7 +14,7 @@ pub fn scenario(topology: &str, vcs: u32, depth: u32, length: u32, routing: &str
     Scenario::from_toml(&text, "bench").expect("valid bench scenario")
 }
 
-/// Workload `name` (`a`, `a_idle`, `b`, `c`, `d`): its scenario, its load in flits/node/cycle
+/// Workload `name` (`a`, `a_idle`, `b`, `c`, `d`, `e`): its scenario, its load in flits/node/cycle
 /// and its warm-up cycles.
 pub fn workload(name: &str) -> Option<(Scenario, f64, u64)> {
     Some(match name {
@@ -57,6 +57,18 @@ pub fn workload(name: &str) -> Option<(Scenario, f64, u64)> {
             ),
             0.002,
             500,
+        ),
+        // scenarios/dragonfly-1k.toml's network under uniform traffic and minimal routing.
+        "e" => (
+            scenario(
+                "kind = \"dragonfly\"\np = 4\na = 8\nh = 4",
+                4,
+                8,
+                4,
+                "algorithm = \"min\"",
+            ),
+            0.3,
+            20_000,
         ),
         _ => return None,
     })

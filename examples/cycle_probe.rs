@@ -5,7 +5,7 @@
 //! Run: `cargo build --release --example cycle_probe`, then
 //! `valgrind --tool=callgrind --toggle-collect='cycle_probe::measured' \
 //! target/release/examples/cycle_probe WORKLOAD CYCLES [PARTITIONS]`, WORKLOAD one of `a`,
-//! `a_idle`, `b`, `c`, `d`; the workload's warm-up runs first, uncounted. With PARTITIONS > 1
+//! `a_idle`, `b`, `c`, `d`, `e`; the workload's warm-up runs first, uncounted. With PARTITIONS > 1
 //! the cycle is split into that many partitions run in turn on the calling thread
 //! (`EngineConfig::in_turn`): the split cycle's work without the threads' waits,
 //! whose spinning callgrind would count.
@@ -31,7 +31,7 @@ fn main() {
     }
     let Some((s, flit_rate, warm)) = workloads::workload(&args[0]) else {
         eprintln!(
-            "cycle_probe: no workload {}; fix: a, a_idle, b, c or d",
+            "cycle_probe: no workload {}; fix: a, a_idle, b, c, d or e",
             args[0]
         );
         std::process::exit(2);

@@ -46,14 +46,15 @@ impl Engine {
     /// Tells deadlock from congestion: a copy of the engine takes no new messages and runs
     /// until its network is empty (congestion: None) or nothing has moved for longer than any
     /// routing timer (deadlock: each buffer that cannot move, in id order). Until then every
-    /// cycle moves a flit, and each flit moves at most diameter + 2 times, which bounds the run.
+    /// cycle moves a flit, and each flit moves at most its route's longest (the routing's
+    /// `max_hops`) + 2 times, which bounds the run.
     pub fn confirm_deadlock(&self) -> Option<Vec<StuckBuffer>> {
         let mut e = self.clone();
         e.drain_only = true;
         e.log_deliveries = false;
         let patience = self.routing.timer_cycles() + 2;
         let partial = self.sources.started_flits(&self.msgs.len);
-        let limit = (self.flits_in_net + partial) * (self.net.topology.diameter() as u64 + 2)
+        let limit = (self.flits_in_net + partial) * (self.routing.max_hops(&self.net) as u64 + 2)
             + patience
             + 1;
         let mut still = 0;

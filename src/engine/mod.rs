@@ -213,7 +213,7 @@ impl Engine {
                     )
                 })
                 .collect(),
-            hops: HopProbe::new(routing.buffer_classes()),
+            hops: HopProbe::new(routing.buffer_classes(&net)),
             occupancy: VcOccupancy::new(net.links as usize, net.vcs),
             traffic,
             bufs: Buffers::new(&net),

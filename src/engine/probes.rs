@@ -198,7 +198,8 @@ impl Engine {
                 hops.links as u32,
                 batch,
             );
-            self.stats.record_classes(hops.escape as u32);
+            self.stats
+                .record_classes(hops.escape as u32, hops.detour as u32);
         }
         if self.log_deliveries {
             self.deliveries.push(Delivery {

@@ -34,6 +34,9 @@ pub(super) fn select(
             first_free_early(net, bufs, queued, only)
         };
     }
+    if let Some(paths) = cand.compare {
+        return ugal(net, bufs, all, paths);
+    }
     let mut start = 0;
     while start < all.len() {
         let tier = all[start].tier;
@@ -74,6 +77,28 @@ pub(super) fn select(
         start = end;
     }
     None
+}
+
+/// UGAL (Kim et al. 2008): the minimal path (the first candidate) unless its queue times its
+/// hops exceeds the non-minimal path's (the second), q_min·H_min > q_nm·H_nm, q a channel's
+/// flits in its virtual channels' buffers; then a free virtual channel of the chosen
+/// candidate's class, or none (the header waits and is routed again).
+#[inline(never)]
+fn ugal(
+    net: &Network,
+    bufs: &(impl Records<Buf> + ?Sized),
+    all: &[Candidate],
+    paths: [crate::routing::Weighed; 2],
+) -> Option<(u32, u32)> {
+    let q = |chan: u32| -> u64 {
+        let base = (chan * net.vcs) as usize;
+        (base..base + net.vcs as usize)
+            .map(|t| bufs.peek(t, CNT) as u64)
+            .sum()
+    };
+    let [min, nm] = paths;
+    let pick = (q(min.queue) * min.hops as u64 > q(nm.queue) * nm.hops as u64) as usize;
+    first_free(net, bufs, &all[pick])
 }
 
 /// Early free (paper 004 section 3.5): the lowest virtual channel of a candidate's class that

@@ -58,9 +58,9 @@ const PER_TABLE_ROW: f64 = 139.0;
 /// room for two links per router and dimension (a hypercube and a unidirectional torus make
 /// one), and a HyperX's grows by doubling.
 const RESERVED_PER_LINK: f64 = 16.0;
-/// Bytes per message waiting at a source, at worst: the message's record (38 bytes in 9
+/// Bytes per message waiting at a source, at worst: the message's record (40 bytes in 9
 /// arrays) in vectors that grow by doubling.
-const PER_MESSAGE: f64 = 76.0;
+const PER_MESSAGE: f64 = 80.0;
 
 /// Bytes per virtual-channel buffer that splitting a point's cycle adds once.
 const SPLIT_PER_BUFFER: f64 = 1.5;

@@ -107,6 +107,12 @@ pub const SUMMARY: &[Column] = &[
         value: |r, _| Cell::Num(r.stats.hops_mean()),
     },
     Column {
+        name: "nonminimal_fraction",
+        unit: "fraction",
+        doc: "measured messages routed non-minimally (the dragonfly's `valiant`, `ugal-l` and `ugal-g`: through an intermediate group) / measured messages; 0 for minimal routings",
+        value: |r, _| Cell::Num(r.stats.nonminimal_fraction()),
+    },
+    Column {
         name: "adaptive_hop_fraction",
         unit: "fraction",
         doc: "hops onto class-a (adaptive) virtual channels / all network hops of the measured messages; 0 for `dor` and `pcube`, which have no class a; the rest are escape hops",

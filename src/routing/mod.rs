@@ -41,11 +41,24 @@ pub struct Candidate {
     pub tier: u8,
 }
 
+/// One side of UGAL's comparison (Kim et al. 2008): a path's hop count H and the channel
+/// whose queue q weighs it; selection takes the path with the smaller q·H.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Weighed {
+    /// H: the links the path crosses from here.
+    pub hops: u32,
+    /// The channel whose occupancy (flits in its virtual channels' buffers) is q.
+    pub queue: u32,
+}
+
 /// A fixed-capacity list of candidates, reused across calls (no allocation per flit).
 #[derive(Clone)]
 pub struct Candidates {
     items: [Candidate; MAX_CANDIDATES],
     len: usize,
+    /// UGAL's comparison of the first candidate (the minimal path) with the second (the
+    /// non-minimal one), when the routing asks selection to choose between them so.
+    pub compare: Option<[Weighed; 2]>,
 }
 
 impl Default for Candidates {
@@ -53,6 +66,7 @@ impl Default for Candidates {
         Candidates {
             items: [Candidate::default(); MAX_CANDIDATES],
             len: 0,
+            compare: None,
         }
     }
 }
@@ -62,6 +76,7 @@ impl Candidates {
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
+        self.compare = None;
     }
     /// Appends a candidate; a routing pushes at most [`MAX_CANDIDATES`] per header.
     #[inline]
@@ -141,17 +156,25 @@ fn early_free(a: Algorithm, s: &Setting) -> Result<(), Refusal> {
 }
 
 impl Algorithm {
+    /// True for the dragonfly's routings.
+    pub fn dragonfly(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Min | Algorithm::Valiant | Algorithm::UgalL | Algorithm::UgalG
+        )
+    }
+
     /// Checks that the routing can run, deadlock-free, on the scenario's network and router;
     /// each routing file holds its own rules.
     pub fn check(self, s: &Setting) -> Result<(), Refusal> {
-        if matches!(self, Algorithm::Min | Algorithm::Valiant) {
+        if self.dragonfly() {
             return dragonfly::check(self, s);
         }
         if matches!(s.topology.family, crate::spec::Family::Dragonfly(_)) {
             return Err(Refusal::new(
                 "[routing] algorithm",
                 format!("{} does not route on a dragonfly", self.name()),
-                "use algorithm = \"min\" or \"valiant\"",
+                "use algorithm = \"min\", \"valiant\", \"ugal-l\" or \"ugal-g\"",
             ));
         }
         if self != Algorithm::Dor && !s.topology.cube_coordinates() {
@@ -171,7 +194,9 @@ impl Algorithm {
             Algorithm::Duato | Algorithm::DuatoTimeout => duato::check(self, s),
             Algorithm::DorRing | Algorithm::AdaptiveRing => ring::check(self, s),
             Algorithm::Adaptive => adaptive::check(s),
-            Algorithm::Min | Algorithm::Valiant => unreachable!("checked above"),
+            Algorithm::Min | Algorithm::Valiant | Algorithm::UgalL | Algorithm::UgalG => {
+                unreachable!("checked above")
+            }
         }
     }
 }
@@ -207,7 +232,7 @@ impl Routing {
             Algorithm::DorRing => Routing::DorRing(DorRing::new(net)),
             Algorithm::Adaptive => Routing::Adaptive(Adaptive::new(net)),
             Algorithm::AdaptiveRing => Routing::AdaptiveRing(AdaptiveRing::new(net)),
-            Algorithm::Min | Algorithm::Valiant => {
+            Algorithm::Min | Algorithm::Valiant | Algorithm::UgalL | Algorithm::UgalG => {
                 Routing::Dragonfly(DragonflyRouting::new(net, s.routing.algorithm))
             }
         }
@@ -217,7 +242,7 @@ impl Routing {
     /// "random"` with a routing that follows it, on a network with ties), or the draw of
     /// Valiant's intermediate group.
     pub fn random_tie(s: &Scenario, net: &Network) -> bool {
-        if s.routing.algorithm == Algorithm::Valiant {
+        if s.routing.algorithm.dragonfly() && s.routing.algorithm != Algorithm::Min {
             return true;
         }
         s.routing.tie == Tie::Random
@@ -231,7 +256,20 @@ impl Routing {
     /// True when a blocked header's candidates cannot change while it waits (a single
     /// deterministic channel), so the engine may let it sleep until a buffer there frees.
     pub fn candidates_fixed(&self) -> bool {
-        matches!(self, Routing::Dor(_) | Routing::Dragonfly(_))
+        match self {
+            Routing::Dor(_) => true,
+            Routing::Dragonfly(r) => r.candidates_fixed(),
+            _ => false,
+        }
+    }
+
+    /// The most links a route crosses: the network's diameter for minimal routings, and at
+    /// most two minimal legs (local, global, local, global, local) for Valiant's and UGAL's.
+    pub fn max_hops(&self, net: &Network) -> u32 {
+        match self {
+            Routing::Dragonfly(r) if r.non_minimal() => 5,
+            _ => net.topology.diameter(),
+        }
     }
 
     /// The longest a routing decision can depend on how long a header has waited (a
@@ -245,8 +283,15 @@ impl Routing {
 
     /// The routing's buffer classes: virtual channels `0..adaptive_vcs()` form its adaptive
     /// class a, the others its escape (or deterministic) class.
-    pub fn buffer_classes(&self) -> crate::stats::BufferClasses {
-        crate::stats::BufferClasses::new(self.adaptive_vcs())
+    pub fn buffer_classes(&self, net: &Network) -> crate::stats::BufferClasses {
+        let classes = crate::stats::BufferClasses::new(self.adaptive_vcs());
+        match self {
+            Routing::Dragonfly(r) if r.non_minimal() => {
+                let (chans, vcs) = r.detour(net);
+                classes.with_detour(chans, vcs)
+            }
+            _ => classes,
+        }
     }
 
     /// Virtual channels `0..adaptive_vcs()` form the adaptive class a (0: no such class).

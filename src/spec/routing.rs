@@ -24,11 +24,16 @@ pub enum Algorithm {
     /// Valiant's routing on a dragonfly: minimally to a random intermediate group, then
     /// minimally to the destination (Kim et al. 2008).
     Valiant,
+    /// UGAL-L on a dragonfly: at the source, minimal or Valiant by hops times the source
+    /// router's output queue (Kim et al. 2008).
+    UgalL,
+    /// UGAL-G on a dragonfly: the same with the queue of the global channel each path takes.
+    UgalG,
 }
 
 /// The one name table: each algorithm's scenario name, a gloss for messages, and the other
 /// names a scenario may use for it.
-const NAMES: [(Algorithm, &str, &str, &[&str]); 9] = [
+const NAMES: [(Algorithm, &str, &str, &[&str]); 11] = [
     (
         Algorithm::Dor,
         "dor",
@@ -41,8 +46,10 @@ const NAMES: [(Algorithm, &str, &str, &[&str]); 9] = [
     (Algorithm::DorRing, "dor-ring", "", &[]),
     (Algorithm::Adaptive, "adaptive", "", &[]),
     (Algorithm::AdaptiveRing, "adaptive-ring", "", &[]),
-    (Algorithm::Min, "min", " (dragonfly)", &[]),
-    (Algorithm::Valiant, "valiant", " (dragonfly)", &[]),
+    (Algorithm::Min, "min", "", &[]),
+    (Algorithm::Valiant, "valiant", "", &[]),
+    (Algorithm::UgalL, "ugal-l", "", &[]),
+    (Algorithm::UgalG, "ugal-g", "", &[]),
 ];
 
 impl Algorithm {

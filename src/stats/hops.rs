@@ -6,16 +6,35 @@ use crate::records::{Records, Shared};
 
 /// The routing's classes of buffers, by virtual channel: `0..adaptive` form its adaptive
 /// class (class a of Duato's routings); every other virtual channel is an escape (or, for a
-/// deterministic routing, the only) class.
+/// deterministic routing, the only) class. A non-minimal routing also names its detour
+/// buffers: those a message enters only on a non-minimal route (the first global class of
+/// the dragonfly's Valiant and UGAL routings), one hop each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BufferClasses {
     adaptive: u32,
+    /// Detour buffers: virtual channels `0..detour_vcs` of channels `detour_from..detour_to`.
+    detour_from: u32,
+    detour_to: u32,
+    detour_vcs: u32,
 }
 
 impl BufferClasses {
-    /// Virtual channels `0..adaptive` adaptive, the others escape.
+    /// Virtual channels `0..adaptive` adaptive, the others escape; no detour buffers.
     pub fn new(adaptive: u32) -> BufferClasses {
-        BufferClasses { adaptive }
+        BufferClasses {
+            adaptive,
+            ..Default::default()
+        }
+    }
+
+    /// The same classes with virtual channels `0..vcs` of channels `chans` as detour buffers.
+    pub fn with_detour(self, chans: std::ops::Range<u32>, vcs: u32) -> BufferClasses {
+        BufferClasses {
+            detour_from: chans.start,
+            detour_to: chans.end,
+            detour_vcs: vcs,
+            ..self
+        }
     }
 
     /// Whether a hop on virtual channel `vc` is an escape (or deterministic) hop.
@@ -23,15 +42,25 @@ impl BufferClasses {
     pub fn escape(&self, vc: u32) -> bool {
         vc >= self.adaptive
     }
+
+    /// Whether a hop over channel `c` into its virtual channel `vc` enters a detour buffer.
+    #[inline(always)]
+    pub fn detour(&self, c: u32, vc: u32) -> bool {
+        c.wrapping_sub(self.detour_from) < self.detour_to.wrapping_sub(self.detour_from)
+            && vc < self.detour_vcs
+    }
 }
 
-/// The hops a message made: links crossed, and of those escape (or deterministic) hops.
+/// The hops a message made: links crossed, of those escape (or deterministic) hops, and
+/// hops into detour buffers (a non-minimal route makes one).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hops {
     /// Network links its header crossed.
     pub links: u16,
     /// Of those, links crossed outside the routing's adaptive class.
     pub escape: u16,
+    /// Of those, links crossed into the routing's detour buffers.
+    pub detour: u16,
 }
 
 /// Each message's hops so far, indexed by message id.
@@ -58,11 +87,11 @@ impl HopProbe {
         }
     }
 
-    /// Message `m`'s header crossed a link into virtual channel `vc` (called once per header
-    /// hop, by the grant that moves it).
+    /// Message `m`'s header crossed link `c` into its virtual channel `vc` (called once per
+    /// header hop, by the grant that moves it).
     #[inline(always)]
-    pub fn hop(&mut self, m: u32, vc: u32) {
-        hop(&mut self.hops[..], self.classes, m, vc);
+    pub fn hop(&mut self, m: u32, c: u32, vc: u32) {
+        hop(&mut self.hops[..], self.classes, m, c, vc);
     }
 
     /// Message `m`'s hops so far.
@@ -93,15 +122,17 @@ impl HopProbe {
     }
 }
 
-/// Records a hop of message `m` into virtual channel `vc` in `hops`.
+/// Records a hop of message `m` over link `c` into its virtual channel `vc` in `hops`.
 #[inline(always)]
 pub(crate) fn hop<R: Records<Hops> + ?Sized>(
     hops: &mut R,
     classes: BufferClasses,
     m: u32,
+    c: u32,
     vc: u32,
 ) {
     let h = &mut hops.at(m as usize);
     h.links += 1;
     h.escape += classes.escape(vc) as u16;
+    h.detour += classes.detour(c, vc) as u16;
 }

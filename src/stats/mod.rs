@@ -45,6 +45,8 @@ pub struct LatencyStats {
     batch_count: Vec<u64>,
     /// Hops outside the routing's adaptive buffer class (escape or deterministic hops).
     escape_hops: u64,
+    /// Messages that entered a detour buffer: routed non-minimally.
+    nonminimal: u64,
     /// The routing's escape hops are time-outs (duato-timeout).
     timeouts: bool,
 }
@@ -89,9 +91,16 @@ impl LatencyStats {
     }
 
     /// Records the buffer classes of a message also passed to `record`: of its hops, those
-    /// outside the routing's adaptive class.
-    pub fn record_classes(&mut self, escape_hops: u32) {
+    /// outside the routing's adaptive class and those into its detour buffers.
+    pub fn record_classes(&mut self, escape_hops: u32, detour_hops: u32) {
         self.escape_hops += escape_hops as u64;
+        self.nonminimal += (detour_hops > 0) as u64;
+    }
+
+    /// Fraction of measured messages routed non-minimally (through a detour buffer); 0 for
+    /// minimal routings.
+    pub fn nonminimal_fraction(&self) -> f64 {
+        self.mean_of(self.nonminimal as f64)
     }
 
     /// Fraction of hops taken on adaptive (class a) virtual channels; the rest are escape or

@@ -220,15 +220,20 @@ fn one_message(
     (e.deliveries[0], used)
 }
 
-/// `min`: a single message in an empty network crosses exactly its routers' graph distance
-/// (local, global, local at most) and arrives M + h cycles after it was sent, for every
-/// ordered pair of processors.
+/// `min`, and UGAL in an empty network (every queue 0, so q·H ties and UGAL goes minimal): a
+/// single message crosses exactly its routers' minimal distance (local, global, local at
+/// most) and arrives M + h cycles after it was sent, for every ordered pair of processors.
 #[test]
 fn minimal_zero_load_latency_is_m_plus_h() {
     for shape in SHAPES {
         let (p, a, _, g) = shape;
-        for (vcs, depth) in [(2, 2), (4, 4)] {
-            let mut e = quiet(shape, "min", vcs, depth);
+        for (routing, vcs, depth) in [
+            ("min", 2, 2),
+            ("min", 4, 4),
+            ("ugal-l", 3, 2),
+            ("ugal-g", 4, 4),
+        ] {
+            let mut e = quiet(shape, routing, vcs, depth);
             let d = bfs(&e);
             let n = p * a * g;
             for src in 0..n {
@@ -236,7 +241,7 @@ fn minimal_zero_load_latency_is_m_plus_h() {
                     let h = d[(src / p) as usize][(dst / p) as usize];
                     for m in [1u16, 5] {
                         let (got, used) = one_message(&mut e, src, dst, m);
-                        let ctx = format!("{shape:?} V={vcs} {src}->{dst} M={m} h={h}");
+                        let ctx = format!("{shape:?} {routing} V={vcs} {src}->{dst} M={m} h={h}");
                         assert_eq!(got.hops as u32, h, "{ctx}: hops");
                         assert_eq!(used.len() as u32, h, "{ctx}: links");
                         assert_eq!(got.eject - got.created, m as u64 + h as u64, "{ctx}");
@@ -341,16 +346,94 @@ fn group_shift_saturates_min_at_the_global_channel_bound() {
     assert!(valiant > 2.0 * min, "valiant {valiant} against min {min}");
 }
 
+/// UGAL chooses well at the source (Kim et al. 2008): on uniform traffic it accepts at least
+/// 80% of what `min` accepts past saturation (it seldom detours), and on group-shift traffic
+/// at least 80% of what Valiant accepts (it detours as the queues fill); UGAL-G, which sees
+/// the global channels' queues, does at least as well as UGAL-L on group-shift.
+#[test]
+fn ugal_follows_the_better_of_minimal_and_valiant() {
+    let shape = (2, 4, 2, 9);
+    let accepted = |routing: &str, pattern: &str, rate: f64| {
+        let extra = format!(
+            "[traffic]\npattern = \"{pattern}\"\nprocess = \"bernoulli\"\nmessage_length = 4\n\
+             flit_rates = [{rate}]\n[run]\nwarmup_cycles = 3000\nmeasure_cycles = 10000\n\
+             max_backlog = 100000\n"
+        );
+        let s = scenario(shape, routing, 4, 8, &extra);
+        let r = run_point(&s, s.traffic.rates[0], 3).expect("no deadlock");
+        assert!(
+            r.saturated(),
+            "{routing} {pattern} at {rate} is not past saturation"
+        );
+        r.accepted_flits
+    };
+    let (min, ugal_l) = (
+        accepted("min", "uniform", 0.9),
+        accepted("ugal-l", "uniform", 0.9),
+    );
+    assert!(
+        ugal_l >= 0.8 * min,
+        "uniform: ugal-l {ugal_l} against min {min}"
+    );
+    let valiant = accepted("valiant", "group-shift", 0.6);
+    let ugal_l = accepted("ugal-l", "group-shift", 0.6);
+    let ugal_g = accepted("ugal-g", "group-shift", 0.6);
+    assert!(
+        ugal_l >= 0.8 * valiant,
+        "group-shift: ugal-l {ugal_l} against valiant {valiant}"
+    );
+    assert!(
+        ugal_g >= ugal_l,
+        "group-shift: ugal-g {ugal_g} against ugal-l {ugal_l}"
+    );
+}
+
+/// `nonminimal_fraction` counts the measured messages routed through an intermediate group:
+/// none under `min`; under `valiant` every message between groups, (N − p·a)/(N − 1) of the
+/// uniform traffic (within 4 standard deviations of the binomial count); under UGAL few at a
+/// low load, and many under group-shift past `min`'s saturation.
+#[test]
+fn nonminimal_fraction_counts_messages_through_an_intermediate_group() {
+    let shape = (2, 4, 2, 9);
+    let fraction = |routing: &str, pattern: &str, rate: f64| {
+        let extra = format!(
+            "[traffic]\npattern = \"{pattern}\"\nmessage_length = 4\nflit_rates = [{rate}]\n\
+             [run]\nwarmup_cycles = 1000\nmeasure_cycles = 8000\n"
+        );
+        let s = scenario(shape, routing, 4, 8, &extra);
+        let r = run_point(&s, s.traffic.rates[0], 9).expect("no deadlock");
+        (r.stats.nonminimal_fraction(), r.stats.count as f64)
+    };
+    assert_eq!(fraction("min", "uniform", 0.2).0, 0.0);
+    let (n, group) = (72.0, 8.0);
+    let want = (n - group) / (n - 1.0);
+    let (got, count) = fraction("valiant", "uniform", 0.1);
+    let sigma = (want * (1.0 - want) / count).sqrt();
+    assert!(
+        (got - want).abs() < 4.0 * sigma,
+        "valiant: {got} against {want} ± {sigma}"
+    );
+    let (low, _) = fraction("ugal-l", "uniform", 0.02);
+    assert!(low < 0.05, "ugal-l at a low load: {low}");
+    let (high, _) = fraction("ugal-g", "group-shift", 0.3);
+    assert!(
+        high > 0.3,
+        "ugal-g under group-shift past min's saturation: {high}"
+    );
+}
+
 /// Far past saturation with 1- and 2-flit buffers and the fewest virtual channels each
 /// routing needs, the network never freezes (the drained-copy check stays silent), then
 /// drains: every message delivered once.
 #[test]
-fn min_and_valiant_are_deadlock_free_past_saturation() {
+fn dragonfly_routings_are_deadlock_free_past_saturation() {
     for (shape, routing, vcs, depth) in [
         ((2, 4, 2, 9), "min", 2, 1),
         ((1, 2, 2, 5), "min", 2, 2),
         ((2, 4, 2, 9), "valiant", 3, 1),
         ((2, 3, 2, 4), "valiant", 3, 2),
+        ((2, 4, 2, 9), "ugal-l", 3, 1),
+        ((1, 2, 2, 5), "ugal-g", 3, 2),
     ] {
         let mut e = quiet(shape, routing, vcs, depth);
         let (p, a, _, g) = shape;

@@ -378,7 +378,7 @@ fn downstream<H: Hold, const EARLY: bool, const TIMED: bool, const ONE: bool>(
 ) {
     let vcs = g.dims.vcs;
     if header {
-        hop(&mut g.hops, g.classes, m, vc_on(t, c, vcs));
+        hop(&mut g.hops, g.classes, m, c as u32, vc_on(t, c, vcs));
         // Early free: a header queued behind a tail does not hold the buffer yet.
         let behind = EARLY && g.arr.buf[t as usize].msg != NONE;
         if !behind {

@@ -255,6 +255,8 @@ table! {
                 "adaptive-ring",
                 "min",
                 "valiant",
+                "ugal-l",
+                "ugal-g",
             ]),
             doc: "the routing; `\"e-cube\"` and `\"ecube\"` are aliases of `dor`, `\"p-cube\"` of `pcube`",
         },

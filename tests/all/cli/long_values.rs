@@ -7,8 +7,8 @@ use super::{GOOD, Setup, edit};
 
 /// The most characters a refusal may have, whatever was given: the longest is a swept pattern
 /// of 20 kB, whose message names the `--set`, the configuration and the value (each cut) and
-/// lists the nine patterns there are.
-const MOST_CHARS: usize = 350;
+/// lists the twelve pattern names there are.
+const MOST_CHARS: usize = 400;
 
 /// The longest run of one character a message may echo: a value is cut to 40 characters, the
 /// scenario line a message quotes to 60.
