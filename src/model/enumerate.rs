@@ -68,6 +68,24 @@ pub fn dor_link_rates(net: &Network, traffic: &Traffic, lambda: f64, tie: Tie) -
     rate
 }
 
+/// Expected messages per cycle on each network link (by link id) under a topology's minimal
+/// routing (its `dimension_order_link`: a dragonfly's local, global, local), at λ = `lambda`
+/// messages/node/cycle, from every processor's exact destination distribution.
+pub fn minimal_link_rates(net: &Network, traffic: &Traffic, lambda: f64) -> Vec<f64> {
+    let mut rate = vec![0.0; net.links as usize];
+    for s in 0..net.nodes {
+        let from = net.proc_at[(s * net.attach) as usize];
+        for (d, q) in traffic.distribution(s) {
+            let (mut at, to) = (from, net.target(from, d));
+            while let Some(link) = net.topology.dimension_order_link(at, to, 0) {
+                rate[link as usize] += lambda * q;
+                at = net.link(link).dst;
+            }
+        }
+    }
+    rate
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

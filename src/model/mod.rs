@@ -166,6 +166,9 @@ pub enum LinkRates {
     /// Duato's routing under uniform traffic on a unidirectional torus of one radix or a
     /// hypercube: every link carries λ d̄ / n (paper 000 eq. 7).
     Even,
+    /// A dragonfly's minimal routing, any pattern: enumeration of every pair of processors
+    /// ([`enumerate::minimal_link_rates`]), on at most [`ENUMERATION_MAX_NODES`] processors.
+    DragonflyMinimal,
 }
 
 impl LinkRates {
@@ -175,6 +178,11 @@ impl LinkRates {
         use crate::scenario::{Algorithm, Pattern};
         use crate::topology::Kind;
         let t = &s.topology;
+        if matches!(t.family, crate::topology::Family::Dragonfly(_)) {
+            let small = t.processors() as usize <= ENUMERATION_MAX_NODES;
+            return (s.routing.algorithm == Algorithm::Min && small)
+                .then_some(LinkRates::DragonflyMinimal);
+        }
         if !t.is_kary_ncube() {
             return None;
         }
@@ -201,6 +209,7 @@ impl LinkRates {
             LinkRates::DorEnumeration => "exact enumeration of the dimension-order routes",
             LinkRates::PCube => "paper 002 eqs. 20-21 (p-cube, re-derived)",
             LinkRates::Even => "paper 000 eq. 7 (λ d̄ / n on every link)",
+            LinkRates::DragonflyMinimal => "exact enumeration of the minimal routes",
         }
     }
 
@@ -209,6 +218,11 @@ impl LinkRates {
     /// as the simulation's.
     pub fn rates(self, s: &Scenario, rate: f64, seed: u64) -> Vec<f64> {
         let net = crate::network::Network::for_scenario(s);
+        if self == LinkRates::DragonflyMinimal {
+            let addr = crate::traffic::Addresses::of_processors(&net.topology);
+            let traffic = crate::traffic::Traffic::new(&s.traffic, addr, seed);
+            return enumerate::minimal_link_rates(&net, &traffic, rate);
+        }
         let t = net.cube();
         let by_id = match self {
             LinkRates::DorEnumeration => {
@@ -232,6 +246,7 @@ impl LinkRates {
                 })
                 .collect(),
             LinkRates::Even => vec![rate * t.mean_distance() / t.n() as f64; t.links.len()],
+            LinkRates::DragonflyMinimal => unreachable!("returned above"),
         };
         net.topology.in_link_order(&by_id)
     }

@@ -71,14 +71,14 @@ impl DragonflyRouting {
     }
 
     /// The buffers a message enters only on a non-minimal route: the first class of the
-    /// global channels (each such route enters it once), as a range of channels and the
-    /// virtual channels `0..vcs` of each.
-    pub fn detour(&self, net: &Network) -> (std::ops::Range<u32>, u32) {
+    /// global channels (each such route enters it once), as the first global link (they are
+    /// numbered last) and the virtual channels `0..vcs` of each.
+    pub fn detour(&self, net: &Network) -> (u32, u32) {
         let Topology::Dragonfly(d) = &net.topology else {
             unreachable!("a dragonfly routing on another network")
         };
         let locals = d.shape.groups * d.shape.a * (d.shape.a - 1);
-        (locals..net.links, self.class_vcs(0, true).1 as u32)
+        (locals, self.class_vcs(0, true).1 as u32)
     }
 
     /// True when a blocked header's one candidate cannot change while it waits: not so for

@@ -287,8 +287,8 @@ impl Routing {
         let classes = crate::stats::BufferClasses::new(self.adaptive_vcs());
         match self {
             Routing::Dragonfly(r) if r.non_minimal() => {
-                let (chans, vcs) = r.detour(net);
-                classes.with_detour(chans, vcs)
+                let (first, vcs) = r.detour(net);
+                classes.with_detour(first, vcs)
             }
             _ => classes,
         }

@@ -9,30 +9,39 @@ use crate::records::{Records, Shared};
 /// deterministic routing, the only) class. A non-minimal routing also names its detour
 /// buffers: those a message enters only on a non-minimal route (the first global class of
 /// the dragonfly's Valiant and UGAL routings), one hop each.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// (Eight bytes: the grants pass it by value on their hot path.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BufferClasses {
-    adaptive: u32,
-    /// Detour buffers: virtual channels `0..detour_vcs` of channels `detour_from..detour_to`.
+    /// Virtual channels `0..adaptive` are the adaptive class.
+    adaptive: u8,
+    /// Detour buffers: virtual channels `0..detour_vcs` of the network links from
+    /// `detour_from` on (`u32::MAX`: none).
+    detour_vcs: u8,
     detour_from: u32,
-    detour_to: u32,
-    detour_vcs: u32,
+}
+
+impl Default for BufferClasses {
+    fn default() -> Self {
+        BufferClasses::new(0)
+    }
 }
 
 impl BufferClasses {
     /// Virtual channels `0..adaptive` adaptive, the others escape; no detour buffers.
     pub fn new(adaptive: u32) -> BufferClasses {
         BufferClasses {
-            adaptive,
-            ..Default::default()
+            adaptive: adaptive as u8,
+            detour_vcs: 0,
+            detour_from: u32::MAX,
         }
     }
 
-    /// The same classes with virtual channels `0..vcs` of channels `chans` as detour buffers.
-    pub fn with_detour(self, chans: std::ops::Range<u32>, vcs: u32) -> BufferClasses {
+    /// The same classes with virtual channels `0..vcs` of the network links from `first` on
+    /// as detour buffers.
+    pub fn with_detour(self, first: u32, vcs: u32) -> BufferClasses {
         BufferClasses {
-            detour_from: chans.start,
-            detour_to: chans.end,
-            detour_vcs: vcs,
+            detour_from: first,
+            detour_vcs: vcs as u8,
             ..self
         }
     }
@@ -40,14 +49,14 @@ impl BufferClasses {
     /// Whether a hop on virtual channel `vc` is an escape (or deterministic) hop.
     #[inline(always)]
     pub fn escape(&self, vc: u32) -> bool {
-        vc >= self.adaptive
+        vc >= self.adaptive as u32
     }
 
-    /// Whether a hop over channel `c` into its virtual channel `vc` enters a detour buffer.
+    /// Whether a hop over network link `c` into its virtual channel `vc` enters a detour
+    /// buffer.
     #[inline(always)]
     pub fn detour(&self, c: u32, vc: u32) -> bool {
-        c.wrapping_sub(self.detour_from) < self.detour_to.wrapping_sub(self.detour_from)
-            && vc < self.detour_vcs
+        c >= self.detour_from && vc < self.detour_vcs as u32
     }
 }
 

@@ -336,6 +336,10 @@ fn group_shift_saturates_min_at_the_global_channel_bound() {
         let r = run_point(&s, s.traffic.rates[0], 5).expect("no deadlock");
         r.accepted_flits
     };
+    let s = scenario(shape, "min", 4, 8, &traffic(0.3));
+    let b = flitsim::model::bound::throughput_bound(&s).expect("a bound by enumeration");
+    assert!((b.flits - bound).abs() < 1e-12, "{b:?}");
+    assert!(b.why.contains("minimal routes"), "{b:?}");
     let min = accepted("min", 4);
     assert!(
         min <= bound * 1.0001,
