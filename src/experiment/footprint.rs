@@ -113,6 +113,8 @@ pub fn footprint(s: &Scenario) -> Footprint {
             .map(|&k| 2.0 * (k as f64 - 1.0) * n / k as f64)
             .sum(),
         (Family::HyperX, _) => n * t.radix.iter().map(|&k| k as f64 - 1.0).sum::<f64>(),
+        // A k-ary n-tree: N = k^n links up and N down between each pair of adjacent levels.
+        (Family::FatTree, _) => 2.0 * n * (t.radix.len() as f64 - 1.0),
         (Family::MWay(_), _) => 2.0 * n * t.radix.len() as f64,
     };
     let processors = t.processors() as f64;

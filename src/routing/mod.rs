@@ -6,6 +6,7 @@ mod adaptive;
 pub mod conventions;
 mod dor;
 mod duato;
+mod nca;
 mod pcube;
 mod ring;
 
@@ -14,12 +15,13 @@ pub use adaptive::Adaptive;
 pub use conventions::{Dateline, Tie};
 pub use dor::Dor;
 pub use duato::Duato;
+pub use nca::Nca;
 pub use pcube::PCube;
 pub use ring::{AdaptiveRing, DorRing};
 
 use crate::network::Network;
 use crate::spec::Scenario;
-use crate::topology::{Kind, TopologySpec};
+use crate::topology::{Family, Kind, TopologySpec};
 
 /// Most candidates any routing yields for one header: one per output port.
 pub const MAX_CANDIDATES: usize = 48;
@@ -142,6 +144,19 @@ impl Algorithm {
     /// Checks that the routing can run, deadlock-free, on the scenario's network and router;
     /// each routing file holds its own rules.
     pub fn check(self, s: &Setting) -> Result<(), Refusal> {
+        if s.topology.family == Family::FatTree && self != Algorithm::Nca {
+            return Err(Refusal::new(
+                "[routing] algorithm",
+                format!(
+                    "{} corrects dimensions, and a fat tree's switches have none: a route climbs to a nearest common ancestor, then descends",
+                    self.name()
+                ),
+                "use algorithm = \"nca\"",
+            ));
+        }
+        if self == Algorithm::Nca {
+            return nca::check(s);
+        }
         if self != Algorithm::Dor && !s.topology.cube_coordinates() {
             return Err(Refusal::new(
                 "[routing] algorithm",
@@ -159,6 +174,7 @@ impl Algorithm {
             Algorithm::Duato | Algorithm::DuatoTimeout => duato::check(self, s),
             Algorithm::DorRing | Algorithm::AdaptiveRing => ring::check(self, s),
             Algorithm::Adaptive => adaptive::check(s),
+            Algorithm::Nca => unreachable!("checked above"),
         }
     }
 }
@@ -178,6 +194,9 @@ pub enum Routing {
     Adaptive(Adaptive),
     /// ADAPTIVE_RING: fully adaptive on bidirectional tori, low/high/adaptive (paper 004).
     AdaptiveRing(AdaptiveRing),
+    /// Nearest common ancestor on a fat tree: up (by the destination's digit, or adaptive),
+    /// then the unique way down.
+    Nca(Nca),
 }
 
 impl Routing {
@@ -192,6 +211,7 @@ impl Routing {
             Algorithm::DorRing => Routing::DorRing(DorRing::new(net)),
             Algorithm::Adaptive => Routing::Adaptive(Adaptive::new(net)),
             Algorithm::AdaptiveRing => Routing::AdaptiveRing(AdaptiveRing::new(net)),
+            Algorithm::Nca => Routing::Nca(Nca::new(net, s.routing.up)),
         }
     }
 
@@ -209,7 +229,11 @@ impl Routing {
     /// True when a blocked header's candidates cannot change while it waits (a single
     /// deterministic channel), so the engine may let it sleep until a buffer there frees.
     pub fn candidates_fixed(&self) -> bool {
-        matches!(self, Routing::Dor(_))
+        match self {
+            Routing::Dor(_) => true,
+            Routing::Nca(r) => !r.adaptive,
+            _ => false,
+        }
     }
 
     /// The longest a routing decision can depend on how long a header has waited (a
@@ -276,6 +300,8 @@ impl Routing {
             Routing::DorRing(r) => r.route(net, at, tgt, out),
             Routing::Adaptive(r) => r.route(net, at, tgt, out),
             Routing::AdaptiveRing(r) => r.route(net, at, tgt, out),
+            // NCA reads the destination processor's digits, not only its leaf switch.
+            Routing::Nca(r) => r.route(net, at, dst, out),
         }
     }
 }

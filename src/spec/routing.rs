@@ -19,11 +19,13 @@ pub enum Algorithm {
     Adaptive,
     /// Fully adaptive with low, high and adaptive classes (paper 004, ADAPTIVE_RING).
     AdaptiveRing,
+    /// Fat trees: up to a nearest common ancestor, then the unique way down.
+    Nca,
 }
 
 /// The one name table: each algorithm's scenario name, a gloss for messages, and the other
 /// names a scenario may use for it.
-const NAMES: [(Algorithm, &str, &str, &[&str]); 7] = [
+const NAMES: [(Algorithm, &str, &str, &[&str]); 8] = [
     (
         Algorithm::Dor,
         "dor",
@@ -36,6 +38,12 @@ const NAMES: [(Algorithm, &str, &str, &[&str]); 7] = [
     (Algorithm::DorRing, "dor-ring", "", &[]),
     (Algorithm::Adaptive, "adaptive", "", &[]),
     (Algorithm::AdaptiveRing, "adaptive-ring", "", &[]),
+    (
+        Algorithm::Nca,
+        "nca",
+        " (nearest common ancestor, fat trees)",
+        &[],
+    ),
 ];
 
 impl Algorithm {
@@ -60,6 +68,29 @@ impl Algorithm {
             .collect();
         let (last, rest) = names.split_last().expect("routings exist");
         format!("{} or {last}", rest.join(", "))
+    }
+}
+
+/// How `nca` chooses a fat tree switch's up port (`[routing] up`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UpPorts {
+    /// Up port p_l at level l, p the destination (d-mod-k: destinations spread over the ports).
+    Deterministic,
+    /// All k up ports are candidates of one tier; the selection picks a free one.
+    Adaptive,
+}
+
+impl UpPorts {
+    /// Both choices, in the order messages list them.
+    pub const ALL: [UpPorts; 2] = [UpPorts::Deterministic, UpPorts::Adaptive];
+
+    /// The scenario name.
+    pub fn name(self) -> &'static str {
+        match self {
+            UpPorts::Deterministic => "deterministic",
+            UpPorts::Adaptive => "adaptive",
+        }
     }
 }
 

@@ -44,6 +44,9 @@ pub enum Family {
     MWay(Placement),
     /// A HyperX: every router linked to each router that differs in one coordinate.
     HyperX,
+    /// A fat tree, the k-ary n-tree: `radix` is n copies of k, its k^n processors on k^(n-1)
+    /// leaf switches.
+    FatTree,
 }
 
 impl Family {
@@ -55,6 +58,7 @@ impl Family {
                 "the shared channels of a k-ary m-way network (paper 004 has no model)"
             }
             Family::HyperX => "a HyperX (no paper models it)",
+            Family::FatTree => "a fat tree (no paper models it)",
         }
     }
 }
@@ -86,6 +90,7 @@ impl TopologySpec {
         match self.family {
             Family::KAryNCube | Family::MWay(_) => self.kind.name(),
             Family::HyperX => "hyperx",
+            Family::FatTree => "fat-tree",
         }
     }
 
@@ -94,7 +99,7 @@ impl TopologySpec {
     pub fn cube_coordinates(&self) -> bool {
         match self.family {
             Family::KAryNCube | Family::MWay(_) => true,
-            Family::HyperX => false,
+            Family::HyperX | Family::FatTree => false,
         }
     }
 
@@ -107,7 +112,7 @@ impl TopologySpec {
     pub fn processors(&self) -> u64 {
         let routers: u64 = self.radix.iter().map(|&k| k as u64).product();
         match self.family {
-            Family::KAryNCube | Family::HyperX => routers,
+            Family::KAryNCube | Family::HyperX | Family::FatTree => routers,
             Family::MWay(Placement::Channels(p)) => routers * p as u64,
             // One router per adjacent pair of channels: k per ring, k − 1 per line.
             Family::MWay(Placement::Routers) => self
@@ -134,6 +139,14 @@ impl TopologySpec {
     /// when they can.
     pub fn refuses_pattern(&self, name: &str) -> Option<(String, String)> {
         let anywhere = matches!(name, "uniform" | "hotspot" | "permutation");
+        if self.family == Family::FatTree && !anywhere {
+            return Some((
+                format!(
+                    "{name:?} is defined on router coordinates, and a fat tree's processors have none (they are numbered 0 to k^n - 1 on its leaf switches)"
+                ),
+                "use pattern = \"uniform\", \"hotspot\" or \"permutation\"".into(),
+            ));
+        }
         if !self.processors_are_routers() && !anywhere {
             return Some((
                 format!("{name:?} is defined on router coordinates, and this m-way network's processors are not one per channel"),

@@ -92,6 +92,7 @@ impl HyperX {
         Properties {
             topology: "hyperx".to_string(),
             radix: radix.clone(),
+            levels: None,
             links: None,
             processors_on: None,
             m: None,

@@ -278,6 +278,7 @@ impl KAryNCube {
         Properties {
             topology: self.kind.name().to_string(),
             radix: self.radix.clone(),
+            levels: None,
             links: Some(links),
             processors_on: None,
             m: None,

@@ -1,5 +1,5 @@
-//! Network topologies: k-ary n-cubes (torus, mesh, hypercube) and k-ary m-way networks, each
-//! a variant of [`Topology`], which builds the router graph the [`crate::network::Network`] is
+//! Network topologies: k-ary n-cubes (torus, mesh, hypercube), k-ary m-way networks, HyperX
+//! and the fat tree (k-ary n-tree), each a variant of [`Topology`], which builds the router graph the [`crate::network::Network`] is
 //! wired from, answers distances, and gives the network's [`Properties`].
 //!
 //! Addresses follow the papers: node `a = (a_0, ..., a_{n-1})` has index
@@ -8,12 +8,14 @@
 //! Coordinates are a capability of the cube topologies ([`Topology::cube`]): only the routings
 //! and traffic patterns defined on coordinates ask for them.
 
+mod fat_tree;
 mod hyperx;
 mod kary_ncube;
 mod mway;
 mod properties;
 
 pub use crate::spec::{Family, Kind, TopologySpec};
+pub use fat_tree::FatTree;
 pub use hyperx::HyperX;
 pub use kary_ncube::{DorHop, KAryNCube};
 pub use mway::{MWay, Placement};
@@ -78,6 +80,8 @@ pub enum Topology {
     MWay(MWay),
     /// A HyperX (flattened butterfly).
     HyperX(HyperX),
+    /// A fat tree (k-ary n-tree): switches in levels, k processors on each leaf switch.
+    FatTree(FatTree),
 }
 
 impl From<KAryNCube> for Topology {
@@ -97,6 +101,7 @@ impl Topology {
             Topology::KAryNCube(t) => cube(t),
             Topology::MWay(m) => cube(&m.graph) + bytes(&m.chans) + bytes(&m.shares),
             Topology::HyperX(h) => cube(&h.coords) + h.heap_bytes(),
+            Topology::FatTree(f) => f.heap_bytes(),
         }
     }
 
@@ -111,6 +116,9 @@ impl Topology {
                 Topology::MWay(MWay::new(KAryNCube::new(kind, radix, both), placement))
             }
             Family::HyperX => Topology::HyperX(HyperX::new(spec.radix.clone())),
+            Family::FatTree => {
+                Topology::FatTree(FatTree::new(spec.radix[0], spec.radix.len() as u32))
+            }
         }
     }
 
@@ -121,7 +129,7 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => Some(t),
             Topology::MWay(m) => Some(&m.graph),
-            Topology::HyperX(_) => None,
+            Topology::HyperX(_) | Topology::FatTree(_) => None,
         }
     }
 
@@ -146,12 +154,21 @@ impl Topology {
         }
     }
 
+    /// The fat tree, when this is one.
+    pub fn fat_tree(&self) -> Option<&FatTree> {
+        match self {
+            Topology::FatTree(f) => Some(f),
+            _ => None,
+        }
+    }
+
     /// The router graph's links.
     pub fn links(&self) -> &[Link] {
         match self {
             Topology::KAryNCube(t) => &t.links,
             Topology::MWay(m) => &m.graph.links,
             Topology::HyperX(h) => &h.links,
+            Topology::FatTree(f) => &f.links,
         }
     }
 
@@ -181,6 +198,7 @@ impl Topology {
             Topology::KAryNCube(t) => t.nodes,
             Topology::MWay(m) => m.graph.nodes,
             Topology::HyperX(h) => h.nodes(),
+            Topology::FatTree(f) => f.routers(),
         }
     }
 
@@ -198,6 +216,12 @@ impl Topology {
                 attach: m.attach,
                 shared_channels: true,
                 shares: &m.shares,
+            },
+            Topology::FatTree(f) => Attachment {
+                proc_at: Some(&f.leaf),
+                attach: 1,
+                shared_channels: false,
+                shares: &[],
             },
         }
     }
@@ -223,6 +247,15 @@ impl Topology {
         }
     }
 
+    /// The router whose distances stand for processor `p`'s in tables (a hotspot's): its leaf
+    /// switch on a fat tree, router `p` elsewhere.
+    pub fn router_of(&self, p: u32) -> u32 {
+        match self {
+            Topology::FatTree(f) => f.leaf[p as usize],
+            _ => p,
+        }
+    }
+
     /// Minimal number of links from router `a` to router `b`.
     #[inline]
     pub fn distance(&self, a: u32, b: u32) -> u32 {
@@ -230,6 +263,7 @@ impl Topology {
             Topology::KAryNCube(t) => t.distance(a, b),
             Topology::MWay(m) => m.graph.distance(a, b),
             Topology::HyperX(h) => h.distance(a, b),
+            Topology::FatTree(f) => f.distance(a, b),
         }
     }
 
@@ -239,6 +273,7 @@ impl Topology {
             Topology::KAryNCube(t) => t.diameter(),
             Topology::MWay(m) => m.graph.diameter(),
             Topology::HyperX(h) => h.properties().diameter,
+            Topology::FatTree(f) => f.diameter(),
         }
     }
 
@@ -248,6 +283,7 @@ impl Topology {
             Topology::KAryNCube(t) => t.properties(),
             Topology::MWay(m) => m.properties(),
             Topology::HyperX(h) => h.properties(),
+            Topology::FatTree(f) => f.properties(),
         }
     }
 }

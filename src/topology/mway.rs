@@ -132,6 +132,7 @@ impl MWay {
         Properties {
             topology: format!("k-ary m-way {wrap}"),
             radix: topo.radix.clone(),
+            levels: None,
             links: None,
             processors_on: Some(placement),
             m: Some(self.sharing_factor()),

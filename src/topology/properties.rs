@@ -5,8 +5,10 @@
 pub struct Properties {
     /// The topology's name, e.g. "torus" or "k-ary m-way mesh".
     pub topology: String,
-    /// Radix of each dimension.
+    /// Radix of each dimension (a fat tree: its one k).
     pub radix: Vec<u32>,
+    /// Fat trees: the levels of switches (n), printed instead of the dimensions.
+    pub levels: Option<u32>,
     /// k-ary n-cubes: "unidirectional" or "bidirectional" links.
     pub links: Option<&'static str>,
     /// m-way networks: where processors are linked, e.g. "channels (p = 1)".
@@ -38,11 +40,11 @@ impl Properties {
             .map(|k| k.to_string())
             .collect::<Vec<_>>()
             .join("x");
-        let mut rows = vec![
-            ("topology", self.topology.clone()),
-            ("radix", radix),
-            ("dimensions", self.radix.len().to_string()),
-        ];
+        let mut rows = vec![("topology", self.topology.clone()), ("radix", radix)];
+        match self.levels {
+            Some(n) => rows.push(("levels", n.to_string())),
+            None => rows.push(("dimensions", self.radix.len().to_string())),
+        }
         if let Some(l) = self.links {
             rows.push(("links", l.to_string()));
         }

@@ -52,7 +52,7 @@ impl Addresses {
 
     /// The processors of `topology`: its routers' grid when they are its routers one to one
     /// (a k-ary n-cube, HyperX's coordinates, an m-way network with a processor on each
-    /// channel), else a line of the processors.
+    /// channel), else a line of the processors (a fat tree's among them).
     pub fn of_processors(topology: &Topology) -> Addresses {
         match topology {
             Topology::KAryNCube(t) => Addresses::of(t),
@@ -61,6 +61,7 @@ impl Addresses {
             }
             Topology::MWay(m) => Addresses::of(&m.graph),
             Topology::HyperX(h) => Addresses::of(&h.coords),
+            Topology::FatTree(f) => Addresses::line(f.processors()),
         }
     }
 
