@@ -120,6 +120,8 @@ pub fn footprint(s: &Scenario) -> Footprint {
     let processors = t.processors() as f64;
     let nodes = match t.family {
         Family::MWay(Placement::Channels(_)) | Family::MWay(Placement::Routers) => n + links / 2.0,
+        // n·k^(n-1) switches, more than the k^n processors when n > k.
+        Family::FatTree => n * t.radix.len() as f64 / t.radix[0] as f64,
         _ => n,
     }
     .max(processors);
