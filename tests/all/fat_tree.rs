@@ -373,6 +373,49 @@ fn uniform_hotspot_and_permutation_traffic() {
     }
 }
 
+/// A point split across two threads, its boundaries moved (a fat tree lists no router's links,
+/// and its processors are not its routers), with the one-pass cycle and its flowing worms,
+/// delivers the same messages in the same cycles, with the same channel counters, as one
+/// thread.
+#[test]
+fn a_split_point_on_a_fat_tree_changes_nothing() {
+    let s = scenario(
+        4,
+        3,
+        2,
+        4,
+        "adaptive",
+        "message_length = 8\nrates = [0.05]",
+        "",
+    );
+    let run = |threads: usize, moves: &[(u64, u32)]| {
+        let mut e = flitsim::engine::build_engine_with(&s, 0.05, 7, |c| {
+            c.threads = threads;
+            c.prefetch = Some(true);
+        });
+        assert_eq!(e.threads(), threads);
+        e.log_deliveries = true;
+        for i in 0..1500 {
+            if let Some(&(_, at)) = moves.iter().find(|(c, _)| *c == i) {
+                e.repartition(&[0, at]);
+            }
+            e.step();
+            if i % 250 == 0 {
+                e.check_invariants().unwrap();
+            }
+        }
+        e.check_invariants().unwrap();
+        (e.deliveries.clone(), e.c_flits(), e.c_msgs())
+    };
+    let one = run(1, &[]);
+    assert!(one.0.len() > 2000, "too few deliveries: {}", one.0.len());
+    assert!(one == run(2, &[]), "split on a fat tree");
+    assert!(
+        one == run(2, &[(1, 5), (400, 40), (900, 20)]),
+        "boundaries moved"
+    );
+}
+
 /// Accepted throughput (flits/processor/cycle) of one point at `flits` offered per processor.
 fn accepted(up: &str, pattern: &str, flits: f64) -> f64 {
     let rate = flits / 16.0;
@@ -455,4 +498,52 @@ fn refusals_name_the_key_and_the_fix() {
     }
     let (_, err) = crate::common::flitsim_check(&tree("4", "3", "algorithm = \"dor\"", ""), "f");
     assert!(err.contains("use algorithm = \"nca\""), "{err}");
+}
+
+/// The minimal-routing bound `check` prints counts, per pair of adjacent levels and way, the
+/// k^n links and the messages whose nearest common ancestor is above them: N(N − 1) over the
+/// most pairs crossing one level under uniform traffic, N over the most sources crossing one
+/// under a permutation (its pattern at the scenario's seed).
+#[test]
+fn throughput_bound_counts_the_links_between_levels() {
+    use flitsim::model::bound::{minimal_routing_bound, throughput_bound};
+    let (k, n) = (4u32, 3u32);
+    let procs = k.pow(n);
+    let crossing = |l: u32, dst: &dyn Fn(u32) -> Vec<(u32, f64)>| -> f64 {
+        (0..procs)
+            .flat_map(|a| dst(a).into_iter().map(move |(b, q)| (a, b, q)))
+            .filter(|&(a, b, _)| nca(k, n, a, b) > l)
+            .map(|(_, _, q)| q)
+            .sum()
+    };
+    for pattern in ["uniform", "permutation"] {
+        let traffic = format!("pattern = \"{pattern}\"\nmessage_length = 16\nflit_rates = [0.5]");
+        let s = scenario(k, n, 4, 8, "adaptive", &traffic, "");
+        let b = minimal_routing_bound(&s).expect("a fat tree has a bound");
+        let want = if pattern == "uniform" {
+            let all = |a: u32| -> Vec<(u32, f64)> {
+                (0..procs)
+                    .filter(|&b| b != a)
+                    .map(|b| (b, 1.0 / (procs - 1) as f64))
+                    .collect()
+            };
+            let most = (0..n - 1).map(|l| crossing(l, &all)).fold(0.0, f64::max);
+            procs as f64 / most
+        } else {
+            let net = flitsim::network::Network::for_scenario(&s);
+            let addr = flitsim::traffic::Addresses::of_processors(&net.topology);
+            let t = flitsim::traffic::Traffic::new(&s.traffic, addr, s.seeds[0]);
+            let most = (0..n - 1)
+                .map(|l| crossing(l, &|a| t.distribution(a)))
+                .fold(0.0, f64::max);
+            procs as f64 / most
+        };
+        assert!(
+            (b.flits - want).abs() < 1e-9,
+            "{pattern}: {b:?}, want {want}"
+        );
+        assert!(b.why.contains("link between levels"), "{pattern}: {b:?}");
+        let all = throughput_bound(&s).unwrap();
+        assert_eq!(all.flits, want.min(1.0), "{pattern}: {all:?}");
+    }
 }
