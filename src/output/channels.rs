@@ -18,7 +18,7 @@ pub(super) struct LinkRow {
     /// Whether the network is a hypercube (`src_weight` and `bit_dir` apply).
     cube: bool,
     /// Under hotspot traffic, the distances from the link's source and destination to the hot
-    /// node (on a fat tree, to its leaf switch).
+    /// node.
     hot: Option<(u32, u32)>,
 }
 
@@ -141,7 +141,7 @@ pub fn channels_table<'a>(
 ) -> Table<'a> {
     let topo = &net.topology;
     let cube = matches!(topo.cube(), Some(t) if t.kind == Kind::Hypercube);
-    let hot = hot_node(pattern).map(|h| topo.router_of(h));
+    let hot = hot_node(pattern);
     let row = move |(channel, &link): (usize, &Link)| LinkRow {
         channel,
         link,

@@ -58,6 +58,7 @@ impl Nca {
                 out.push(one(f.up_link(at, p)));
             }
         } else {
+            // d-mod-k (Zahavi et al. 2010): up from level l by the destination's digit l.
             out.push(one(f.up_link(at, j)));
         }
     }

@@ -227,7 +227,8 @@ impl Topology {
     }
 
     /// The next link of the dimension-order path from router `at` to router `dst` (lowest
-    /// dimension first), if they differ; bit d of `tie` sends a tie in dimension d `−`.
+    /// dimension first), if they differ; bit d of `tie` sends a tie in dimension d `−`. None on
+    /// a fat tree, which has no dimension order (its routing is `nca`).
     #[inline(always)]
     pub fn dimension_order_link(&self, at: u32, dst: u32, tie: u32) -> Option<u32> {
         // One inlined copy for the cube graphs; the other topologies are called out of line,
@@ -244,15 +245,6 @@ impl Topology {
         match self {
             Topology::HyperX(h) => h.dimension_order_link(at, dst),
             _ => self.cube().and_then(|t| t.dimension_order_link(at, dst, 0)),
-        }
-    }
-
-    /// The router whose distances stand for processor `p`'s in tables (a hotspot's): its leaf
-    /// switch on a fat tree, router `p` elsewhere.
-    pub fn router_of(&self, p: u32) -> u32 {
-        match self {
-            Topology::FatTree(f) => f.leaf[p as usize],
-            _ => p,
         }
     }
 
