@@ -38,12 +38,7 @@ const NAMES: [(Algorithm, &str, &str, &[&str]); 8] = [
     (Algorithm::DorRing, "dor-ring", "", &[]),
     (Algorithm::Adaptive, "adaptive", "", &[]),
     (Algorithm::AdaptiveRing, "adaptive-ring", "", &[]),
-    (
-        Algorithm::Nca,
-        "nca",
-        " (nearest common ancestor, fat trees)",
-        &[],
-    ),
+    (Algorithm::Nca, "nca", "", &[]),
 ];
 
 impl Algorithm {
