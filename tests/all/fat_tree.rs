@@ -547,3 +547,40 @@ fn throughput_bound_counts_the_links_between_levels() {
         assert_eq!(all.flits, want.min(1.0), "{pattern}: {all:?}");
     }
 }
+
+/// `check` describes the tree (processors on leaf switches, switches, links, diameter between
+/// leaf switches, mean distance, up ports and selection) and `info` gives its levels.
+#[test]
+fn check_and_info_describe_the_tree() {
+    let tmp = crate::common::temp_dir("fat-tree-info");
+    let f = tmp.path().join("s.toml");
+    let text = "name = \"f\"\n[topology]\nkind = \"fat-tree\"\nk = 4\nn = 3\n[routing]\n\
+                algorithm = \"nca\"\n[traffic]\nrates = [0.001]\n";
+    std::fs::write(&f, text).unwrap();
+    let (code, out, err) = crate::common::check_file(&f, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    for want in [
+        "network: fat-tree 4-ary 3-tree, 64 processors (4 on each of 16 leaf switches), 48 switches of 4 ports down and 4 up, 256 links, diameter 4 links between leaf switches, mean distance 3.4286",
+        "routing: nca, up ports adaptive, selection least-multiplexed",
+    ] {
+        assert!(out.contains(want), "{want}\n{out}");
+    }
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_flitsim"))
+        .args(["info", "--csv"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let info = String::from_utf8_lossy(&o.stdout);
+    for row in [
+        "topology,fat-tree",
+        "radix,4",
+        "levels,3",
+        "processors,64",
+        "routers,48",
+        "channels,256",
+        "degree,8",
+        "diameter,4",
+    ] {
+        assert!(info.lines().any(|l| l == row), "{row}\n{info}");
+    }
+}
