@@ -154,10 +154,9 @@ impl Algorithm {
                 "use algorithm = \"nca\"",
             ));
         }
-        if self == Algorithm::Nca {
-            return nca::check(s);
-        }
-        if self != Algorithm::Dor && !s.topology.cube_coordinates() {
+        // nca says itself where it runs (fat trees only).
+        let anywhere = matches!(self, Algorithm::Dor | Algorithm::Nca);
+        if !anywhere && !s.topology.cube_coordinates() {
             return Err(Refusal::new(
                 "[routing] algorithm",
                 format!(
@@ -174,7 +173,7 @@ impl Algorithm {
             Algorithm::Duato | Algorithm::DuatoTimeout => duato::check(self, s),
             Algorithm::DorRing | Algorithm::AdaptiveRing => ring::check(self, s),
             Algorithm::Adaptive => adaptive::check(s),
-            Algorithm::Nca => unreachable!("checked above"),
+            Algorithm::Nca => nca::check(s),
         }
     }
 }
