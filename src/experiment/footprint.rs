@@ -13,7 +13,8 @@
 //! other 64-ary 3-cubes (V = 2 to 16, uni- and bidirectional, Duato, adaptive, per-port
 //! crossbar, permutation at 0.02); meshes 1.09-1.26, hypercubes 1.05-1.21 (10, 18, 20; e-cube,
 //! p-cube), HyperX 1.07-1.23, m-way networks 1.05-1.24 (1.38 with 4 processors a channel),
-//! split cycles 1.08-1.14.
+//! split cycles 1.08-1.14; fat trees, not among the fitted networks, 1.30, 1.19 and 1.15 (the
+//! 4-ary 3- and 5-trees and the 8-ary 5-tree).
 //! Buffer depth costs nothing (a buffer holds counts, not flits). A point whose cycle is split
 //! across threads holds more (1.5 bytes a buffer and 0.5 a buffer and thread). A point that
 //! stops early (backlog, drain cap) or stalls copies its engine to tell deadlock from
