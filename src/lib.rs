@@ -5,8 +5,8 @@
 #![warn(missing_docs)]
 
 //! flitsim: a flit-level, cycle-accurate simulator of wormhole-switched interconnection
-//! networks (k-ary n-cubes: tori, meshes, hypercubes; k-ary m-way networks; HyperX) driven by
-//! TOML scenarios.
+//! networks (k-ary n-cubes: tori, meshes, hypercubes; k-ary m-way networks; HyperX; fat trees)
+//! driven by TOML scenarios.
 //!
 //! The public API: load a [`Scenario`], run it with [`sweep::run_sweep`] (or one point with
 //! [`engine::run_point`]), write the CSVs with [`output::write_results`]. The layers:

@@ -248,6 +248,9 @@ fn describe(s: &Scenario) -> Result<()> {
         out!("  routing: {}", s.routing.algorithm.name());
         return check_traffic(s);
     }
+    if let Some(f) = net.topology.fat_tree() {
+        return describe_fat_tree(s, f);
+    }
     let p = net.topology.properties();
     // Only a torus says which way its links go (meshes, hypercubes and HyperX: both ways).
     let links = match p.links {
@@ -269,23 +272,7 @@ fn describe(s: &Scenario) -> Result<()> {
         p.diameter,
         p.mean_distance
     );
-    // The papers' one-cycle hop is left unsaid; the timing options are named when set.
-    let r = &s.router;
-    let mut timing = String::new();
-    if r.delay > 0 {
-        timing += &format!(", router delay {} cycle(s)", r.delay);
-    }
-    if r.link_latency > 1 {
-        timing += &format!(", links of {} cycles", r.link_latency);
-    }
-    if r.crossbar == flitsim::scenario::Crossbar::PerPort {
-        timing += ", one crossbar input per port";
-    }
-    out!(
-        "  router: {} virtual channels of {} flits per physical channel{timing}",
-        s.router.vcs,
-        s.router.buffer_depth
-    );
+    router_line(s);
     let routing = flitsim::routing::Routing::new(s, &net);
     let a = routing.adaptive_vcs();
     let classes = if a > 0 {
@@ -320,6 +307,54 @@ fn describe(s: &Scenario) -> Result<()> {
     out!(
         "  routing: {}{classes}{timeout}{conventions}",
         s.routing.algorithm.name()
+    );
+    check_traffic(s)
+}
+
+/// The router's line: its buffers, and the timing options when set (the papers' one-cycle hop
+/// is left unsaid).
+fn router_line(s: &Scenario) {
+    let r = &s.router;
+    let mut timing = String::new();
+    if r.delay > 0 {
+        timing += &format!(", router delay {} cycle(s)", r.delay);
+    }
+    if r.link_latency > 1 {
+        timing += &format!(", links of {} cycles", r.link_latency);
+    }
+    if r.crossbar == flitsim::scenario::Crossbar::PerPort {
+        timing += ", one crossbar input per port";
+    }
+    out!(
+        "  router: {} virtual channels of {} flits per physical channel{timing}",
+        r.vcs,
+        r.buffer_depth
+    );
+}
+
+/// The network, router, routing and traffic of a fat tree.
+fn describe_fat_tree(s: &Scenario, f: &flitsim::topology::FatTree) -> Result<()> {
+    let p = f.properties();
+    out!(
+        "  network: fat-tree {}-ary {}-tree, {} processors ({} on each of {} leaf switches), {} switches of {} ports down and {} up, {} links, diameter {} links between leaf switches, mean distance {:.4}",
+        f.k,
+        f.n,
+        p.processors,
+        f.k,
+        p.processors / f.k as u64,
+        p.routers,
+        f.k,
+        f.k,
+        p.channels,
+        p.diameter,
+        p.mean_distance
+    );
+    router_line(s);
+    let up = s.routing.up.map_or("", |u| u.name());
+    out!(
+        "  routing: {}, up ports {up}, selection {}",
+        s.routing.algorithm.name(),
+        s.routing.selection.name()
     );
     check_traffic(s)
 }

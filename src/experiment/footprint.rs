@@ -13,7 +13,8 @@
 //! other 64-ary 3-cubes (V = 2 to 16, uni- and bidirectional, Duato, adaptive, per-port
 //! crossbar, permutation at 0.02); meshes 1.09-1.26, hypercubes 1.05-1.21 (10, 18, 20; e-cube,
 //! p-cube), HyperX 1.07-1.23, m-way networks 1.05-1.24 (1.38 with 4 processors a channel),
-//! split cycles 1.08-1.14.
+//! split cycles 1.08-1.14; fat trees, not among the fitted networks, 1.30, 1.19 and 1.15 (the
+//! 4-ary 3- and 5-trees and the 8-ary 5-tree).
 //! Buffer depth costs nothing (a buffer holds counts, not flits). A point whose cycle is split
 //! across threads holds more (1.5 bytes a buffer and 0.5 a buffer and thread). A point that
 //! stops early (backlog, drain cap) or stalls copies its engine to tell deadlock from
@@ -117,11 +118,15 @@ pub fn footprint(s: &Scenario) -> Footprint {
             .map(|&k| 2.0 * (k as f64 - 1.0) * n / k as f64)
             .sum(),
         (Family::HyperX, _) => n * t.radix.iter().map(|&k| k as f64 - 1.0).sum::<f64>(),
+        // A k-ary n-tree: N = k^n links up and N down between each pair of adjacent levels.
+        (Family::FatTree, _) => 2.0 * n * (t.radix.len() as f64 - 1.0),
         (Family::MWay(_), _) => 2.0 * n * t.radix.len() as f64,
     };
     let processors = t.processors() as f64;
     let nodes = match t.family {
         Family::MWay(Placement::Channels(_)) | Family::MWay(Placement::Routers) => n + links / 2.0,
+        // n·k^(n-1) switches, more than the k^n processors when n > k.
+        Family::FatTree => n * t.radix.len() as f64 / t.radix[0] as f64,
         _ => n,
     }
     .max(processors);

@@ -6,12 +6,13 @@
 //!   dimension-order routing by enumeration, p-cube and Duato by the papers' closed forms);
 //! - the average channel load of minimal routing, any pattern: every routing flitsim has is
 //!   minimal (dimension order, p-cube, Duato with or without time-out, the ring routings and
-//!   ADAPTIVE of paper 004; the tests check each message's hops against the distance), so a
-//!   message crosses exactly its distance in each dimension's links, in a fixed way but
-//!   half-way round a bidirectional ring (on an m-way network, routers passed + 1 m-way
-//!   channels), and the busiest channel of a kind carries at least their mean (Dally and
-//!   Towles, *Principles and Practices of Interconnection Networks*, ch. 3, throughput and
-//!   maximum channel load);
+//!   ADAPTIVE of paper 004, nearest-common-ancestor on fat trees; the tests check each
+//!   message's hops against the distance), so a message crosses exactly its distance in each
+//!   dimension's links, in a fixed way but half-way round a bidirectional ring (on an m-way
+//!   network, routers passed + 1 m-way channels; on a fat tree, one link each way between
+//!   each pair of levels below its nearest common ancestor), and the busiest channel of a
+//!   kind carries at least their mean (Dally and Towles, *Principles and Practices of
+//!   Interconnection Networks*, ch. 3, throughput and maximum channel load);
 //! - the bisection under uniform traffic, per dimension of a k-ary n-cube or HyperX (ibid.):
 //!   under uniform traffic tighter than the average only on meshes (on tori, hypercubes and
 //!   HyperX the two are equal; on m-way networks flitsim states only the average);
@@ -124,6 +125,7 @@ struct Class {
 pub fn average_bound(s: &Scenario) -> Option<Bound> {
     let classes = match s.topology.family {
         Family::MWay(_) => vec![mway_channels(s)?],
+        Family::FatTree => fat_tree_levels(s)?,
         _ => link_classes(s)?,
     };
     classes
@@ -165,6 +167,42 @@ fn mway_channels(s: &Scenario) -> Option<Class> {
     })
 }
 
+/// The links between levels l and l + 1 of a fat tree, each way: k^n up and k^n down. A route
+/// crosses one of each iff its nearest common ancestor is above level l (`nca` is minimal).
+/// Under uniform traffic a source's N − k^(l+1) destinations outside its level-l subtree do,
+/// so each way carries N(N − k^(l+1))/(N − 1) at 1 message/node/cycle; other patterns by
+/// enumeration.
+fn fat_tree_levels(s: &Scenario) -> Option<Vec<Class>> {
+    let t = &s.topology;
+    let (k, levels) = (t.radix[0], t.radix.len());
+    let n = t.processors() as f64;
+    let mut load: Vec<f64> = (0..levels.saturating_sub(1))
+        .map(|l| n * (n - (k as f64).powi(l as i32 + 1)) / (n - 1.0))
+        .collect();
+    if !uniform(s) {
+        let topo = Topology::build(t);
+        let f = topo.fat_tree()?;
+        load.iter_mut().for_each(|x| *x = 0.0);
+        pairs(s, &topo, |a, b, q| {
+            for x in &mut load[..f.nca_level(a, b) as usize] {
+                *x += q;
+            }
+        })?;
+    }
+    Some(
+        load.into_iter()
+            .enumerate()
+            .flat_map(|(l, x)| {
+                ["up", "down"].map(|way| Class {
+                    what: format!("{way} link between levels {l} and {}", l + 1),
+                    channels: n,
+                    load: x,
+                })
+            })
+            .collect(),
+    )
+}
+
 /// The bisection bound under uniform traffic, per dimension d of a k-ary n-cube or HyperX: cut
 /// each line of dimension d between its first a = ⌊k/2⌋ nodes and the other k − a. Each way,
 /// λ·(aN/k)·((k − a)N/k)/(N − 1) flits per cycle must cross, on c·N/k links (c per line: 1 on a
@@ -173,7 +211,7 @@ fn mway_channels(s: &Scenario) -> Option<Class> {
 /// bidirectional torus. None for other traffic and for m-way networks.
 pub fn bisection_bound(s: &Scenario) -> Option<Bound> {
     let t = &s.topology;
-    if !uniform(s) || t.mway().is_some() {
+    if !uniform(s) || t.mway().is_some() || t.family == Family::FatTree {
         return None;
     }
     let n = t.processors() as f64;

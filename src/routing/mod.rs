@@ -7,6 +7,7 @@ pub mod conventions;
 mod dor;
 mod dragonfly;
 mod duato;
+mod nca;
 mod pcube;
 mod ring;
 
@@ -16,12 +17,13 @@ pub use conventions::{Dateline, Tie};
 pub use dor::Dor;
 pub use dragonfly::DragonflyRouting;
 pub use duato::Duato;
+pub use nca::Nca;
 pub use pcube::PCube;
 pub use ring::{AdaptiveRing, DorRing};
 
 use crate::network::Network;
 use crate::spec::Scenario;
-use crate::topology::{Kind, TopologySpec};
+use crate::topology::{Family, Kind, TopologySpec};
 
 /// Most candidates any routing yields for one header: one per output port.
 pub const MAX_CANDIDATES: usize = 48;
@@ -167,17 +169,26 @@ impl Algorithm {
     /// Checks that the routing can run, deadlock-free, on the scenario's network and router;
     /// each routing file holds its own rules.
     pub fn check(self, s: &Setting) -> Result<(), Refusal> {
-        if self.dragonfly() {
-            return dragonfly::check(self, s);
-        }
-        if matches!(s.topology.family, crate::spec::Family::Dragonfly(_)) {
+        if matches!(s.topology.family, Family::Dragonfly(_)) && !self.dragonfly() {
             return Err(Refusal::new(
                 "[routing] algorithm",
                 format!("{} does not route on a dragonfly", self.name()),
                 "use algorithm = \"min\", \"valiant\", \"ugal-l\" or \"ugal-g\"",
             ));
         }
-        if self != Algorithm::Dor && !s.topology.cube_coordinates() {
+        if s.topology.family == Family::FatTree && self != Algorithm::Nca {
+            return Err(Refusal::new(
+                "[routing] algorithm",
+                format!(
+                    "{} corrects dimensions, and a fat tree's switches have none: a route climbs to a nearest common ancestor, then descends",
+                    self.name()
+                ),
+                "use algorithm = \"nca\"",
+            ));
+        }
+        // nca and the dragonfly's routings say themselves where they run.
+        let anywhere = matches!(self, Algorithm::Dor | Algorithm::Nca) || self.dragonfly();
+        if !anywhere && !s.topology.cube_coordinates() {
             return Err(Refusal::new(
                 "[routing] algorithm",
                 format!(
@@ -195,8 +206,9 @@ impl Algorithm {
             Algorithm::DorRing | Algorithm::AdaptiveRing => ring::check(self, s),
             Algorithm::Adaptive => adaptive::check(s),
             Algorithm::Min | Algorithm::Valiant | Algorithm::UgalL | Algorithm::UgalG => {
-                unreachable!("checked above")
+                dragonfly::check(self, s)
             }
+            Algorithm::Nca => nca::check(s),
         }
     }
 }
@@ -218,6 +230,9 @@ pub enum Routing {
     AdaptiveRing(AdaptiveRing),
     /// A dragonfly's minimal or Valiant routing.
     Dragonfly(DragonflyRouting),
+    /// Nearest common ancestor on a fat tree: up (by the destination's digit, or adaptive),
+    /// then the unique way down.
+    Nca(Nca),
 }
 
 impl Routing {
@@ -235,6 +250,7 @@ impl Routing {
             Algorithm::Min | Algorithm::Valiant | Algorithm::UgalL | Algorithm::UgalG => {
                 Routing::Dragonfly(DragonflyRouting::new(net, s.routing.algorithm))
             }
+            Algorithm::Nca => Routing::Nca(Nca::new(net, s.routing.up)),
         }
     }
 
@@ -259,6 +275,7 @@ impl Routing {
         match self {
             Routing::Dor(_) => true,
             Routing::Dragonfly(r) => r.candidates_fixed(),
+            Routing::Nca(r) => !r.adaptive,
             _ => false,
         }
     }
@@ -344,6 +361,8 @@ impl Routing {
             Routing::Adaptive(r) => r.route(net, at, tgt, out),
             Routing::AdaptiveRing(r) => r.route(net, at, tgt, out),
             Routing::Dragonfly(r) => r.route(net, at, tgt, in_buf, tie, out),
+            // NCA reads the destination processor's digits, not only its leaf switch.
+            Routing::Nca(r) => r.route(net, at, dst, out),
         }
     }
 }

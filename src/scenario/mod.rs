@@ -140,7 +140,7 @@ impl Scenario {
     }
 
     /// Vertices of the network's graph, ∏ k_i: the routers (and processors) of a k-ary n-cube
-    /// or HyperX, the m-way channels of an m-way network.
+    /// or HyperX, the m-way channels of an m-way network, a fat tree's k^n processors.
     pub fn nodes(&self) -> usize {
         self.topology.radix.iter().map(|&k| k as usize).product()
     }

@@ -7,7 +7,7 @@ pub mod keys;
 mod routing;
 mod topology;
 
-pub use routing::{Algorithm, Dateline, Tie, default_conventions};
+pub use routing::{Algorithm, Dateline, Tie, UpPorts, default_conventions};
 pub use topology::{DragonflyShape, Family, Kind, Placement, TopologySpec};
 
 /// A validated scenario: every value in range, every combination possible.
@@ -155,6 +155,10 @@ pub struct RoutingSpec {
     pub tie: Tie,
     /// When a message takes a ring's upper dateline class (`[routing] dateline`).
     pub dateline: Dateline,
+    /// `nca`'s choice of up ports (`[routing] up`); None for the other routings, and left out
+    /// of the serialized scenario then, so that their points' keys are unchanged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub up: Option<UpPorts>,
 }
 
 /// Where messages go (README: Traffic patterns).
@@ -359,6 +363,7 @@ impl Default for RoutingSpec {
             deadlock_check: true,
             tie: Tie::Plus,
             dateline: Dateline::AtWrap,
+            up: None,
         }
     }
 }

@@ -29,11 +29,13 @@ pub enum Algorithm {
     UgalL,
     /// UGAL-G on a dragonfly: the same with the queue of the global channel each path takes.
     UgalG,
+    /// Fat trees: up to a nearest common ancestor, then the unique way down.
+    Nca,
 }
 
 /// The one name table: each algorithm's scenario name, a gloss for messages, and the other
 /// names a scenario may use for it.
-const NAMES: [(Algorithm, &str, &str, &[&str]); 11] = [
+const NAMES: [(Algorithm, &str, &str, &[&str]); 12] = [
     (
         Algorithm::Dor,
         "dor",
@@ -50,6 +52,7 @@ const NAMES: [(Algorithm, &str, &str, &[&str]); 11] = [
     (Algorithm::Valiant, "valiant", "", &[]),
     (Algorithm::UgalL, "ugal-l", "", &[]),
     (Algorithm::UgalG, "ugal-g", "", &[]),
+    (Algorithm::Nca, "nca", "", &[]),
 ];
 
 impl Algorithm {
@@ -74,6 +77,29 @@ impl Algorithm {
             .collect();
         let (last, rest) = names.split_last().expect("routings exist");
         format!("{} or {last}", rest.join(", "))
+    }
+}
+
+/// How `nca` chooses a fat tree switch's up port (`[routing] up`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UpPorts {
+    /// Up port p_l at level l, p the destination (d-mod-k: destinations spread over the ports).
+    Deterministic,
+    /// All k up ports are candidates of one tier; the selection picks a free one.
+    Adaptive,
+}
+
+impl UpPorts {
+    /// Both choices, in the order messages list them.
+    pub const ALL: [UpPorts; 2] = [UpPorts::Deterministic, UpPorts::Adaptive];
+
+    /// The scenario name.
+    pub fn name(self) -> &'static str {
+        match self {
+            UpPorts::Deterministic => "deterministic",
+            UpPorts::Adaptive => "adaptive",
+        }
     }
 }
 

@@ -47,6 +47,9 @@ pub enum Family {
     /// A dragonfly (Kim, Dally, Scott and Abts, ISCA 2008): groups of fully connected
     /// routers, the groups joined by global channels.
     Dragonfly(DragonflyShape),
+    /// A fat tree, the k-ary n-tree: `radix` is n copies of k, its k^n processors on k^(n-1)
+    /// leaf switches.
+    FatTree,
 }
 
 /// A dragonfly's parameters: `p` processors per router, `a` routers per group, `h` global
@@ -95,6 +98,7 @@ impl Family {
             }
             Family::HyperX => "a HyperX (no paper models it)",
             Family::Dragonfly(_) => "a dragonfly (no paper models it)",
+            Family::FatTree => "a fat tree (no paper models it)",
         }
     }
 }
@@ -127,6 +131,7 @@ impl TopologySpec {
             Family::KAryNCube | Family::MWay(_) => self.kind.name(),
             Family::HyperX => "hyperx",
             Family::Dragonfly(_) => "dragonfly",
+            Family::FatTree => "fat-tree",
         }
     }
 
@@ -135,7 +140,7 @@ impl TopologySpec {
     pub fn cube_coordinates(&self) -> bool {
         match self.family {
             Family::KAryNCube | Family::MWay(_) => true,
-            Family::HyperX | Family::Dragonfly(_) => false,
+            Family::HyperX | Family::Dragonfly(_) | Family::FatTree => false,
         }
     }
 
@@ -149,7 +154,7 @@ impl TopologySpec {
         let routers: u64 = self.radix.iter().map(|&k| k as u64).product();
         match self.family {
             Family::Dragonfly(d) => d.routers() * d.p as u64,
-            Family::KAryNCube | Family::HyperX => routers,
+            Family::KAryNCube | Family::HyperX | Family::FatTree => routers,
             Family::MWay(Placement::Channels(p)) => routers * p as u64,
             // One router per adjacent pair of channels: k per ring, k − 1 per line.
             Family::MWay(Placement::Routers) => self
@@ -190,6 +195,15 @@ impl TopologySpec {
             return Some((
                 format!("{name:?} is defined on router coordinates, and a dragonfly has none"),
                 "use pattern = \"uniform\", \"hotspot\", \"random-permutation\", \"shift\" or \"group-shift\"".into(),
+            ));
+        }
+        if self.family == Family::FatTree && !anywhere {
+            return Some((
+                format!(
+                    "{name:?} is defined on router coordinates, and a fat tree's processors have none (they are numbered 0 to k^n - 1 on its leaf switches)"
+                ),
+                "use pattern = \"uniform\", \"hotspot\", \"random-permutation\" or \"shift\""
+                    .into(),
             ));
         }
         if !self.processors_are_routers() && !anywhere && !dragonfly {

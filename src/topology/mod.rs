@@ -1,5 +1,5 @@
-//! Network topologies: k-ary n-cubes (torus, mesh, hypercube) and k-ary m-way networks, each
-//! a variant of [`Topology`], which builds the router graph the [`crate::network::Network`] is
+//! Network topologies: k-ary n-cubes (torus, mesh, hypercube), k-ary m-way networks, HyperX
+//! and the fat tree (k-ary n-tree), each a variant of [`Topology`], which builds the router graph the [`crate::network::Network`] is
 //! wired from, answers distances, and gives the network's [`Properties`].
 //!
 //! Addresses follow the papers: node `a = (a_0, ..., a_{n-1})` has index
@@ -9,6 +9,7 @@
 //! and traffic patterns defined on coordinates ask for them.
 
 mod dragonfly;
+mod fat_tree;
 mod hyperx;
 mod kary_ncube;
 mod mway;
@@ -16,6 +17,7 @@ mod properties;
 
 pub use crate::spec::{DragonflyShape, Family, Kind, TopologySpec};
 pub use dragonfly::Dragonfly;
+pub use fat_tree::FatTree;
 pub use hyperx::HyperX;
 pub use kary_ncube::{DorHop, KAryNCube};
 pub use mway::{MWay, Placement};
@@ -82,6 +84,8 @@ pub enum Topology {
     HyperX(HyperX),
     /// A dragonfly.
     Dragonfly(Dragonfly),
+    /// A fat tree (k-ary n-tree): switches in levels, k processors on each leaf switch.
+    FatTree(FatTree),
 }
 
 impl From<KAryNCube> for Topology {
@@ -102,6 +106,7 @@ impl Topology {
             Topology::MWay(m) => cube(&m.graph) + bytes(&m.chans) + bytes(&m.shares),
             Topology::HyperX(h) => cube(&h.coords) + h.heap_bytes(),
             Topology::Dragonfly(d) => d.heap_bytes(),
+            Topology::FatTree(f) => f.heap_bytes(),
         }
     }
 
@@ -117,6 +122,9 @@ impl Topology {
             }
             Family::HyperX => Topology::HyperX(HyperX::new(spec.radix.clone())),
             Family::Dragonfly(shape) => Topology::Dragonfly(Dragonfly::new(shape)),
+            Family::FatTree => {
+                Topology::FatTree(FatTree::new(spec.radix[0], spec.radix.len() as u32))
+            }
         }
     }
 
@@ -127,7 +135,7 @@ impl Topology {
         match self {
             Topology::KAryNCube(t) => Some(t),
             Topology::MWay(m) => Some(&m.graph),
-            Topology::HyperX(_) | Topology::Dragonfly(_) => None,
+            Topology::HyperX(_) | Topology::Dragonfly(_) | Topology::FatTree(_) => None,
         }
     }
 
@@ -152,6 +160,14 @@ impl Topology {
         }
     }
 
+    /// The fat tree, when this is one.
+    pub fn fat_tree(&self) -> Option<&FatTree> {
+        match self {
+            Topology::FatTree(f) => Some(f),
+            _ => None,
+        }
+    }
+
     /// The router graph's links.
     pub fn links(&self) -> &[Link] {
         match self {
@@ -159,6 +175,7 @@ impl Topology {
             Topology::MWay(m) => &m.graph.links,
             Topology::HyperX(h) => &h.links,
             Topology::Dragonfly(d) => &d.links,
+            Topology::FatTree(f) => &f.links,
         }
     }
 
@@ -189,6 +206,7 @@ impl Topology {
             Topology::MWay(m) => m.graph.nodes,
             Topology::HyperX(h) => h.nodes(),
             Topology::Dragonfly(d) => d.routers(),
+            Topology::FatTree(f) => f.routers(),
         }
     }
 
@@ -213,11 +231,18 @@ impl Topology {
                 shared_channels: false,
                 shares: &[],
             },
+            Topology::FatTree(f) => Attachment {
+                proc_at: Some(&f.leaf),
+                attach: 1,
+                shared_channels: false,
+                shares: &[],
+            },
         }
     }
 
     /// The next link of the dimension-order path from router `at` to router `dst` (lowest
-    /// dimension first), if they differ; bit d of `tie` sends a tie in dimension d `−`.
+    /// dimension first), if they differ; bit d of `tie` sends a tie in dimension d `−`. None on
+    /// a fat tree, which has no dimension order (its routing is `nca`).
     #[inline(always)]
     pub fn dimension_order_link(&self, at: u32, dst: u32, tie: u32) -> Option<u32> {
         // One inlined copy for the cube graphs; the other topologies are called out of line,
@@ -246,6 +271,7 @@ impl Topology {
             Topology::MWay(m) => m.graph.distance(a, b),
             Topology::HyperX(h) => h.distance(a, b),
             Topology::Dragonfly(d) => d.distance(a, b),
+            Topology::FatTree(f) => f.distance(a, b),
         }
     }
 
@@ -256,6 +282,7 @@ impl Topology {
             Topology::MWay(m) => m.graph.diameter(),
             Topology::HyperX(h) => h.properties().diameter,
             Topology::Dragonfly(d) => d.properties().diameter,
+            Topology::FatTree(f) => f.diameter(),
         }
     }
 
@@ -266,6 +293,7 @@ impl Topology {
             Topology::MWay(m) => m.properties(),
             Topology::HyperX(h) => h.properties(),
             Topology::Dragonfly(d) => d.properties(),
+            Topology::FatTree(f) => f.properties(),
         }
     }
 }

@@ -53,7 +53,7 @@ impl Addresses {
     /// The processors of `topology`: its routers' grid when they are its routers one to one
     /// (a k-ary n-cube, HyperX's coordinates, an m-way network with a processor on each
     /// channel), a dragonfly's processors by group (the group the last dimension), else a
-    /// line of the processors.
+    /// line of the processors (a fat tree's among them).
     pub fn of_processors(topology: &Topology) -> Addresses {
         match topology {
             Topology::KAryNCube(t) => Addresses::of(t),
@@ -67,6 +67,7 @@ impl Addresses {
                 let per_group = d.shape.p * d.shape.a;
                 Addresses::grid(Kind::Mesh, vec![per_group, d.shape.groups], true)
             }
+            Topology::FatTree(f) => Addresses::line(f.processors()),
         }
     }
 

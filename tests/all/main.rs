@@ -17,6 +17,7 @@ mod exact_reference;
 mod exact_timing;
 mod exact_zero_load;
 mod experiment;
+mod fat_tree;
 mod flows;
 mod hyperx;
 mod keys_reference;

@@ -1,10 +1,12 @@
 //! The validated `[routing]` table: the algorithm and its time-out, the selection, the torus
-//! conventions, and the routing's own requirements on the network and router.
+//! conventions, `nca`'s up ports, and the routing's own requirements on the network and
+//! router.
 
 use super::Checker;
 use crate::error::Result;
 use crate::error::quoted;
 use crate::scenario::{Algorithm, RouterSpec, RoutingSpec, Selection, TopologySpec};
+use crate::spec::UpPorts;
 use crate::spec::keys::RawRouting;
 
 pub(super) fn routing(
@@ -41,10 +43,12 @@ pub(super) fn routing(
         }
         (_, None) => 0,
     };
-    // Paper 004's routers select by the availability of buffers.
-    let default = match t.mway() {
-        Some(_) => Selection::Avail,
-        None => Selection::Random,
+    // Paper 004's routers select by the availability of buffers; nca's adaptive up ports go
+    // to the least occupied channel, ties at random.
+    let default = match (t.mway(), algorithm) {
+        (Some(_), _) => Selection::Avail,
+        (None, Algorithm::Nca) => Selection::LeastMultiplexed,
+        (None, _) => Selection::Random,
     };
     let selection = c.choice(
         "[routing] selection",
@@ -55,6 +59,27 @@ pub(super) fn routing(
         Selection::name,
     )?;
     let (tie, dateline) = conventions(c, r, t)?;
+    let up = match (algorithm, r.up.as_deref()) {
+        (Algorithm::Nca, given) => Some(c.choice(
+            "[routing] up",
+            "up-port choice",
+            given,
+            UpPorts::Adaptive,
+            UpPorts::ALL,
+            UpPorts::name,
+        )?),
+        (_, None) => None,
+        (_, Some(_)) => {
+            return Err(c.err(
+                "[routing] up",
+                format!(
+                    "only nca chooses up ports (on a fat tree), not {}",
+                    algorithm.name()
+                ),
+                "remove up, or use algorithm = \"nca\" on a fat tree",
+            ));
+        }
+    };
     let setting = crate::routing::Setting {
         topology: t,
         vcs: router.vcs,
@@ -72,6 +97,7 @@ pub(super) fn routing(
         deadlock_check: r.deadlock_check,
         tie,
         dateline,
+        up,
     })
 }
 

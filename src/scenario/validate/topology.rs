@@ -1,5 +1,6 @@
 //! The `[topology]` table: k-ary n-cubes (kind, k, n, links), k-ary m-way networks (wrap,
-//! processors, processor_factor) and HyperX (k, n), with their size limits.
+//! processors, processor_factor), HyperX (k, n) and the fat tree (k, n), with their size
+//! limits.
 
 use super::super::*;
 use super::{Checker, MAX_NODES};
@@ -46,11 +47,12 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         "torus" => Kind::Torus,
         "hypercube" => Kind::Hypercube,
         "hyperx" => return hyperx_topology(c, t),
+        "fat-tree" => return fat_tree_topology(c, t),
         other => {
             return Err(c.err(
                 "[topology] kind",
                 format!("unknown topology {}", quoted(other)),
-                "use \"mesh\", \"torus\", \"hypercube\" or \"mway\" (k-ary n-cubes and m-way networks), \"hyperx\" or \"dragonfly\"",
+                "use \"mesh\", \"torus\", \"hypercube\" or \"mway\" (k-ary n-cubes and m-way networks), \"hyperx\", \"dragonfly\" or \"fat-tree\"",
             ));
         }
     };
@@ -332,6 +334,63 @@ fn dragonfly_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         family: Family::Dragonfly(shape),
         kind: Kind::Mesh,
         radix: Vec::new(),
+        bidirectional: true,
+    })
+}
+
+/// Most ports each way of a fat tree switch: `nca`'s adaptive up ports are one candidate each
+/// (`routing::MAX_CANDIDATES`).
+const FAT_TREE_MAX_K: u32 = 48;
+
+/// A fat tree (k-ary n-tree): one `k` (ports each way of a switch) and `n` (levels).
+fn fat_tree_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
+    if t.links.is_some() {
+        return Err(c.err(
+            "[topology] links",
+            "a fat tree's links go both ways, up and down",
+            "remove links",
+        ));
+    }
+    let k = match &t.k {
+        Some(Radix::One(k)) => c.ranged("[topology] k", *k)? as u32,
+        Some(Radix::PerDim(_)) => {
+            return Err(c.err(
+                "[topology] k",
+                "a fat tree has one k: every switch has k ports down and k up",
+                "give one radix, e.g. k = 4",
+            ));
+        }
+        None => {
+            return Err(c.err(
+                "[topology] k",
+                "missing",
+                "give the ports each way of a switch, e.g. k = 4",
+            ));
+        }
+    };
+    if k > FAT_TREE_MAX_K {
+        return Err(c.err(
+            "[topology] k",
+            format!("a fat tree switch of {k} up ports offers more than {FAT_TREE_MAX_K} candidates to adaptive routing"),
+            format!("use k = {FAT_TREE_MAX_K} or less"),
+        ));
+    }
+    let Some(n) = t.n else {
+        return Err(c.err(
+            "[topology] n",
+            "missing",
+            "give the levels of switches, e.g. n = 3 (k^n processors)",
+        ));
+    };
+    let n = c.ranged("[topology] n", n)? as usize;
+    let radix = vec![k; n];
+    // k^n processors, and n·k^(n-1) switches: fewer than the processors unless n > k.
+    check_size(c, &radix, 1)?;
+    check_size(c, &radix[1..], n)?;
+    Ok(TopologySpec {
+        family: Family::FatTree,
+        kind: Kind::Mesh,
+        radix,
         bidirectional: true,
     })
 }

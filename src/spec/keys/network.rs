@@ -90,8 +90,8 @@ table! {
             need: R,
             default: "",
             unit: "",
-            allowed: Words(&["mesh", "torus", "hypercube", "mway", "hyperx", "dragonfly"]),
-            doc: "the network family: a k-ary n-cube (mesh, torus, hypercube), a k-ary m-way network, a HyperX or a dragonfly",
+            allowed: Words(&["mesh", "torus", "hypercube", "mway", "hyperx", "dragonfly", "fat-tree"]),
+            doc: "the network family: a k-ary n-cube (mesh, torus, hypercube), a k-ary m-way network, a HyperX, a dragonfly or a fat tree (k-ary n-tree)",
         },
         k: Option<Radix> => {
             ty: Ty::Radix,
@@ -99,7 +99,7 @@ table! {
             default: "required (not for `hypercube`)",
             unit: "",
             allowed: Ints(2, 65535),
-            doc: "radix: nodes per dimension, one for every dimension or a list with one per dimension",
+            doc: "radix: nodes per dimension, one for every dimension or a list with one per dimension; `fat-tree`: one k, the ports each way of a switch (at most 48)",
         },
         n: Option<i64> => {
             ty: Ty::Int,
@@ -107,7 +107,7 @@ table! {
             default: "required unless `k` is a list",
             unit: "",
             allowed: Ints(1, 22),
-            doc: "dimensions",
+            doc: "dimensions; `fat-tree`: levels of switches (k^n processors)",
         },
         links: Option<String> => {
             ty: Ty::Str,
@@ -257,6 +257,7 @@ table! {
                 "valiant",
                 "ugal-l",
                 "ugal-g",
+                "nca",
             ]),
             doc: "the routing; `\"e-cube\"` and `\"ecube\"` are aliases of `dor`, `\"p-cube\"` of `pcube`",
         },
@@ -271,7 +272,7 @@ table! {
         selection: Option<String> => {
             ty: Ty::Str,
             need: O,
-            default: "`\"random\"`; `\"avail\"` on `mway`",
+            default: "`\"random\"`; `\"avail\"` on `mway`; `\"least-multiplexed\"` for `nca`",
             unit: "",
             allowed: Words(&["random", "least-multiplexed", "most-free", "avail"]),
             doc: "how a header chooses among several free candidate virtual channels of the same priority",
@@ -300,6 +301,14 @@ table! {
             unit: "",
             allowed: Words(&["at-wrap", "on-entry"]),
             doc: "when a `dor` message takes a ring's upper dateline class: on the wrap-around link, or on entering the dimension; `on-entry` is refused on unidirectional tori",
+        },
+        up: Option<String> => {
+            ty: Ty::Str,
+            need: O,
+            default: "`\"adaptive\"` for `nca`",
+            unit: "",
+            allowed: Words(&["deterministic", "adaptive"]),
+            doc: "`nca` only: a fat tree switch's up port, the destination's digit at the switch's level (d-mod-k), or any of the k, the selection picking a free one",
         },
     }
 }
