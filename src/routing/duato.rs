@@ -14,6 +14,10 @@
 //! channel if free, else tries both again next cycle. With time-out τ, a header that finds no
 //! free class-a channel on arrival waits for one for τ cycles only; from then on it waits only
 //! for its class-b channel (the lowest dimension still to cross). τ = 0 tries class b at once.
+//!
+//! On a HyperX class a offers, for every dimension still to correct, the link straight to the
+//! destination's coordinate, and class b is its dimension-order routing, whose channel
+//! dependencies are acyclic without a dateline: A = V - 1.
 
 use super::{Algorithm, Refusal, Setting};
 use super::{Candidate, Candidates, Dor};
@@ -37,7 +41,7 @@ impl Duato {
     /// Duato's routing with `net`'s V virtual channels and time-out τ = `timeout` cycles.
     pub fn new(net: &Network, timeout: Option<u64>) -> Duato {
         let vcs = net.vcs as u8;
-        let dateline = net.cube().wraps() && vcs >= 3;
+        let dateline = net.topology.cube().is_some_and(|t| t.wraps()) && vcs >= 3;
         Duato {
             adaptive: if dateline { vcs - 2 } else { vcs - 1 },
             vcs,
@@ -62,7 +66,9 @@ impl Duato {
             None => (true, true),
             Some(tau) => (waited < tau || waited == 0, waited >= tau),
         };
-        let t = net.cube();
+        let Some(t) = net.topology.cube() else {
+            return self.route_hyperx(net, at, dst, (class_a, class_b), out);
+        };
         if class_a {
             for d in 0..t.n() {
                 let (a, b) = (t.coord(at, d), t.coord(dst, d));
@@ -103,6 +109,47 @@ impl Duato {
                 chan: link,
                 vc_lo,
                 vc_hi,
+                tier: class_a as u8,
+            });
+        }
+    }
+}
+
+impl Duato {
+    /// The candidates on a HyperX: class a, the link to the destination's coordinate in each
+    /// dimension still to correct; class b, the dimension-order link (the lowest of them).
+    #[inline(never)]
+    fn route_hyperx(
+        &self,
+        net: &Network,
+        at: u32,
+        dst: u32,
+        (class_a, class_b): (bool, bool),
+        out: &mut Candidates,
+    ) {
+        let crate::topology::Topology::HyperX(h) = &net.topology else {
+            unreachable!("Duato's routing runs on cube graphs and HyperX")
+        };
+        let c = &h.coords;
+        let differ = (0..c.n()).filter(|&d| c.coord(at, d) != c.coord(dst, d));
+        let mut lowest = None;
+        for d in differ {
+            let link = h.link_to(at, d, c.coord(dst, d));
+            lowest = lowest.or(Some(link));
+            if class_a {
+                out.push(Candidate {
+                    chan: link,
+                    vc_lo: 0,
+                    vc_hi: self.adaptive,
+                    tier: 0,
+                });
+            }
+        }
+        if class_b {
+            out.push(Candidate {
+                chan: lowest.expect("not at the destination"),
+                vc_lo: self.adaptive,
+                vc_hi: self.vcs,
                 tier: class_a as u8,
             });
         }

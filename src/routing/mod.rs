@@ -186,13 +186,17 @@ impl Algorithm {
                 "use algorithm = \"nca\"",
             ));
         }
-        // nca and the dragonfly's routings say themselves where they run.
-        let anywhere = matches!(self, Algorithm::Dor | Algorithm::Nca) || self.dragonfly();
+        // nca and the dragonfly's routings say themselves where they run; Duato's routing
+        // also runs on a HyperX.
+        let hyperx_duato = s.topology.family == Family::HyperX
+            && matches!(self, Algorithm::Duato | Algorithm::DuatoTimeout);
+        let anywhere =
+            matches!(self, Algorithm::Dor | Algorithm::Nca) || self.dragonfly() || hyperx_duato;
         if !anywhere && !s.topology.cube_coordinates() {
             return Err(Refusal::new(
                 "[routing] algorithm",
                 format!(
-                    "{} routes on the coordinates of k-ary n-cubes and m-way networks, not on a {}",
+                    "{} routes on the coordinates of k-ary n-cubes and m-way networks (duato also on a HyperX), not on a {}",
                     self.name(),
                     s.topology.name()
                 ),

@@ -74,6 +74,13 @@ impl HyperX {
         })
     }
 
+    /// The link from router `at` to the router that differs from it only in dimension `d`,
+    /// where its coordinate is `b` (not `at`'s own).
+    #[inline(always)]
+    pub fn link_to(&self, at: u32, d: usize, b: u32) -> u32 {
+        self.out[(at as usize * self.coords.n() + d) * self.kmax + b as usize]
+    }
+
     /// The number of coordinates in which `a` and `b` differ: their minimal hop distance.
     #[inline]
     pub fn distance(&self, a: u32, b: u32) -> u32 {

@@ -351,7 +351,8 @@ fn group_shift_saturates_min_at_the_global_channel_bound() {
 }
 
 /// UGAL chooses well at the source (Kim et al. 2008): on uniform traffic it accepts at least
-/// 80% of what `min` accepts past saturation (it seldom detours), and on group-shift traffic
+/// 80% of what `min` accepts past saturation (it seldom detours), where Valiant accepts about
+/// half of `min`'s or less, and on group-shift traffic
 /// at least 80% of what Valiant accepts (it detours as the queues fill); UGAL-G, which sees
 /// the global channels' queues, does at least as well as UGAL-L on group-shift.
 #[test]
@@ -378,6 +379,12 @@ fn ugal_follows_the_better_of_minimal_and_valiant() {
     assert!(
         ugal_l >= 0.8 * min,
         "uniform: ugal-l {ugal_l} against min {min}"
+    );
+    // Valiant crosses two global channels per message between groups: about half of min's.
+    let valiant_uniform = accepted("valiant", "uniform", 0.9);
+    assert!(
+        valiant_uniform <= 0.6 * min,
+        "uniform: valiant {valiant_uniform} against min {min}"
     );
     let valiant = accepted("valiant", "group-shift", 0.6);
     let ugal_l = accepted("ugal-l", "group-shift", 0.6);

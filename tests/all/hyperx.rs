@@ -33,10 +33,23 @@ fn nodes(radix: &[u32]) -> u32 {
 }
 
 fn scenario(radix: &[u32], vcs: u32, depth: u32, m: u32, rate: f64, run: &str) -> Scenario {
+    routed(radix, "dor", vcs, depth, m, rate, run)
+}
+
+/// A HyperX scenario with `[routing] algorithm = routing`.
+fn routed(
+    radix: &[u32],
+    routing: &str,
+    vcs: u32,
+    depth: u32,
+    m: u32,
+    rate: f64,
+    run: &str,
+) -> Scenario {
     let k: Vec<String> = radix.iter().map(|k| k.to_string()).collect();
     let text = format!(
         "name = \"hyperx-test\"\n[topology]\nkind = \"hyperx\"\nk = [{}]\n[router]\nvcs = {vcs}\n\
-         buffer_depth = {depth}\n[routing]\nalgorithm = \"dor\"\n[traffic]\nmessage_length = {m}\n\
+         buffer_depth = {depth}\n[routing]\nalgorithm = \"{routing}\"\n[traffic]\nmessage_length = {m}\n\
          rates = [{rate:?}]\n[run]\n{run}\n",
         k.join(", ")
     );
@@ -295,16 +308,26 @@ fn moving_partition_boundaries_on_a_hyperx_changes_nothing() {
 }
 
 /// Routings that need k-ary n-cube coordinates and locality patterns are refused on a HyperX
-/// with one line naming the key and the fix; dimension order is accepted.
+/// with one line naming the key and the fix; dimension order and Duato's routing are accepted.
 #[test]
 fn refusals_name_the_key_and_the_fix() {
     let base = "name = \"h\"\n[topology]\nkind = \"hyperx\"\nk = 4\nn = 2\n[router]\nvcs = 3\n";
-    let ok = format!("{base}[traffic]\nrates = [0.001]\n");
-    assert_eq!(crate::common::flitsim_check(&ok, "hyperx-ok").0, Some(0));
+    for routing in [
+        "algorithm = \"dor\"",
+        "algorithm = \"duato\"",
+        "algorithm = \"duato-timeout\"\ntimeout = 4",
+    ] {
+        let ok = format!("{base}[routing]\n{routing}\n[traffic]\nrates = [0.001]\n");
+        assert_eq!(
+            crate::common::flitsim_check(&ok, "hyperx-ok").0,
+            Some(0),
+            "{routing}"
+        );
+    }
     for (extra, key) in [
         (
-            "[routing]\nalgorithm = \"duato\"\n[traffic]\nrates = [0.001]\n",
-            "[routing] algorithm: duato routes on the coordinates of k-ary n-cubes and m-way networks, not on a hyperx",
+            "[routing]\nalgorithm = \"adaptive\"\n[traffic]\nrates = [0.001]\n",
+            "[routing] algorithm: adaptive routes on the coordinates of k-ary n-cubes and m-way networks (duato also on a HyperX), not on a hyperx",
         ),
         (
             "[traffic]\nrates = [0.001]\npattern = \"locality\"\nlocality_factor = 0.5\n",
@@ -317,4 +340,90 @@ fn refusals_name_the_key_and_the_fix() {
         assert!(err.contains("fix:"), "{err}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
+}
+
+/// Duato's routing on a HyperX (class a: the link to the destination's coordinate in any
+/// dimension still to correct; class b: dimension order): a single message in an empty network
+/// takes h hops, one per differing coordinate, and arrives M + h cycles after it was sent, for
+/// every ordered pair; far past saturation with 1- and 2-flit buffers it never freezes, every
+/// message is delivered once by a minimal path, and most hops are adaptive.
+#[test]
+fn duato_on_a_hyperx_is_minimal_and_deadlock_free() {
+    for radix in [&[3u32, 4][..], &[2, 3, 4][..]] {
+        let n = nodes(radix);
+        let s = routed(radix, "duato", 2, 2, 1, 0.001, "");
+        let mut e = build_engine(&s, 0.0, 1);
+        e.log_deliveries = true;
+        for src in 0..n {
+            for dst in (0..n).filter(|&d| d != src) {
+                let h = hops(radix, src, dst) as u64;
+                e.deliveries.clear();
+                let t0 = e.cycle;
+                e.send(src, dst, 4);
+                while e.deliveries.is_empty() {
+                    assert!(e.cycle < t0 + 500, "{radix:?} {src}->{dst} not delivered");
+                    e.step();
+                }
+                let d = e.deliveries[0];
+                assert_eq!(d.hops as u64, h, "{radix:?} {src}->{dst}: hops");
+                assert_eq!(
+                    d.eject - d.created,
+                    4 + h,
+                    "{radix:?} {src}->{dst}: latency"
+                );
+            }
+        }
+    }
+    for (radix, vcs, depth) in [(&[4u32, 4][..], 2, 1), (&[3, 3, 3][..], 3, 2)] {
+        let s = routed(radix, "duato", vcs, depth, 8, 0.001, "");
+        let mut e = build_engine(&s, 0.0, 1);
+        e.log_deliveries = true;
+        let n = nodes(radix);
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(17);
+        let mut sent: Vec<Sent> = Vec::new();
+        let cycles = 5000;
+        e.set_window(0, cycles, 1);
+        while e.cycle < cycles || !e.idle() {
+            if e.cycle < cycles {
+                offer_bernoulli(&mut e, &mut rng, n, 0.08, (8, 32), &mut sent);
+            }
+            assert!(e.cycle < cycles + 500_000, "{radix:?}: not drained");
+            e.step();
+            e.check_invariants()
+                .unwrap_or_else(|m| panic!("{radix:?} cycle {}: {m}", e.cycle));
+            if e.cycle.is_multiple_of(500)
+                && !e.stuck_buffers(500).is_empty()
+                && let Some(frozen) = e.confirm_deadlock()
+            {
+                panic!("{radix:?}: deadlock at cycle {}: {frozen:?}", e.cycle);
+            }
+        }
+        let mut got: Vec<Sent> = e
+            .deliveries
+            .iter()
+            .map(|d| (d.src, d.dst, d.created, d.len))
+            .collect();
+        got.sort_unstable();
+        sent.sort_unstable();
+        assert_eq!(got, sent, "{radix:?}: delivered once each");
+        for d in &e.deliveries {
+            assert_eq!(
+                d.hops as u32,
+                hops(radix, d.src, d.dst),
+                "{radix:?}: minimal"
+            );
+        }
+    }
+    let s = routed(
+        &[4, 4],
+        "duato",
+        3,
+        4,
+        8,
+        0.04,
+        "warmup_cycles = 1000\nmeasure_cycles = 4000",
+    );
+    let r = run_point(&s, 0.04, 5).expect("no deadlock");
+    let adaptive = r.stats.adaptive_hop_fraction();
+    assert!(adaptive > 0.5, "adaptive hop fraction {adaptive}");
 }
