@@ -258,6 +258,53 @@ pub fn offer_bernoulli(
     }
 }
 
+/// Offers Bernoulli traffic ([`offer_bernoulli`]: probability `p` per processor and cycle,
+/// lengths in `lens`, seed `seed`) to the `n` processors of `e` for `cycles` cycles, then
+/// drains the network: the invariants hold every `every` cycles, the drained-copy deadlock
+/// check stays silent, and every message sent is delivered exactly once (panics naming `ctx`
+/// otherwise). Returns with `e.deliveries` holding the deliveries.
+pub fn run_past_saturation(
+    e: &mut Engine,
+    n: u32,
+    (p, lens): (f64, (u16, u16)),
+    cycles: u64,
+    (seed, every): (u64, u64),
+    ctx: &str,
+) {
+    use rand::SeedableRng;
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+    let mut sent: Vec<Sent> = Vec::new();
+    e.log_deliveries = true;
+    e.set_window(0, cycles, 1);
+    while e.cycle < cycles || !e.idle() {
+        if e.cycle < cycles {
+            offer_bernoulli(e, &mut rng, n, p, lens, &mut sent);
+        }
+        assert!(e.cycle < cycles + 500_000, "{ctx}: not drained");
+        e.step();
+        if e.cycle.is_multiple_of(every) {
+            e.check_invariants()
+                .unwrap_or_else(|m| panic!("{ctx} cycle {}: {m}", e.cycle));
+        }
+        if e.cycle.is_multiple_of(500)
+            && !e.stuck_buffers(500).is_empty()
+            && let Some(frozen) = e.confirm_deadlock()
+        {
+            panic!("{ctx}: deadlock at cycle {}: {frozen:?}", e.cycle);
+        }
+    }
+    e.check_invariants().unwrap();
+    let mut got: Vec<Sent> = e
+        .deliveries
+        .iter()
+        .map(|d| (d.src, d.dst, d.created, d.len))
+        .collect();
+    got.sort_unstable();
+    sent.sort_unstable();
+    assert_eq!(got, sent, "{ctx}: delivered once each");
+    assert_eq!(e.live_messages(), 0, "{ctx}");
+}
+
 /// A fresh directory `flitsim-{tag}-XXXXXX` under the system temp dir, removed with all it holds
 /// when the returned value is dropped, also when the test fails and unwinds: keep it alive
 /// until the binary has finished and the assertions on what it wrote are done.

@@ -6,10 +6,9 @@
 //! third group, the one global channel out of a group bounds group-shift traffic under `min`,
 //! and both routings are deadlock-free past saturation.
 
-use crate::common::{Sent, offer_bernoulli};
+use crate::common::run_past_saturation;
 use flitsim::Scenario;
 use flitsim::engine::{Engine, build_engine, run_point};
-use rand::SeedableRng;
 use std::collections::VecDeque;
 
 /// A dragonfly's (p, a, h, groups).
@@ -448,36 +447,8 @@ fn dragonfly_routings_are_deadlock_free_past_saturation() {
     ] {
         let mut e = quiet(shape, routing, vcs, depth);
         let (p, a, _, g) = shape;
-        let n = p * a * g;
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(13);
-        let mut sent: Vec<Sent> = Vec::new();
-        let cycles = 5000;
-        e.set_window(0, cycles, 1);
         let ctx = format!("{shape:?} {routing} V={vcs} depth {depth}");
-        while e.cycle < cycles || !e.idle() {
-            if e.cycle < cycles {
-                offer_bernoulli(&mut e, &mut rng, n, 0.1, (8, 32), &mut sent);
-            }
-            assert!(e.cycle < cycles + 500_000, "{ctx}: not drained");
-            e.step();
-            e.check_invariants()
-                .unwrap_or_else(|m| panic!("{ctx} cycle {}: {m}", e.cycle));
-            if e.cycle.is_multiple_of(500)
-                && !e.stuck_buffers(500).is_empty()
-                && let Some(frozen) = e.confirm_deadlock()
-            {
-                panic!("{ctx}: deadlock at cycle {}: {frozen:?}", e.cycle);
-            }
-        }
-        let mut got: Vec<Sent> = e
-            .deliveries
-            .iter()
-            .map(|d| (d.src, d.dst, d.created, d.len))
-            .collect();
-        got.sort_unstable();
-        sent.sort_unstable();
-        assert_eq!(got, sent, "{ctx}: delivered once each");
-        assert_eq!(e.live_messages(), 0, "{ctx}");
+        run_past_saturation(&mut e, p * a * g, (0.1, (8, 32)), 5000, (13, 1), &ctx);
     }
 }
 

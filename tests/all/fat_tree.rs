@@ -6,11 +6,10 @@
 //! highest digit in which a and b differ (0 on one leaf switch), and at zero load takes exactly
 //! M + 2L cycles; the routing is deadlock-free far past saturation with one virtual channel.
 
-use crate::common::{Sent, offer_bernoulli};
+use crate::common::run_past_saturation;
 use flitsim::Scenario;
 use flitsim::engine::{Engine, build_engine, run_point};
 use flitsim::routing::{Candidates, Routing};
-use rand::SeedableRng;
 use std::collections::VecDeque;
 
 /// The (k, n) the structural and zero-load tests cover.
@@ -272,41 +271,10 @@ fn nca_is_deadlock_free_past_saturation() {
     ] {
         let ctx = format!("{k}-ary {n}-tree V={vcs} depth {depth} {up}");
         let mut e = quiet(k, n, vcs, depth, up);
-        let procs = k.pow(n);
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
-        let mut sent: Vec<Sent> = Vec::new();
-        let cycles = 2500;
-        e.set_window(0, cycles, 1);
-        while e.cycle < cycles || !e.idle() {
-            if e.cycle < cycles {
-                offer_bernoulli(&mut e, &mut rng, procs, 0.08, (8, 32), &mut sent);
-            }
-            assert!(e.cycle < cycles + 500_000, "{ctx}: not drained");
-            e.step();
-            if e.cycle.is_multiple_of(10) {
-                e.check_invariants()
-                    .unwrap_or_else(|m| panic!("{ctx} cycle {}: {m}", e.cycle));
-            }
-            if e.cycle.is_multiple_of(500)
-                && !e.stuck_buffers(500).is_empty()
-                && let Some(frozen) = e.confirm_deadlock()
-            {
-                panic!("{ctx}: deadlock at cycle {}: {frozen:?}", e.cycle);
-            }
-        }
-        e.check_invariants().unwrap();
-        let mut got: Vec<Sent> = e
-            .deliveries
-            .iter()
-            .map(|d| (d.src, d.dst, d.created, d.len))
-            .collect();
-        got.sort_unstable();
-        sent.sort_unstable();
-        assert_eq!(got, sent, "{ctx}: delivered once each");
+        run_past_saturation(&mut e, k.pow(n), (0.08, (8, 32)), 2500, (11, 10), &ctx);
         for d in &e.deliveries {
             assert_eq!(d.hops as u32, hops(k, n, d.src, d.dst), "{ctx}: {d:?}");
         }
-        assert_eq!(e.live_messages(), 0);
     }
     // The scenario path past saturation reports saturation, not deadlock.
     let s = scenario(

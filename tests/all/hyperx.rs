@@ -5,10 +5,9 @@
 //! distribution of uniform traffic is the enumeration's, and the routing is deadlock-free far
 //! past saturation.
 
-use crate::common::{Sent, chi2_9999, offer_bernoulli};
+use crate::common::{chi2_9999, run_past_saturation};
 use flitsim::Scenario;
 use flitsim::engine::{Engine, build_engine, build_engine_with, run_point};
-use rand::SeedableRng;
 
 /// Coordinates of node `v` (dimension 0 least significant).
 fn coords(radix: &[u32], mut v: u32) -> Vec<u32> {
@@ -224,34 +223,8 @@ fn dimension_order_is_deadlock_free_past_saturation() {
         (&[6][..], 2, 1),
     ] {
         let mut e = quiet(radix, vcs, depth);
-        let n = nodes(radix);
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
-        let mut sent: Vec<Sent> = Vec::new();
-        let cycles = 6000;
-        e.set_window(0, cycles, 1);
-        while e.cycle < cycles || !e.idle() {
-            if e.cycle < cycles {
-                offer_bernoulli(&mut e, &mut rng, n, 0.05, (8, 32), &mut sent);
-            }
-            assert!(e.cycle < cycles + 500_000, "{radix:?}: not drained");
-            e.step();
-            e.check_invariants()
-                .unwrap_or_else(|m| panic!("{radix:?} cycle {}: {m}", e.cycle));
-            if e.cycle.is_multiple_of(500)
-                && !e.stuck_buffers(500).is_empty()
-                && let Some(frozen) = e.confirm_deadlock()
-            {
-                panic!("{radix:?}: deadlock at cycle {}: {frozen:?}", e.cycle);
-            }
-        }
-        let mut got: Vec<Sent> = e
-            .deliveries
-            .iter()
-            .map(|d| (d.src, d.dst, d.created, d.len))
-            .collect();
-        got.sort_unstable();
-        sent.sort_unstable();
-        assert_eq!(got, sent, "{radix:?}: delivered once each");
+        let ctx = format!("{radix:?} dor V={vcs} depth {depth}");
+        run_past_saturation(&mut e, nodes(radix), (0.05, (8, 32)), 6000, (11, 1), &ctx);
         for d in &e.deliveries {
             assert_eq!(d.hops as u32, hops(radix, d.src, d.dst), "{radix:?}");
         }
@@ -377,35 +350,8 @@ fn duato_on_a_hyperx_is_minimal_and_deadlock_free() {
     for (radix, vcs, depth) in [(&[4u32, 4][..], 2, 1), (&[3, 3, 3][..], 3, 2)] {
         let s = routed(radix, "duato", vcs, depth, 8, 0.001, "");
         let mut e = build_engine(&s, 0.0, 1);
-        e.log_deliveries = true;
-        let n = nodes(radix);
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(17);
-        let mut sent: Vec<Sent> = Vec::new();
-        let cycles = 5000;
-        e.set_window(0, cycles, 1);
-        while e.cycle < cycles || !e.idle() {
-            if e.cycle < cycles {
-                offer_bernoulli(&mut e, &mut rng, n, 0.08, (8, 32), &mut sent);
-            }
-            assert!(e.cycle < cycles + 500_000, "{radix:?}: not drained");
-            e.step();
-            e.check_invariants()
-                .unwrap_or_else(|m| panic!("{radix:?} cycle {}: {m}", e.cycle));
-            if e.cycle.is_multiple_of(500)
-                && !e.stuck_buffers(500).is_empty()
-                && let Some(frozen) = e.confirm_deadlock()
-            {
-                panic!("{radix:?}: deadlock at cycle {}: {frozen:?}", e.cycle);
-            }
-        }
-        let mut got: Vec<Sent> = e
-            .deliveries
-            .iter()
-            .map(|d| (d.src, d.dst, d.created, d.len))
-            .collect();
-        got.sort_unstable();
-        sent.sort_unstable();
-        assert_eq!(got, sent, "{radix:?}: delivered once each");
+        let ctx = format!("{radix:?} duato V={vcs} depth {depth}");
+        run_past_saturation(&mut e, nodes(radix), (0.08, (8, 32)), 5000, (17, 1), &ctx);
         for d in &e.deliveries {
             assert_eq!(
                 d.hops as u32,
