@@ -235,7 +235,7 @@ pub(super) fn check(a: Algorithm, s: &Setting) -> Result<(), Refusal> {
                 a.name(),
                 s.topology.name()
             ),
-            "use kind = \"dragonfly\", or a routing of this network (e.g. \"dor\")",
+            "use kind = \"dragonfly\" (or \"hyperx\" for ugal-l), or a routing of this network (e.g. \"dor\")",
         ));
     }
     // Refused even without the deadlock check: the class of a header's buffer is how the

@@ -7,6 +7,7 @@ pub mod conventions;
 mod dor;
 mod dragonfly;
 mod duato;
+mod hyperx_ugal;
 mod nca;
 mod pcube;
 mod ring;
@@ -17,6 +18,7 @@ pub use conventions::{Dateline, Tie};
 pub use dor::Dor;
 pub use dragonfly::DragonflyRouting;
 pub use duato::Duato;
+pub use hyperx_ugal::HyperXUgal;
 pub use nca::Nca;
 pub use pcube::PCube;
 pub use ring::{AdaptiveRing, DorRing};
@@ -187,11 +189,14 @@ impl Algorithm {
             ));
         }
         // nca and the dragonfly's routings say themselves where they run; Duato's routing
-        // also runs on a HyperX.
-        let hyperx_duato = s.topology.family == Family::HyperX
-            && matches!(self, Algorithm::Duato | Algorithm::DuatoTimeout);
+        // and ugal-l also run on a HyperX.
+        let on_hyperx = s.topology.family == Family::HyperX
+            && matches!(
+                self,
+                Algorithm::Duato | Algorithm::DuatoTimeout | Algorithm::UgalL
+            );
         let anywhere =
-            matches!(self, Algorithm::Dor | Algorithm::Nca) || self.dragonfly() || hyperx_duato;
+            matches!(self, Algorithm::Dor | Algorithm::Nca) || self.dragonfly() || on_hyperx;
         if !anywhere && !s.topology.cube_coordinates() {
             return Err(Refusal::new(
                 "[routing] algorithm",
@@ -209,6 +214,7 @@ impl Algorithm {
             Algorithm::Duato | Algorithm::DuatoTimeout => duato::check(self, s),
             Algorithm::DorRing | Algorithm::AdaptiveRing => ring::check(self, s),
             Algorithm::Adaptive => adaptive::check(s),
+            Algorithm::UgalL if s.topology.family == Family::HyperX => hyperx_ugal::check(s),
             Algorithm::Min | Algorithm::Valiant | Algorithm::UgalL | Algorithm::UgalG => {
                 dragonfly::check(self, s)
             }
@@ -232,8 +238,10 @@ pub enum Routing {
     Adaptive(Adaptive),
     /// ADAPTIVE_RING: fully adaptive on bidirectional tori, low/high/adaptive (paper 004).
     AdaptiveRing(AdaptiveRing),
-    /// A dragonfly's minimal or Valiant routing.
+    /// A dragonfly's minimal, Valiant or UGAL routing.
     Dragonfly(DragonflyRouting),
+    /// UGAL-L on a HyperX: dimension order, or Valiant's two legs, chosen at the source.
+    HyperXUgal(HyperXUgal),
     /// Nearest common ancestor on a fat tree: up (by the destination's digit, or adaptive),
     /// then the unique way down.
     Nca(Nca),
@@ -251,6 +259,9 @@ impl Routing {
             Algorithm::DorRing => Routing::DorRing(DorRing::new(net)),
             Algorithm::Adaptive => Routing::Adaptive(Adaptive::new(net)),
             Algorithm::AdaptiveRing => Routing::AdaptiveRing(AdaptiveRing::new(net)),
+            Algorithm::UgalL if s.topology.family == Family::HyperX => {
+                Routing::HyperXUgal(HyperXUgal::new(net))
+            }
             Algorithm::Min | Algorithm::Valiant | Algorithm::UgalL | Algorithm::UgalG => {
                 Routing::Dragonfly(DragonflyRouting::new(net, s.routing.algorithm))
             }
@@ -285,10 +296,12 @@ impl Routing {
     }
 
     /// The most links a route crosses: the network's diameter for minimal routings, and at
-    /// most two minimal legs (local, global, local, global, local) for Valiant's and UGAL's.
+    /// most two minimal legs for Valiant's and UGAL's (on a dragonfly local, global, local,
+    /// global, local; on a HyperX two dimension-order legs).
     pub fn max_hops(&self, net: &Network) -> u32 {
         match self {
             Routing::Dragonfly(r) if r.non_minimal() => 5,
+            Routing::HyperXUgal(_) => 2 * net.topology.diameter(),
             _ => net.topology.diameter(),
         }
     }
@@ -309,6 +322,10 @@ impl Routing {
         match self {
             Routing::Dragonfly(r) if r.non_minimal() => {
                 let (first, vcs) = r.detour(net);
+                classes.with_detour(first, vcs)
+            }
+            Routing::HyperXUgal(r) => {
+                let (first, vcs) = r.detour();
                 classes.with_detour(first, vcs)
             }
             _ => classes,
@@ -365,6 +382,7 @@ impl Routing {
             Routing::Adaptive(r) => r.route(net, at, tgt, out),
             Routing::AdaptiveRing(r) => r.route(net, at, tgt, out),
             Routing::Dragonfly(r) => r.route(net, at, tgt, in_buf, tie, out),
+            Routing::HyperXUgal(r) => r.route(net, at, tgt, in_buf, tie, out),
             // NCA reads the destination processor's digits, not only its leaf switch.
             Routing::Nca(r) => r.route(net, at, dst, out),
         }
