@@ -13,11 +13,13 @@ pub fn info(scenario: &Path, csv: bool, sets: &[String]) -> Result<()> {
     if csv {
         out!("property,value");
     }
-    for (k, v) in net.topology.properties().rows() {
+    let rows = net.topology.properties().rows();
+    let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    for (k, v) in rows {
         if csv {
             out!("{k},{v}");
         } else {
-            out!("{k:>14}  {v}");
+            out!("{k:>width$}  {v}");
         }
     }
     Ok(())
