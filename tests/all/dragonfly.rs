@@ -452,10 +452,10 @@ fn dragonfly_routings_are_deadlock_free_past_saturation() {
     }
 }
 
-/// `check` refuses, in one line naming the key and the fix: too few virtual channels for a
-/// routing's classes, more groups than a·h + 1, a missing size, keys of other topologies, a
-/// cube routing on a dragonfly, a dragonfly routing elsewhere, coordinate patterns, and
-/// group-shift off a dragonfly.
+/// A dragonfly without `algorithm` is routed by `min`. `check` refuses, in one line naming the
+/// key and the fix: too few virtual channels for a routing's classes, more groups than
+/// a·h + 1, a missing size, keys of other topologies, a cube routing on a dragonfly, a
+/// dragonfly routing elsewhere, coordinate patterns, and group-shift off a dragonfly.
 #[test]
 fn refusals_name_the_key_and_the_fix() {
     let net = "name = \"d\"\n[topology]\nkind = \"dragonfly\"\np = 2\na = 4\nh = 2\n";
@@ -463,6 +463,10 @@ fn refusals_name_the_key_and_the_fix() {
         "{net}[router]\nvcs = 3\n[routing]\nalgorithm = \"valiant\"\n[traffic]\nrates = [0.001]\n"
     );
     assert_eq!(crate::common::flitsim_check(&ok, "dragonfly-ok").0, Some(0));
+    // Without `algorithm` a dragonfly is routed minimally.
+    let plain = Scenario::from_toml(&format!("{net}[traffic]\nrates = [0.001]\n"), "d.toml")
+        .expect("a dragonfly without algorithm");
+    assert_eq!(plain.routing.algorithm.name(), "min");
     let traffic = "[traffic]\nrates = [0.001]\n";
     for (text, says) in [
         (

@@ -6,8 +6,8 @@ use super::Checker;
 use crate::error::Result;
 use crate::error::quoted;
 use crate::scenario::{Algorithm, RouterSpec, RoutingSpec, Selection, TopologySpec};
-use crate::spec::UpPorts;
 use crate::spec::keys::RawRouting;
+use crate::spec::{Family, UpPorts};
 
 pub(super) fn routing(
     c: &Checker,
@@ -15,10 +15,16 @@ pub(super) fn routing(
     t: &TopologySpec,
     router: &RouterSpec,
 ) -> Result<RoutingSpec> {
-    let algorithm = Algorithm::parse(&r.algorithm).ok_or_else(|| {
+    // Left out: the network's own routing (dimension order but on a dragonfly or fat tree).
+    let name = r.algorithm.as_deref().unwrap_or(match t.family {
+        Family::Dragonfly(_) => "min",
+        Family::FatTree => "nca",
+        _ => "dor",
+    });
+    let algorithm = Algorithm::parse(name).ok_or_else(|| {
         c.err(
             "[routing] algorithm",
-            format!("unknown routing {}", quoted(&r.algorithm)),
+            format!("unknown routing {}", quoted(name)),
             format!("use {}", Algorithm::choices()),
         )
     })?;

@@ -239,11 +239,10 @@ table! {
 table! {
     /// `[routing]` as written (defaults when absent).
     RawRouting, ROUTING, "routing" {
-        #[serde(default = "default_algorithm")]
-        algorithm: String => {
+        algorithm: Option<String> => {
             ty: Ty::Str,
-            need: D,
-            default: "`\"dor\"`",
+            need: O,
+            default: "`\"dor\"`; `\"min\"` on a dragonfly, `\"nca\"` on a fat tree",
             unit: "",
             allowed: Words(&[
                 "dor",
@@ -321,9 +320,6 @@ fn default_vcs() -> i64 {
 }
 fn default_depth() -> i64 {
     4
-}
-fn default_algorithm() -> String {
-    "dor".into()
 }
 fn default_true() -> bool {
     true
