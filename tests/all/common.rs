@@ -258,6 +258,30 @@ pub fn offer_bernoulli(
     }
 }
 
+/// Sends one message of `m` flits from `src` to `dst` in an empty network and returns its
+/// delivery and the links it used, in the order of their ids.
+pub fn one_message(
+    e: &mut Engine,
+    src: u32,
+    dst: u32,
+    m: u16,
+) -> (flitsim::engine::Delivery, Vec<u32>) {
+    e.log_deliveries = true;
+    let before = e.c_msgs()[..e.net.links as usize].to_vec();
+    e.deliveries.clear();
+    let t0 = e.cycle;
+    e.send(src, dst, m);
+    while e.deliveries.is_empty() {
+        assert!(e.cycle < t0 + 500, "{src}->{dst} not delivered");
+        e.step();
+    }
+    assert!(e.idle(), "{src}->{dst}: network not empty");
+    let used = (0..e.net.links)
+        .filter(|&c| e.c_msgs()[c as usize] > before[c as usize])
+        .collect();
+    (e.deliveries[0], used)
+}
+
 /// Offers Bernoulli traffic ([`offer_bernoulli`]: probability `p` per processor and cycle,
 /// lengths in `lens`, seed `seed`) to the `n` processors of `e` for `cycles` cycles, then
 /// drains the network: the invariants hold every `every` cycles, the drained-copy deadlock

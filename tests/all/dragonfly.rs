@@ -6,7 +6,7 @@
 //! third group, the one global channel out of a group bounds group-shift traffic under `min`,
 //! and both routings are deadlock-free past saturation.
 
-use crate::common::run_past_saturation;
+use crate::common::{one_message, run_past_saturation};
 use flitsim::Scenario;
 use flitsim::engine::{Engine, build_engine, run_point};
 use std::collections::VecDeque;
@@ -194,29 +194,6 @@ fn graph_distances_are_no_longer() {
         shorter > 0,
         "no pair has a shorter path through a third group"
     );
-}
-
-/// Sends one message of `m` flits from `src` to `dst` in an empty network and returns its
-/// delivery and the links it used, in the order of their ids.
-fn one_message(
-    e: &mut Engine,
-    src: u32,
-    dst: u32,
-    m: u16,
-) -> (flitsim::engine::Delivery, Vec<u32>) {
-    let before = e.c_msgs()[..e.net.links as usize].to_vec();
-    e.deliveries.clear();
-    let t0 = e.cycle;
-    e.send(src, dst, m);
-    while e.deliveries.is_empty() {
-        assert!(e.cycle < t0 + 500, "{src}->{dst} not delivered");
-        e.step();
-    }
-    assert!(e.idle(), "{src}->{dst}: network not empty");
-    let used = (0..e.net.links)
-        .filter(|&c| e.c_msgs()[c as usize] > before[c as usize])
-        .collect();
-    (e.deliveries[0], used)
 }
 
 /// `min`, and UGAL in an empty network (every queue 0, so q·H ties and UGAL goes minimal): a

@@ -5,7 +5,7 @@
 //! distribution of uniform traffic is the enumeration's, and the routing is deadlock-free far
 //! past saturation.
 
-use crate::common::{chi2_9999, run_past_saturation};
+use crate::common::{chi2_9999, one_message, run_past_saturation};
 use flitsim::Scenario;
 use flitsim::engine::{Engine, build_engine, build_engine_with, run_point};
 
@@ -326,23 +326,14 @@ fn duato_on_a_hyperx_is_minimal_and_deadlock_free() {
         let n = nodes(radix);
         let s = routed(radix, "duato", 2, 2, 1, 0.001, "");
         let mut e = build_engine(&s, 0.0, 1);
-        e.log_deliveries = true;
         for src in 0..n {
             for dst in (0..n).filter(|&d| d != src) {
                 let h = hops(radix, src, dst) as u64;
-                e.deliveries.clear();
-                let t0 = e.cycle;
-                e.send(src, dst, 4);
-                while e.deliveries.is_empty() {
-                    assert!(e.cycle < t0 + 500, "{radix:?} {src}->{dst} not delivered");
-                    e.step();
-                }
-                let d = e.deliveries[0];
-                assert_eq!(d.hops as u64, h, "{radix:?} {src}->{dst}: hops");
+                let (d, _) = one_message(&mut e, src, dst, 4);
                 assert_eq!(
-                    d.eject - d.created,
-                    4 + h,
-                    "{radix:?} {src}->{dst}: latency"
+                    (d.hops as u64, d.eject - d.created),
+                    (h, 4 + h),
+                    "{src}->{dst}"
                 );
             }
         }
@@ -386,18 +377,10 @@ fn ugal_l_on_a_hyperx_chooses_at_the_source() {
     let n = nodes(radix);
     let s = routed(radix, "ugal-l", 2, 2, 1, 0.001, "");
     let mut e = build_engine(&s, 0.0, 1);
-    e.log_deliveries = true;
     for src in 0..n {
         for dst in (0..n).filter(|&d| d != src) {
             let h = hops(radix, src, dst) as u64;
-            e.deliveries.clear();
-            let t0 = e.cycle;
-            e.send(src, dst, 3);
-            while e.deliveries.is_empty() {
-                assert!(e.cycle < t0 + 500, "{src}->{dst} not delivered");
-                e.step();
-            }
-            let d = e.deliveries[0];
+            let (d, _) = one_message(&mut e, src, dst, 3);
             assert_eq!(
                 (d.hops as u64, d.eject - d.created),
                 (h, 3 + h),
