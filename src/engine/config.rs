@@ -14,6 +14,8 @@ pub struct RouterModel {
     pub delay: u32,
     /// Cycles a flit (and a credit) takes on a link.
     pub link_latency: u32,
+    /// Cycles a flit (and a credit) takes on a dragonfly's global channel.
+    pub global_latency: u32,
     /// One crossbar input per input port: the port's virtual channels compete first.
     pub per_port: bool,
     /// A buffer takes a new header once its message's tail has arrived (paper 004 section 3.5).
@@ -25,6 +27,7 @@ impl RouterModel {
     pub const PAPERS: RouterModel = RouterModel {
         delay: 0,
         link_latency: 1,
+        global_latency: 1,
         per_port: false,
         early_free: false,
     };
@@ -34,6 +37,7 @@ impl RouterModel {
         RouterModel {
             delay: s.router.delay,
             link_latency: s.router.link_latency,
+            global_latency: s.router.global_latency.unwrap_or(s.router.link_latency),
             per_port: s.router.crossbar == Crossbar::PerPort,
             early_free: s.router.early_free,
         }
@@ -42,7 +46,7 @@ impl RouterModel {
     /// Router or link timing other than the papers' (router delay, longer links, per-port
     /// crossbar).
     pub fn timed(&self) -> bool {
-        self.delay > 0 || self.link_latency > 1 || self.per_port
+        self.delay > 0 || self.link_latency > 1 || self.global_latency > 1 || self.per_port
     }
 
     /// Whether a point of this router may be split across threads: not under early free or

@@ -182,7 +182,11 @@ impl Engine {
                 return Err(format!("buffer {b} holds flits but no message"));
             }
             let queued = self.early.queued.get(b).is_some_and(|&q| q != NONE);
-            if msg != NONE && !queued && sent + cnt > len {
+            // A link of L > 1: a buffer whose tail has left keeps its message's id until the
+            // tail's credit lands, by which time the message may be delivered and its id
+            // reused.
+            let crediting = cnt == 0 && self.pipe.held.get(b).is_some_and(|&h| h > 0);
+            if msg != NONE && !queued && !crediting && sent + cnt > len {
                 return Err(format!("buffer {b} has more flits than its message"));
             }
             if queued && (self.bufs.buf[b].up != self.bufs.no_up() || cnt <= len - sent) {
@@ -211,9 +215,11 @@ impl Engine {
                 ));
             }
         }
-        if flits != self.flits_in_net {
+        // Flits on a link of more than one cycle are in neither buffer until they arrive.
+        let flying = self.pipe.arriving();
+        if flits + flying != self.flits_in_net {
             return Err(format!(
-                "{flits} flits in buffers but {} counted",
+                "{flits} flits in buffers and {flying} on links but {} counted",
                 self.flits_in_net
             ));
         }

@@ -247,7 +247,7 @@ impl Engine {
             drain_only: false,
             random_tie: config.random_tie,
             delay: router.delay,
-            pipe: LinkPipe::new(router.link_latency as u64, net.buffers()),
+            pipe: LinkPipe::new(router.link_latency, router.global_latency, &net),
             ports: InputPorts::new(&net, router.per_port),
             tie_seed: tie_seed(seed),
             split: None,

@@ -15,6 +15,11 @@
 //! other cycle, as the engine's module doc says). The tail's credit also frees the virtual
 //! channel for a new header: upstream learns of the free buffer with it. With L = 1 every event
 //! is due in the cycle it is made, and the engine applies it at once (no pipe).
+//!
+//! A dragonfly's global channels may take G cycles (`[topology] global_latency`) while its local
+//! ones take L: each link's events are then due after its own latency, in a wheel of max(L, G)
+//! slots, and an h-hop message crossing g global channels has zero-load network latency
+//! M + h + (h − g)·(L − 1) + g·(G − 1) (with D = 0).
 
 use super::parts::{Buf, Chan};
 use super::step::Working;
@@ -37,7 +42,12 @@ pub(super) enum Event {
 pub(super) struct LinkPipe {
     /// L, the link latency in cycles.
     pub latency: u64,
-    /// Events due at the end of cycle c, in slot c mod L.
+    /// Each link's latency where links differ (a dragonfly's global channels); empty when
+    /// every link takes L.
+    per_link: Vec<u8>,
+    /// Virtual channels per link, to find an event's link from its buffer.
+    vcs: u32,
+    /// Events due at the end of cycle c, in slot c mod (the longest latency).
     slots: Vec<Vec<Event>>,
     /// Per buffer: flits sent into it whose credit has not returned (the upstream's view).
     pub held: Vec<u16>,
@@ -52,15 +62,31 @@ impl LinkPipe {
             + self.slots.iter().map(vec_bytes).sum::<u64>()
     }
 
-    /// A pipe for links of `latency` cycles over `nbuf` buffers (none when `latency` ≤ 1).
-    pub fn new(latency: u64, nbuf: usize) -> LinkPipe {
-        if latency <= 1 {
+    /// A pipe for `net`'s links of `latency` cycles, a dragonfly's global channels of
+    /// `global` (none when both are 1).
+    pub fn new(latency: u32, global: u32, net: &Network) -> LinkPipe {
+        let longest = latency.max(global);
+        if longest <= 1 {
             return LinkPipe::default();
         }
+        let per_link = match &net.topology {
+            crate::topology::Topology::Dragonfly(_) if global != latency => net
+                .topology
+                .links()
+                .iter()
+                .map(|l| match l.dim {
+                    crate::topology::Dragonfly::GLOBAL => global as u8,
+                    _ => latency as u8,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         LinkPipe {
-            latency,
-            slots: vec![Vec::new(); latency as usize],
-            held: vec![0; nbuf],
+            latency: latency as u64,
+            per_link,
+            vcs: net.vcs,
+            slots: vec![Vec::new(); longest as usize],
+            held: vec![0; net.buffers()],
         }
     }
 
@@ -70,15 +96,32 @@ impl LinkPipe {
         !self.slots.is_empty()
     }
 
+    /// Flits in flight on the links: arrivals not yet due.
+    pub fn arriving(&self) -> u64 {
+        let count = |slot: &Vec<Event>| {
+            slot.iter()
+                .filter(|e| matches!(e, Event::Arrive(..)))
+                .count() as u64
+        };
+        self.slots.iter().map(count).sum()
+    }
+
     /// True when no flit or credit is in flight.
     pub fn empty(&self) -> bool {
         self.slots.iter().all(Vec::is_empty)
     }
 
-    /// Schedules `e`, made in cycle `now`, for the end of cycle now + L − 1.
+    /// Schedules `e`, made in cycle `now`, for the end of cycle now + L − 1, L the latency
+    /// of the link into its buffer.
     #[inline]
     pub fn schedule(&mut self, now: u64, e: Event) {
-        let due = (now + self.latency - 1) % self.latency;
+        let latency = match (self.per_link.is_empty(), e) {
+            (true, _) => self.latency,
+            (false, Event::Arrive(b, _) | Event::Credit(b, _)) => {
+                self.per_link[(b / self.vcs) as usize] as u64
+            }
+        };
+        let due = (now + latency - 1) % self.slots.len() as u64;
         self.slots[due as usize].push(e);
     }
 }
@@ -102,7 +145,7 @@ pub(super) struct Landing<'a> {
 impl LinkPipe {
     /// End of cycle `now`: the flits and credits due now arrive (L > 1: the pipe is on).
     pub(super) fn land(&mut self, now: u64, mut at: Landing) {
-        let slot = (now % self.latency) as usize;
+        let slot = (now % self.slots.len() as u64) as usize;
         let mut due = std::mem::take(&mut self.slots[slot]);
         let after = now + 1;
         for &e in &due {

@@ -42,6 +42,10 @@ pub struct RouterSpec {
     pub delay: u32,
     /// Cycles a flit takes across a network link (`[topology] link_latency`, default 1).
     pub link_latency: u32,
+    /// Cycles a flit takes across a dragonfly's global channel (`[topology] global_latency`;
+    /// None: `link_latency`); left out of the serialized scenario when not given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_latency: Option<u32>,
     /// Crossbar inputs per virtual channel or per port (`[router] crossbar`).
     pub crossbar: Crossbar,
     /// The `[router]` keys that are plain: each a typed value with its default.
@@ -348,6 +352,7 @@ impl Default for RouterSpec {
             early_free: false,
             delay: 0,
             link_latency: 1,
+            global_latency: None,
             crossbar: Crossbar::PerVc,
             options: Default::default(),
         }

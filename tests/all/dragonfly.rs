@@ -236,6 +236,60 @@ fn minimal_zero_load_latency_is_m_plus_h() {
     }
 }
 
+/// Global channels of G cycles (`[topology] global_latency`) beside local ones of L: a single
+/// message crossing h links of which g are global arrives M + h + (h − g)(L − 1) + g(G − 1)
+/// cycles after it was sent, for every ordered pair, under `min` and UGAL-L (which goes
+/// minimally at zero load); past saturation the network never freezes and delivers every
+/// message once.
+#[test]
+fn global_channels_take_their_own_latency() {
+    let shape = (1, 3, 2, 4);
+    let (p, a, _, g) = shape;
+    for (routing, vcs, local, global) in [
+        ("min", 2, 2, 2),
+        ("min", 2, 1, 3),
+        ("ugal-l", 3, 2, 4),
+        ("min", 2, 3, 1),
+    ] {
+        let timing = format!("link_latency = {local}\nglobal_latency = {global}\n");
+        let text = format!(
+            "name = \"dragonfly-test\"\n[topology]\nkind = \"dragonfly\"\np = {p}\na = {a}\n\
+             h = 2\ngroups = {g}\n{timing}[router]\nvcs = {vcs}\nbuffer_depth = 8\n[routing]\n\
+             algorithm = \"{routing}\"\n[traffic]\nmessage_length = 4\nrates = [0.001]\n"
+        );
+        let s = Scenario::from_toml(&text, "dragonfly-test.toml").expect("a valid scenario");
+        let mut e = build_engine(&s, 0.0, 1);
+        let n = p * a * g;
+        for src in 0..n {
+            for dst in (0..n).filter(|&x| x != src) {
+                let (d, used) = one_message(&mut e, src, dst, 4);
+                let globals = used
+                    .iter()
+                    .filter(|&&l| {
+                        let l = e.net.link(l);
+                        l.src / a != l.dst / a
+                    })
+                    .count() as u64;
+                let h = used.len() as u64;
+                let want = 4 + h + (h - globals) * (local - 1) + globals * (global - 1);
+                let ctx = format!("{routing} L={local} G={global} {src}->{dst}");
+                assert_eq!(d.eject - d.created, want, "{ctx}");
+            }
+        }
+        let mut e = build_engine(&s, 0.0, 1);
+        let ctx = format!("{routing} L={local} G={global}");
+        run_past_saturation(&mut e, n, (0.1, (8, 16)), 3000, (23, 1), &ctx);
+    }
+    let text = "name = \"m\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\nglobal_latency = 2\n\
+                [traffic]\nrates = [0.001]\n";
+    let (code, err) = crate::common::flitsim_check(text, "global-latency");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("[topology] global_latency: only a dragonfly has global channels"),
+        "{err}"
+    );
+}
+
 /// `valiant`: a message between groups crosses a global channel into a third group and one
 /// out of it, each leg minimal (the first to the router its global channel enters, the second
 /// from there), at zero-load latency M + its hops; within a group it is routed minimally. The

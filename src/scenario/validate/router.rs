@@ -1,5 +1,5 @@
-//! The validated `[router]` table and `[topology] link_latency`: buffers, early free, and the
-//! router and link timing (src/engine/timing.rs, src/engine/crossbar.rs).
+//! The validated `[router]` table and `[topology] link_latency` and `global_latency`: buffers,
+//! early free, and the router and link timing (src/engine/timing.rs, src/engine/crossbar.rs).
 
 use super::Checker;
 use crate::error::Result;
@@ -19,6 +19,20 @@ pub(super) fn router(
         Some(l) => c.ranged("[topology] link_latency", l)? as u32,
         None => 1,
     };
+    let global_latency = match t.global_latency {
+        Some(_) if !matches!(topology.family, crate::spec::Family::Dragonfly(_)) => {
+            return Err(c.err(
+                "[topology] global_latency",
+                format!(
+                    "only a dragonfly has global channels, not a {}",
+                    topology.name()
+                ),
+                "remove global_latency, or use link_latency for every link",
+            ));
+        }
+        Some(l) => Some(c.ranged("[topology] global_latency", l)? as u32),
+        None => None,
+    };
     let crossbar = c.choice(
         "[router] crossbar",
         "crossbar",
@@ -34,6 +48,7 @@ pub(super) fn router(
         early_free: r.early_free,
         delay,
         link_latency,
+        global_latency,
         crossbar,
     };
     if topology.mway().is_some() {

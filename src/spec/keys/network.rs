@@ -173,6 +173,14 @@ table! {
             allowed: Rule("1..a·h + 1"),
             doc: "`dragonfly` only: groups; each pair of groups is joined by ⌊a·h / (groups − 1)⌋ global channels each way",
         },
+        global_latency: Option<i64> => {
+            ty: Ty::Int,
+            need: O,
+            default: "`link_latency`",
+            unit: "cycles",
+            allowed: Ints(1, 100),
+            doc: "`dragonfly` only: the link latency of global channels (local channels take `link_latency`)",
+        },
         link_latency: Option<i64> => {
             ty: Ty::Int,
             need: O,
