@@ -350,21 +350,20 @@ pub(crate) fn out_of_range(key: &str, v: i64, lo: i64, hi: i64) -> Refusal {
     }
 }
 
-impl Plain for u32 {
-    type Raw = i64;
-    const TY: Ty = Ty::Int;
-    fn read(raw: Option<i64>, d: u32, a: Allowed, key: &'static str) -> Result<u32, Refusal> {
-        whole(raw, d, a, key)
-    }
+/// Whole numbers are plain: read as `i64`, checked by [`whole`].
+macro_rules! whole_plain {
+    ($($t:ty),*) => {$(
+        impl Plain for $t {
+            type Raw = i64;
+            const TY: Ty = Ty::Int;
+            fn read(raw: Option<i64>, d: $t, a: Allowed, key: &'static str) -> Result<$t, Refusal> {
+                whole(raw, d, a, key)
+            }
+        }
+    )*};
 }
 
-impl Plain for u64 {
-    type Raw = i64;
-    const TY: Ty = Ty::Int;
-    fn read(raw: Option<i64>, d: u64, a: Allowed, key: &'static str) -> Result<u64, Refusal> {
-        whole(raw, d, a, key)
-    }
-}
+whole_plain!(u32, u64);
 
 impl Plain for f64 {
     type Raw = f64;

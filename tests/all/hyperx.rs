@@ -323,20 +323,7 @@ fn refusals_name_the_key_and_the_fix() {
 #[test]
 fn duato_on_a_hyperx_is_minimal_and_deadlock_free() {
     for radix in [&[3u32, 4][..], &[2, 3, 4][..]] {
-        let n = nodes(radix);
-        let s = routed(radix, "duato", 2, 2, 1, 0.001, "");
-        let mut e = build_engine(&s, 0.0, 1);
-        for src in 0..n {
-            for dst in (0..n).filter(|&d| d != src) {
-                let h = hops(radix, src, dst) as u64;
-                let (d, _) = one_message(&mut e, src, dst, 4);
-                assert_eq!(
-                    (d.hops as u64, d.eject - d.created),
-                    (h, 4 + h),
-                    "{src}->{dst}"
-                );
-            }
-        }
+        every_pair_takes_m_plus_h(radix, "duato", 4);
     }
     for (radix, vcs, depth) in [(&[4u32, 4][..], 2, 1), (&[3, 3, 3][..], 3, 2)] {
         let s = routed(radix, "duato", vcs, depth, 8, 0.001, "");
@@ -375,19 +362,7 @@ fn duato_on_a_hyperx_is_minimal_and_deadlock_free() {
 fn ugal_l_on_a_hyperx_chooses_at_the_source() {
     let radix: &[u32] = &[4, 4];
     let n = nodes(radix);
-    let s = routed(radix, "ugal-l", 2, 2, 1, 0.001, "");
-    let mut e = build_engine(&s, 0.0, 1);
-    for src in 0..n {
-        for dst in (0..n).filter(|&d| d != src) {
-            let h = hops(radix, src, dst) as u64;
-            let (d, _) = one_message(&mut e, src, dst, 3);
-            assert_eq!(
-                (d.hops as u64, d.eject - d.created),
-                (h, 3 + h),
-                "{src}->{dst}"
-            );
-        }
-    }
+    every_pair_takes_m_plus_h(radix, "ugal-l", 3);
     for (vcs, depth) in [(2, 1), (3, 2)] {
         let s = routed(radix, "ugal-l", vcs, depth, 8, 0.001, "");
         let mut e = build_engine(&s, 0.0, 1);
@@ -420,4 +395,24 @@ fn ugal_l_on_a_hyperx_chooses_at_the_source() {
     let (code, err) = crate::common::flitsim_check(base, "hyperx-ugal");
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("[router] vcs: ugal-l on a HyperX"), "{err}");
+}
+
+/// Under `routing` (V = 2, 2-flit buffers) a single message of `m` flits between every ordered
+/// pair of an empty HyperX takes h hops, one per differing coordinate, and M + h cycles.
+fn every_pair_takes_m_plus_h(radix: &[u32], routing: &str, m: u16) {
+    let n = nodes(radix);
+    let s = routed(radix, routing, 2, 2, 1, 0.001, "");
+    let mut e = build_engine(&s, 0.0, 1);
+    for src in 0..n {
+        for dst in (0..n).filter(|&d| d != src) {
+            let h = hops(radix, src, dst) as u64;
+            let (d, _) = one_message(&mut e, src, dst, m);
+            let ctx = format!("{routing} {radix:?} {src}->{dst}");
+            assert_eq!(
+                (d.hops as u64, d.eject - d.created),
+                (h, m as u64 + h),
+                "{ctx}"
+            );
+        }
+    }
 }

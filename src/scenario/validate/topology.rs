@@ -12,36 +12,30 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
     if t.kind == "dragonfly" {
         return dragonfly_topology(c, t);
     }
-    for (key, given) in [
-        ("p", t.p.is_some()),
-        ("a", t.a.is_some()),
-        ("h", t.h.is_some()),
-        ("groups", t.groups.is_some()),
-    ] {
-        if given {
-            return Err(c.err(
-                &format!("[topology] {key}"),
-                format!("only a dragonfly has {key}, not a {}", t.kind),
-                format!("remove {key}, or use kind = \"dragonfly\""),
-            ));
-        }
-    }
+    refuse_given(
+        c,
+        &[
+            ("p", t.p.is_some()),
+            ("a", t.a.is_some()),
+            ("h", t.h.is_some()),
+            ("groups", t.groups.is_some()),
+        ],
+        |key| format!("only a dragonfly has {key}, not a {}", t.kind),
+        |key| format!("remove {key}, or use kind = \"dragonfly\""),
+    )?;
     if t.kind == "mway" {
         return mway_topology(c, t);
     }
-    for (key, given) in [
-        ("wrap", t.wrap.is_some()),
-        ("processors", t.processors.is_some()),
-        ("processor_factor", t.processor_factor.is_some()),
-    ] {
-        if given {
-            return Err(c.err(
-                &format!("[topology] {key}"),
-                format!("only k-ary m-way networks have {key}, not a {}", t.kind),
-                format!("remove {key}, or use kind = \"mway\""),
-            ));
-        }
-    }
+    refuse_given(
+        c,
+        &[
+            ("wrap", t.wrap.is_some()),
+            ("processors", t.processors.is_some()),
+            ("processor_factor", t.processor_factor.is_some()),
+        ],
+        |key| format!("only k-ary m-way networks have {key}, not a {}", t.kind),
+        |key| format!("remove {key}, or use kind = \"mway\""),
+    )?;
     let kind = match t.kind.as_str() {
         "mesh" => Kind::Mesh,
         "torus" => Kind::Torus,
@@ -279,22 +273,19 @@ fn hyperx_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
 
 /// A dragonfly: `p`, `a`, `h` and `groups` (at most a·h + 1, the default).
 fn dragonfly_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
-    for (key, given) in [
-        ("k", t.k.is_some()),
-        ("n", t.n.is_some()),
-        ("links", t.links.is_some()),
-        ("wrap", t.wrap.is_some()),
-        ("processors", t.processors.is_some()),
-        ("processor_factor", t.processor_factor.is_some()),
-    ] {
-        if given {
-            return Err(c.err(
-                &format!("[topology] {key}"),
-                format!("a dragonfly has no {key}: it is given by p, a, h and groups"),
-                format!("remove {key}"),
-            ));
-        }
-    }
+    refuse_given(
+        c,
+        &[
+            ("k", t.k.is_some()),
+            ("n", t.n.is_some()),
+            ("links", t.links.is_some()),
+            ("wrap", t.wrap.is_some()),
+            ("processors", t.processors.is_some()),
+            ("processor_factor", t.processor_factor.is_some()),
+        ],
+        |key| format!("a dragonfly has no {key}: it is given by p, a, h and groups"),
+        |key| format!("remove {key}"),
+    )?;
     let need = |key: &str, v: Option<i64>, example: &str| {
         let label = format!("[topology] {key}");
         match v {
@@ -393,4 +384,18 @@ fn fat_tree_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         radix,
         bidirectional: true,
     })
+}
+
+/// Refuses the first of `keys` ((name, given) in `[topology]`) that the file gives, with the
+/// problem and the fix its name gets.
+fn refuse_given(
+    c: &Checker,
+    keys: &[(&str, bool)],
+    problem: impl Fn(&str) -> String,
+    fix: impl Fn(&str) -> String,
+) -> Result<()> {
+    match keys.iter().find(|(_, given)| *given) {
+        Some((key, _)) => Err(c.err(&format!("[topology] {key}"), problem(key), fix(key))),
+        None => Ok(()),
+    }
 }
