@@ -266,10 +266,13 @@ fn describe(s: &Scenario) -> Result<()> {
     } else {
         format!("{:?}", p.radix)
     };
+    let nodes = match p.processors == p.routers {
+        true => format!("{} nodes", p.processors),
+        false => format!("{} processors on {} routers", p.processors, p.routers),
+    };
     out!(
-        "  network: {} {shape}{links}, {} nodes, {} links, diameter {}, mean distance {:.4}",
+        "  network: {} {shape}{links}, {nodes}, {} links, diameter {}, mean distance {:.4}",
         p.topology,
-        p.processors,
         p.channels,
         p.diameter,
         p.mean_distance

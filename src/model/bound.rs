@@ -204,17 +204,18 @@ fn fat_tree_levels(s: &Scenario) -> Option<Vec<Class>> {
 }
 
 /// The bisection bound under uniform traffic, per dimension d of a k-ary n-cube or HyperX: cut
-/// each line of dimension d between its first a = ⌊k/2⌋ nodes and the other k − a. Each way,
-/// λ·(aN/k)·((k − a)N/k)/(N − 1) flits per cycle must cross, on c·N/k links (c per line: 1 on a
-/// mesh, hypercube or unidirectional torus, 2 on a bidirectional torus, a(k − a) on a HyperX),
-/// so λ ≤ c·k·(N − 1)/(a(k − a)·N): 4(N − 1)/(kN) on a mesh of even k, 8(N − 1)/(kN) on a
-/// bidirectional torus. None for other traffic and for m-way networks.
+/// each line of dimension d between its first a = ⌊k/2⌋ routers and the other k − a. Each way,
+/// λ·(aN/k)·((k − a)N/k)/(N − 1) flits per cycle must cross from the N processors, on c·R/k
+/// links (R = N/q routers of q processors each, q the concentration; c per line: 1 on a mesh,
+/// hypercube or unidirectional torus, 2 on a bidirectional torus, a(k − a) on a HyperX), so
+/// λ ≤ c·k·(N − 1)/(a(k − a)·N·q): with q = 1, 4(N − 1)/(kN) on a mesh of even k,
+/// 8(N − 1)/(kN) on a bidirectional torus. None for other traffic and for m-way networks.
 pub fn bisection_bound(s: &Scenario) -> Option<Bound> {
     let t = &s.topology;
     if !uniform(s) || t.mway().is_some() || t.family == Family::FatTree {
         return None;
     }
-    let n = t.processors() as f64;
+    let (n, conc) = (t.processors() as f64, t.concentration as f64);
     (0..t.radix.len())
         .map(|d| {
             let k = t.radix[d] as f64;
@@ -224,9 +225,9 @@ pub fn bisection_bound(s: &Scenario) -> Option<Bound> {
                 (_, Kind::Torus) if t.bidirectional => 2.0,
                 _ => 1.0,
             };
-            let share = a * (k - a) * n / (c * k * (n - 1.0));
+            let share = a * (k - a) * n * conc / (c * k * (n - 1.0));
             Some(Bound {
-                flits: c * k * (n - 1.0) / (a * (k - a) * n),
+                flits: c * k * (n - 1.0) / (a * (k - a) * n * conc),
                 why: format!(
                     "the links across the middle of dimension {d} carry {share:.4} of the per-node load each way under uniform traffic (bisection)"
                 ),
@@ -235,11 +236,11 @@ pub fn bisection_bound(s: &Scenario) -> Option<Bound> {
         .fold(None, tighter)
 }
 
-/// The network links of dimension d going each way: N(k − 1)/k on a mesh (N/2 on a
-/// hypercube), N on a bidirectional torus, N(k − 1)/2 on a HyperX (towards the higher or the
-/// lower coordinate), N going + and none − on a unidirectional torus.
+/// The network links of dimension d going each way, of N routers: N(k − 1)/k on a mesh (N/2
+/// on a hypercube), N on a bidirectional torus, N(k − 1)/2 on a HyperX (towards the higher or
+/// the lower coordinate), N going + and none − on a unidirectional torus.
 fn links_each_way(t: &TopologySpec, d: usize) -> (f64, f64) {
-    let n = t.processors() as f64;
+    let n = (t.processors() / t.concentration as u64) as f64;
     let k = t.radix[d] as f64;
     match (t.family, t.kind) {
         (Family::HyperX, _) => (n * (k - 1.0) / 2.0, n * (k - 1.0) / 2.0),
@@ -256,10 +257,16 @@ fn links_each_way(t: &TopologySpec, d: usize) -> (f64, f64) {
 /// HyperX 1 when they differ. Under uniform traffic only the dimension's classes: Σ_{s≠t}
 /// δ_d(s, t)/(N − 1) = (N/k)²·S/(N − 1), S = Σ_{a,b} δ(a, b) over a line's coordinates:
 /// (k³ − k)/3 on a mesh, k²(k − 1)/2 on a unidirectional ring, k⌊k²/4⌋ on a bidirectional one,
-/// k(k − 1) on a HyperX; the two ways carry the same by symmetry.
+/// k(k − 1) on a HyperX; the two ways carry the same by symmetry. With c processors on each of
+/// R routers (N = cR), c² pairs of processors take each pair of routers' route:
+/// c²(R/k)²·S/(N − 1).
 fn link_classes(s: &Scenario) -> Option<Vec<Class>> {
     let t = &s.topology;
     let n = t.processors() as f64;
+    let (conc, r) = (
+        t.concentration as f64,
+        (t.processors() / t.concentration as u64) as f64,
+    );
     let dims = 0..t.radix.len();
     let both = |d: usize| {
         let (plus, minus) = links_each_way(t, d);
@@ -280,17 +287,20 @@ fn link_classes(s: &Scenario) -> Option<Vec<Class>> {
                 Class {
                     what: format!("link of dimension {d}"),
                     channels: both(d),
-                    load: (n / k) * (n / k) * line / (n - 1.0),
+                    load: conc * conc * (r / k) * (r / k) * line / (n - 1.0),
                 }
             })
             .collect(),
         );
     }
     let topo = Topology::build(t);
-    let cube = Addresses::of_processors(&topo);
+    // The routers' grid; processor i is on router i / c.
+    let cube = Addresses::grid(t.kind, t.radix.clone(), t.bidirectional);
+    let per = t.concentration;
     // Per dimension: hops forced +, forced −, and either way (half-way round a ring).
     let mut hops = vec![[0.0f64; 3]; t.radix.len()];
     pairs(s, &topo, |a, b, q| {
+        let (a, b) = (a / per, b / per);
         for (d, h) in hops.iter_mut().enumerate() {
             let (x, y) = (cube.coord(a, d), cube.coord(b, d));
             let (dir, dist) = match t.family {

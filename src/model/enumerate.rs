@@ -9,13 +9,14 @@ use crate::topology::KAryNCube;
 use crate::traffic::Traffic;
 
 /// Probability that a sent message makes h hops, h = 0..=diameter, over all sources (each
-/// source weighted by how often it sends).
+/// source weighted by how often it sends), processor i on router ⌊i / c⌋.
 pub fn hop_distribution(topo: &KAryNCube, traffic: &Traffic) -> Vec<f64> {
     let mut p = vec![0.0; topo.diameter() as usize + 1];
     let mut total = 0.0;
-    for s in 0..topo.nodes as u32 {
+    let c = topo.concentration.per_router;
+    for s in 0..topo.nodes as u32 * c {
         for (d, q) in traffic.distribution(s) {
-            p[topo.distance(s, d) as usize] += q;
+            p[topo.distance(s / c, d / c) as usize] += q;
             total += q;
         }
     }
@@ -33,14 +34,16 @@ pub fn mean_distance(topo: &KAryNCube, traffic: &Traffic) -> f64 {
 }
 
 /// Expected messages per cycle crossing each network link under dimension-order routing when
-/// every node generates λ messages per cycle: Σ over sources s and destinations d of
-/// λ · P(s sends to d) · [the link is on the route from s to d]. Under `Tie::Random` a pair
+/// every processor generates λ messages per cycle: Σ over sources s and destinations d of
+/// λ · P(s sends to d) · [the link is on the route from s's router to d's]. Under `Tie::Random` a pair
 /// half-way round j rings takes each of its 2^j routes with probability 2^−j.
 pub fn dor_link_rates(net: &Network, traffic: &Traffic, lambda: f64, tie: Tie) -> Vec<f64> {
     let t = net.cube();
     let mut rate = vec![0.0; net.links as usize];
-    for s in 0..net.nodes {
-        for (d, q) in traffic.distribution(s) {
+    for src in 0..net.nodes {
+        let s = net.proc_at[src as usize];
+        for (dst, q) in traffic.distribution(src) {
+            let d = net.target(s, dst);
             // The dimensions where s and d are exactly half-way round.
             let ties: u32 = match tie {
                 Tie::Plus => 0,

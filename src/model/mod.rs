@@ -102,7 +102,7 @@ impl Model {
         if !s.topology.is_kary_ncube() {
             return Err(format!(
                 "the models are for k-ary n-cubes' point-to-point channels, not {}",
-                s.topology.family.describe()
+                s.topology.describe()
             ));
         }
         if s.routing.algorithm == crate::scenario::Algorithm::DuatoTimeout {
@@ -158,7 +158,8 @@ pub const ENUMERATION_MAX_NODES: usize = 4096;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LinkRates {
     /// Dimension-order routing, any pattern: enumeration of every source-destination pair
-    /// ([`enumerate::dor_link_rates`]), on networks of at most [`ENUMERATION_MAX_NODES`] nodes.
+    /// ([`enumerate::dor_link_rates`]), on networks of at most [`ENUMERATION_MAX_NODES`]
+    /// processors.
     DorEnumeration,
     /// p-cube under uniform traffic: paper 002's eqs. 20-21 as re-derived
     /// ([`channel_traffic::pcube_link_rate`]).
@@ -173,7 +174,8 @@ pub enum LinkRates {
 
 impl LinkRates {
     /// The channel-rate model of a scenario (one traffic variant), or None. Never for k-ary
-    /// m-way networks (their processors are not the nodes of the channel graph).
+    /// m-way networks (their processors are not the nodes of the channel graph); on a
+    /// concentrated k-ary n-cube, enumeration only.
     pub fn for_scenario(s: &Scenario) -> Option<LinkRates> {
         use crate::scenario::{Algorithm, Pattern};
         use crate::topology::Kind;
@@ -183,8 +185,14 @@ impl LinkRates {
             return (s.routing.algorithm == Algorithm::Min && small)
                 .then_some(LinkRates::DragonflyMinimal);
         }
-        if !t.is_kary_ncube() {
+        if t.family != crate::topology::Family::KAryNCube {
             return None;
+        }
+        if !t.is_kary_ncube() {
+            // Concentrated: the closed forms count one processor per router.
+            let small = t.processors() as usize <= ENUMERATION_MAX_NODES;
+            return (s.routing.algorithm == Algorithm::Dor && small)
+                .then_some(LinkRates::DorEnumeration);
         }
         let uniform = s.traffic.pattern == Pattern::Uniform || s.traffic.pattern_fraction == 0.0;
         // Paper 000's k-ary n-cube: with radices that differ, the dimensions' links carry
@@ -228,7 +236,7 @@ impl LinkRates {
             LinkRates::DorEnumeration => {
                 let traffic = crate::traffic::Traffic::new(
                     &s.traffic,
-                    crate::traffic::Addresses::of(t),
+                    crate::traffic::Addresses::of_processors(&net.topology),
                     seed,
                 );
                 enumerate::dor_link_rates(&net, &traffic, rate, s.routing.tie)
@@ -264,16 +272,16 @@ pub fn link_rates(s: &Scenario, rate: f64, seed: u64) -> Option<Vec<f64>> {
 /// traffic (mixed with uniform by `pattern_fraction`), paper 002's closed forms (eqs. 2, 4,
 /// 10-11 and 16-17, with the corrections of [`channel_traffic`], which are tested equal to
 /// enumeration); otherwise the exact enumeration of every source-destination pair
-/// ([`enumerate::mean_distance`]) on networks of at most [`ENUMERATION_MAX_NODES`] nodes. None
-/// beyond that and for k-ary m-way networks. `seed` fixes a random permutation pattern.
+/// ([`enumerate::mean_distance`]) on networks of at most [`ENUMERATION_MAX_NODES`]
+/// processors. None beyond that and for other families than the k-ary n-cube. `seed` fixes a random permutation pattern.
 pub fn mean_distance(s: &Scenario, seed: u64) -> Option<f64> {
     use crate::scenario::Pattern;
     use channel_traffic::Permutation;
     let t = &s.topology;
-    if !t.is_kary_ncube() {
+    if t.family != crate::topology::Family::KAryNCube {
         return None;
     }
-    if t.kind == crate::topology::Kind::Hypercube {
+    if t.kind == crate::topology::Kind::Hypercube && t.concentration == 1 {
         let n = t.radix.len() as u32;
         let x = s.traffic.pattern_fraction;
         match s.traffic.pattern {
@@ -297,11 +305,14 @@ pub fn mean_distance(s: &Scenario, seed: u64) -> Option<f64> {
             _ => {}
         }
     }
-    if s.nodes() > ENUMERATION_MAX_NODES {
+    if t.processors() > ENUMERATION_MAX_NODES as u64 {
         return None;
     }
-    let topo = crate::topology::KAryNCube::new(t.kind, t.radix.clone(), t.bidirectional);
-    let traffic =
-        crate::traffic::Traffic::new(&s.traffic, crate::traffic::Addresses::of(&topo), seed);
-    Some(enumerate::mean_distance(&topo, &traffic))
+    let topo = crate::topology::Topology::from(
+        crate::topology::KAryNCube::new(t.kind, t.radix.clone(), t.bidirectional)
+            .concentrated(t.concentration),
+    );
+    let addresses = crate::traffic::Addresses::of_processors(&topo);
+    let traffic = crate::traffic::Traffic::new(&s.traffic, addresses, seed);
+    Some(enumerate::mean_distance(topo.cube()?, &traffic))
 }

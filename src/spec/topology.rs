@@ -38,7 +38,7 @@ impl Kind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Family {
-    /// A k-ary n-cube with crossbar routers and one processor per router.
+    /// A k-ary n-cube with crossbar routers and `concentration` processors per router.
     KAryNCube,
     /// A k-ary m-way network (paper 004) on the channel graph of its `kind`.
     MWay(Placement),
@@ -114,6 +114,15 @@ pub struct TopologySpec {
     pub radix: Vec<u32>,
     /// Torus links in both directions (always true for mesh and hypercube).
     pub bidirectional: bool,
+    /// Processors per router of a k-ary n-cube or HyperX (1 on every other family, whose
+    /// processors are placed by its own parameters); left out of the record when 1.
+    #[serde(skip_serializing_if = "is_one")]
+    pub concentration: u32,
+}
+
+/// True for 1 (a key left out of the record at its default).
+fn is_one(c: &u32) -> bool {
+    *c == 1
 }
 
 impl TopologySpec {
@@ -144,9 +153,21 @@ impl TopologySpec {
         }
     }
 
-    /// True for a k-ary n-cube (the networks the analytical models describe).
+    /// True for a k-ary n-cube of one processor per router (the networks the analytical
+    /// models describe).
     pub fn is_kary_ncube(&self) -> bool {
-        self.family == Family::KAryNCube
+        self.family == Family::KAryNCube && self.concentration == 1
+    }
+
+    /// The network in a sentence's words, for refusals ("not {describe}").
+    pub fn describe(&self) -> String {
+        match self.concentration {
+            1 => self.family.describe().to_string(),
+            c => format!(
+                "a {} of {c} processors per router (no paper models a concentrated network)",
+                self.name()
+            ),
+        }
     }
 
     /// Number of processors (message sources and sinks).
@@ -154,7 +175,8 @@ impl TopologySpec {
         let routers: u64 = self.radix.iter().map(|&k| k as u64).product();
         match self.family {
             Family::Dragonfly(d) => d.routers() * d.p as u64,
-            Family::KAryNCube | Family::HyperX | Family::FatTree => routers,
+            Family::KAryNCube | Family::HyperX => routers * self.concentration as u64,
+            Family::FatTree => routers,
             Family::MWay(Placement::Channels(p)) => routers * p as u64,
             // One router per adjacent pair of channels: k per ring, k − 1 per line.
             Family::MWay(Placement::Routers) => self
@@ -171,10 +193,11 @@ impl TopologySpec {
     /// True when processor i is router (or m-way channel) i, so that patterns defined on
     /// coordinates apply.
     pub fn processors_are_routers(&self) -> bool {
-        matches!(
-            self.family,
-            Family::KAryNCube | Family::HyperX | Family::MWay(Placement::Channels(1))
-        )
+        self.concentration == 1
+            && matches!(
+                self.family,
+                Family::KAryNCube | Family::HyperX | Family::MWay(Placement::Channels(1))
+            )
     }
 
     /// Why the network's processors cannot use traffic pattern `name`, with the fix, or None
@@ -204,6 +227,15 @@ impl TopologySpec {
                 ),
                 "use pattern = \"uniform\", \"hotspot\", \"random-permutation\" or \"shift\""
                     .into(),
+            ));
+        }
+        if self.concentration > 1 && !anywhere {
+            return Some((
+                format!(
+                    "{name:?} is defined on router coordinates, and this network has {} processors per router (processor i is on router i / {0})",
+                    self.concentration
+                ),
+                "use pattern = \"uniform\", \"hotspot\", \"permutation\", \"random-permutation\" or \"shift\", or concentration = 1".into(),
             ));
         }
         if !self.processors_are_routers() && !anywhere && !dragonfly {

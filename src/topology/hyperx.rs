@@ -4,11 +4,12 @@
 
 use super::{Dir, KAryNCube, Kind, Link, Properties};
 
-/// A HyperX of one processor per router.
+/// A HyperX, its processors on its routers as `coords.concentration` says.
 #[derive(Clone, Debug)]
 pub struct HyperX {
-    /// The routers' coordinates, as a mesh of the same radices; it is also the processors'
-    /// address space for traffic patterns (its links are not the HyperX's).
+    /// The routers' coordinates, as a mesh of the same radices, and the processors on them;
+    /// with one processor per router also the processors' address space for traffic
+    /// patterns (its links are not the HyperX's).
     pub coords: KAryNCube,
     /// Every unidirectional link: for each dimension d, router and other coordinate b in d.
     pub links: Vec<Link>,
@@ -57,7 +58,13 @@ impl HyperX {
         }
     }
 
-    /// Routers (and processors).
+    /// The same HyperX with `c` processors on each router.
+    pub fn concentrated(mut self, c: u32) -> HyperX {
+        self.coords = self.coords.concentrated(c);
+        self
+    }
+
+    /// Routers.
     pub fn nodes(&self) -> usize {
         self.coords.nodes
     }
@@ -91,12 +98,13 @@ impl HyperX {
     }
 
     /// Processors, routers, channels, degree Σ(k_d − 1), diameter n and the mean distance
-    /// N Σ_d (1 − 1/k_d) / (N − 1) over ordered pairs of distinct processors.
+    /// N Σ_d (1 − 1/k_d) / (N − 1) over ordered pairs of distinct routers (of processors
+    /// when concentrated: [`super::Concentration::apply`]).
     pub fn properties(&self) -> Properties {
         let radix = &self.coords.radix;
         let n = self.nodes() as f64;
         let differ: f64 = radix.iter().map(|&k| 1.0 - 1.0 / k as f64).sum();
-        Properties {
+        self.coords.concentration.apply(Properties {
             topology: "hyperx".to_string(),
             radix: radix.clone(),
             shape: Vec::new(),
@@ -111,6 +119,6 @@ impl HyperX {
             diameter: radix.len() as u32,
             mean_distance: n * differ / (n - 1.0),
             mean_hops: None,
-        }
+        })
     }
 }

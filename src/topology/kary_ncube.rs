@@ -1,7 +1,7 @@
 //! k-ary n-cubes: torus (uni- or bidirectional), mesh, and the hypercube (the 2-ary n-cube
 //! with one bidirectional link per dimension, built as a 2-ary mesh).
 
-use super::{Dir, Kind, Link, Properties};
+use super::{Concentration, Dir, Kind, Link, Properties};
 
 /// The `out_link` entry of a direction without a link (a mesh's edge, a unidirectional torus).
 pub const NO_LINK: u32 = u32::MAX;
@@ -15,7 +15,7 @@ pub struct KAryNCube {
     pub radix: Vec<u32>,
     /// Whether each dimension has links in both directions.
     pub bidirectional: bool,
-    /// Number of routers, ∏ k_d (each with one processor).
+    /// Number of routers, ∏ k_d.
     pub nodes: usize,
     /// `coords[node * n + d]` is the node's coordinate in dimension d.
     pub coords: Vec<u16>,
@@ -26,6 +26,8 @@ pub struct KAryNCube {
     pub links: Vec<Link>,
     /// `out_link[(node * n + d) * 2 + dir]`: the link leaving `node` in dimension d, or NO_LINK.
     pub out_link: Vec<u32>,
+    /// The processors on each router (one unless concentrated).
+    pub concentration: Concentration,
 }
 
 /// One hop of dimension-order routing: the link, as its record would give it, and the two
@@ -149,7 +151,14 @@ impl KAryNCube {
             coords,
             links,
             out_link,
+            concentration: Concentration::one(),
         }
+    }
+
+    /// The same network with `c` processors on each router.
+    pub fn concentrated(mut self, c: u32) -> Self {
+        self.concentration = Concentration::new(c, self.nodes);
+        self
     }
 
     /// Number of dimensions n.
@@ -275,7 +284,7 @@ impl KAryNCube {
         } else {
             "bidirectional"
         };
-        Properties {
+        let props = Properties {
             topology: self.kind.name().to_string(),
             radix: self.radix.clone(),
             shape: Vec::new(),
@@ -290,7 +299,8 @@ impl KAryNCube {
             diameter: self.diameter(),
             mean_distance: self.mean_distance(),
             mean_hops: None,
-        }
+        };
+        self.concentration.apply(props)
     }
 
     /// True on a bidirectional torus with an even radix: some messages are exactly half-way

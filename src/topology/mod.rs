@@ -8,6 +8,7 @@
 //! Coordinates are a capability of the cube topologies ([`Topology::cube`]): only the routings
 //! and traffic patterns defined on coordinates ask for them.
 
+mod concentration;
 mod dragonfly;
 mod fat_tree;
 mod hyperx;
@@ -16,6 +17,7 @@ mod mway;
 mod properties;
 
 pub use crate::spec::{DragonflyShape, Family, Kind, TopologySpec};
+pub use concentration::Concentration;
 pub use dragonfly::Dragonfly;
 pub use fat_tree::FatTree;
 pub use hyperx::HyperX;
@@ -100,7 +102,12 @@ impl Topology {
         fn bytes<T>(v: &Vec<T>) -> u64 {
             (v.capacity() * std::mem::size_of::<T>()) as u64
         }
-        let cube = |t: &KAryNCube| bytes(&t.links) + bytes(&t.coords) + bytes(&t.out_link);
+        let cube = |t: &KAryNCube| {
+            bytes(&t.links)
+                + bytes(&t.coords)
+                + bytes(&t.out_link)
+                + bytes(&t.concentration.proc_at)
+        };
         match self {
             Topology::KAryNCube(t) => cube(t),
             Topology::MWay(m) => cube(&m.graph) + bytes(&m.chans) + bytes(&m.shares),
@@ -114,13 +121,15 @@ impl Topology {
     pub fn build(spec: &TopologySpec) -> Topology {
         let (kind, radix, both) = (spec.kind, spec.radix.clone(), spec.bidirectional);
         match spec.family {
-            Family::KAryNCube => {
-                Topology::KAryNCube(KAryNCube::with_rings_together(kind, radix, both))
-            }
+            Family::KAryNCube => Topology::KAryNCube(
+                KAryNCube::with_rings_together(kind, radix, both).concentrated(spec.concentration),
+            ),
             Family::MWay(placement) => {
                 Topology::MWay(MWay::new(KAryNCube::new(kind, radix, both), placement))
             }
-            Family::HyperX => Topology::HyperX(HyperX::new(spec.radix.clone())),
+            Family::HyperX => {
+                Topology::HyperX(HyperX::new(spec.radix.clone()).concentrated(spec.concentration))
+            }
             Family::Dragonfly(shape) => Topology::Dragonfly(Dragonfly::new(shape)),
             Family::FatTree => {
                 Topology::FatTree(FatTree::new(spec.radix[0], spec.radix.len() as u32))
@@ -213,12 +222,8 @@ impl Topology {
     /// How processors attach to routers.
     pub fn attachment(&self) -> Attachment<'_> {
         match self {
-            Topology::KAryNCube(_) | Topology::HyperX(_) => Attachment {
-                proc_at: None,
-                attach: 1,
-                shared_channels: false,
-                shares: &[],
-            },
+            Topology::KAryNCube(t) => t.concentration.attachment(),
+            Topology::HyperX(h) => h.coords.concentration.attachment(),
             Topology::MWay(m) => Attachment {
                 proc_at: Some(&m.chans),
                 attach: m.attach,

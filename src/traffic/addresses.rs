@@ -53,15 +53,21 @@ impl Addresses {
     /// The processors of `topology`: its routers' grid when they are its routers one to one
     /// (a k-ary n-cube, HyperX's coordinates, an m-way network with a processor on each
     /// channel), a dragonfly's processors by group (the group the last dimension), else a
-    /// line of the processors (a fat tree's among them).
+    /// line of the processors (a fat tree's and a concentrated network's among them).
     pub fn of_processors(topology: &Topology) -> Addresses {
+        let concentrated = |t: &KAryNCube| {
+            let c = t.concentration.per_router as usize;
+            (c > 1).then(|| Addresses::line(t.nodes * c))
+        };
         match topology {
-            Topology::KAryNCube(t) => Addresses::of(t),
+            Topology::KAryNCube(t) => concentrated(t).unwrap_or_else(|| Addresses::of(t)),
             Topology::MWay(m) if m.processors as usize != m.graph.nodes => {
                 Addresses::line(m.processors as usize)
             }
             Topology::MWay(m) => Addresses::of(&m.graph),
-            Topology::HyperX(h) => Addresses::of(&h.coords),
+            Topology::HyperX(h) => {
+                concentrated(&h.coords).unwrap_or_else(|| Addresses::of(&h.coords))
+            }
             // A processor's group is its coordinate in the last dimension.
             Topology::Dragonfly(d) => {
                 let per_group = d.shape.p * d.shape.a;

@@ -7,6 +7,7 @@ mod cli;
 mod cli_mway;
 mod cli_routing;
 mod common;
+mod concentration;
 mod dragonfly;
 mod early_free;
 mod exact_channel_rates;

@@ -1,6 +1,7 @@
 //! One point's cycle split across threads (`[run] threads_per_point`): every table a run
 //! writes, and every point record, is byte-identical for 1, 2 and 3 threads, on a torus, a
-//! mesh with Duato's routing and a k-ary m-way network, each at a light load and past
+//! mesh with Duato's routing, a mesh of two processors per router and a k-ary m-way network,
+//! each at a light load and past
 //! saturation; a run left to choose splits a large point by itself, to the same results; a
 //! bad count is refused like any bad key; a split point stops within a second of SIGTERM or
 //! SIGINT.
@@ -65,6 +66,11 @@ fn tables_are_byte_identical_for_1_2_and_3_threads() {
             "kind = \"mesh\"\nk = [8, 6]",
             "vcs = 3\nbuffer_depth = 2",
             "algorithm = \"duato\"",
+        ),
+        (
+            "kind = \"mesh\"\nk = 8\nn = 2\nconcentration = 2",
+            "vcs = 2\nbuffer_depth = 4",
+            "algorithm = \"dor\"",
         ),
         (
             "kind = \"mway\"\nk = 4\nn = 3\nwrap = \"torus\"",

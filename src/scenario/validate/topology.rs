@@ -24,6 +24,11 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         |key| format!("remove {key}, or use kind = \"dragonfly\""),
     )?;
     if t.kind == "mway" {
+        refuse_concentration(
+            c,
+            t,
+            "an m-way network places processors by processors and processor_factor",
+        )?;
         return mway_topology(c, t);
     }
     refuse_given(
@@ -95,12 +100,14 @@ pub(super) fn topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
             "use kind = \"hypercube\" (or a unidirectional torus) for k = 2",
         ));
     }
-    check_size(c, &radix, 1)?;
+    let concentration = concentration_of(c, t)?;
+    check_size(c, &radix, concentration as usize)?;
     Ok(TopologySpec {
         family: Family::KAryNCube,
         kind,
         radix,
         bidirectional,
+        concentration,
     })
 }
 
@@ -237,6 +244,7 @@ fn mway_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         kind,
         radix,
         bidirectional: true,
+        concentration: 1,
     })
 }
 
@@ -254,7 +262,8 @@ fn hyperx_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         ));
     }
     let radix = radix_of(c, t)?;
-    check_size(c, &radix, 1)?;
+    let concentration = concentration_of(c, t)?;
+    check_size(c, &radix, concentration as usize)?;
     let degree: u32 = radix.iter().map(|&k| k - 1).sum();
     if degree > HYPERX_MAX_DEGREE {
         return Err(c.err(
@@ -268,6 +277,7 @@ fn hyperx_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         kind: Kind::Mesh,
         radix,
         bidirectional: true,
+        concentration,
     })
 }
 
@@ -282,6 +292,7 @@ fn dragonfly_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
             ("wrap", t.wrap.is_some()),
             ("processors", t.processors.is_some()),
             ("processor_factor", t.processor_factor.is_some()),
+            ("concentration", t.concentration.is_some()),
         ],
         |key| format!("a dragonfly has no {key}: it is given by p, a, h and groups"),
         |key| format!("remove {key}"),
@@ -326,6 +337,7 @@ fn dragonfly_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         kind: Kind::Mesh,
         radix: Vec::new(),
         bidirectional: true,
+        concentration: 1,
     })
 }
 
@@ -335,6 +347,7 @@ const FAT_TREE_MAX_K: u32 = 48;
 
 /// A fat tree (k-ary n-tree): one `k` (ports each way of a switch) and `n` (levels).
 fn fat_tree_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
+    refuse_concentration(c, t, "a fat tree has k processors on each leaf switch")?;
     if t.links.is_some() {
         return Err(c.err(
             "[topology] links",
@@ -383,7 +396,23 @@ fn fat_tree_topology(c: &Checker, t: &RawTopology) -> Result<TopologySpec> {
         kind: Kind::Mesh,
         radix,
         bidirectional: true,
+        concentration: 1,
     })
+}
+
+/// `concentration`: processors per router of a k-ary n-cube or HyperX (default 1).
+fn concentration_of(c: &Checker, t: &RawTopology) -> Result<u32> {
+    Ok(c.ranged("[topology] concentration", t.concentration.unwrap_or(1))? as u32)
+}
+
+/// Refuses `concentration` on a family whose processors are placed otherwise (`how`).
+fn refuse_concentration(c: &Checker, t: &RawTopology, how: &str) -> Result<()> {
+    refuse_given(
+        c,
+        &[("concentration", t.concentration.is_some())],
+        |_| format!("{how}; concentration is for meshes, tori, hypercubes and HyperX"),
+        |_| "remove concentration".to_string(),
+    )
 }
 
 /// Refuses the first of `keys` ((name, given) in `[topology]`) that the file gives, with the

@@ -173,6 +173,14 @@ table! {
             allowed: Rule("1..a·h + 1"),
             doc: "`dragonfly` only: groups; each pair of groups is joined by ⌊a·h / (groups − 1)⌋ global channels each way",
         },
+        concentration: Option<i64> => {
+            ty: Ty::Int,
+            need: O,
+            default: "1",
+            unit: "processors",
+            allowed: Ints(1, 64),
+            doc: "`mesh`, `torus`, `hypercube` and `hyperx` only: c, processors per router, each with its own injection and ejection channel; processor i is on router ⌊i / c⌋",
+        },
         global_latency: Option<i64> => {
             ty: Ty::Int,
             need: O,
