@@ -142,6 +142,10 @@ pub enum Command {
         /// A directory's label in the legends, one per directory in order (repeatable).
         #[arg(long = "label")]
         labels: Vec<String>,
+        /// A swept key (as the tables' columns name it, e.g. traffic.pattern): each plot gets a
+        /// panel per value of it, its curves labelled by the other swept keys.
+        #[arg(long, value_name = "KEY")]
+        panels: Option<String>,
     },
     /// The analytical model's latency at each load of the scenario, and its saturation load.
     ///
