@@ -31,6 +31,10 @@ for n in "${names[@]}"; do
     "$bin" run "scenarios/$n.toml" --out "results/$n" --quiet --fresh --replace
   fi
   "$bin" plot "results/$n" > /dev/null
+  # The dragonfly's routings under each pattern: a panel per pattern.
+  if [ "$n" = dragonfly-1k ]; then
+    "$bin" plot results/dragonfly-1k --panels traffic.pattern > /dev/null
+  fi
   echo "$n: $(( $(date +%s) - start )) s"
 done
 

@@ -128,6 +128,14 @@ pub enum Command {
     /// With several directories (and --out), each curve's label is prefixed by its directory's:
     /// the scenario name, or its path when two directories share a scenario or folder name (so
     /// out/c-dor and other/c-dor stay two curves), or the --label given for it.
+    ///
+    /// With --panels KEY (a swept key, e.g. traffic.pattern) each plot has a panel per value of
+    /// KEY, side by side in rows of at most three, titled by the key as labels name it and its
+    /// value (`pattern = uniform`, `V = 5`), each with its own axes and y range; a panel's curves
+    /// are the configurations with that value, labelled by the other swept keys (after the
+    /// directory's label with several directories), and a label has the same colour and marker
+    /// in every panel, under one legend. A KEY that some directory does not sweep is refused
+    /// (exit 2), naming the keys it sweeps.
     Plot {
         /// One results directory, or several to overlay (then give --out).
         #[arg(required = true)]
@@ -142,6 +150,10 @@ pub enum Command {
         /// A directory's label in the legends, one per directory in order (repeatable).
         #[arg(long = "label")]
         labels: Vec<String>,
+        /// A swept key (as the tables' columns name it, e.g. traffic.pattern): each plot gets a
+        /// panel per value of it, its curves labelled by the other swept keys.
+        #[arg(long, value_name = "KEY")]
+        panels: Option<String>,
     },
     /// The analytical model's latency at each load of the scenario, and its saturation load.
     ///

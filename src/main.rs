@@ -136,10 +136,15 @@ fn dispatch(cmd: Command) -> Result<()> {
             out,
             title,
             labels,
+            panels,
         } => commands::plot(
             &results,
             out,
-            &flitsim::output::plot::PlotOptions { title, labels },
+            &flitsim::output::plot::PlotOptions {
+                title,
+                labels,
+                panels,
+            },
         ),
     }
 }

@@ -236,3 +236,221 @@ fn refuses_a_directory_without_results() {
         "nothing written"
     );
 }
+
+/// Each text the SVG draws: (x, y, anchor, text).
+fn texts(svg: &str) -> Vec<(f64, f64, String, String)> {
+    let lines: Vec<&str> = svg.lines().collect();
+    let attr = |line: &str, name: &str| -> Option<String> {
+        let rest = line.split(&format!(" {name}=\"")).nth(1)?;
+        Some(rest.split('"').next()?.to_string())
+    };
+    lines
+        .windows(2)
+        .filter(|w| w[0].starts_with("<text "))
+        .filter_map(|w| {
+            let x = attr(w[0], "x")?.parse().ok()?;
+            let y = attr(w[0], "y")?.parse().ok()?;
+            Some((x, y, attr(w[0], "text-anchor")?, w[1].to_string()))
+        })
+        .collect()
+}
+
+/// The legend's entries of a panelled plot: the texts anchored at their start (axis labels
+/// and titles are centred or right-aligned).
+fn panel_legend(svg: &str) -> Vec<String> {
+    texts(svg)
+        .into_iter()
+        .filter(|t| t.2 == "start")
+        .map(|t| t.3)
+        .collect()
+}
+
+/// The stroke colour of each series line (more than one load point).
+fn curve_colours(svg: &str) -> Vec<String> {
+    svg.lines()
+        .filter(|l| l.starts_with("<polyline"))
+        .filter(|l| l.split("points=\"").nth(1).unwrap().split(' ').count() > 3)
+        .map(|l| l.split("stroke=\"").nth(1).unwrap()[..7].to_string())
+        .collect()
+}
+
+/// The four plots of directory `dir`, by file name.
+fn plots(dir: &std::path::Path) -> Vec<(String, String)> {
+    [
+        "latency.svg",
+        "throughput.svg",
+        "latency_std.svg",
+        "traffic.svg",
+    ]
+    .iter()
+    .map(|f| (f.to_string(), std::fs::read_to_string(dir.join(f)).unwrap()))
+    .collect()
+}
+
+/// A study sweeping routing.algorithm over two routings and traffic.pattern over five
+/// patterns, run in `d` into `c`.
+fn pattern_study(d: &std::path::Path) {
+    std::fs::write(
+        d.join("s.toml"),
+        "name = \"c\"\n[sweep]\n\"routing.algorithm\" = [\"dor\", \"duato\"]\n\
+         \"traffic.pattern\" = [\"uniform\", \"bit-reversal\", \"matrix-transpose\", \
+         \"bit-complement\", \"tornado\"]\n[router]\nvcs = 3\n[topology]\nkind = \"mesh\"\nk = 4\n\
+         n = 2\n[traffic]\nmessage_length = 8\nflit_rates = [0.05, 0.1, 0.2]\n[run]\n\
+         warmup_cycles = 200\nmeasure_cycles = 2000\n",
+    )
+    .unwrap();
+    let o = run_in(d, &["run", "s.toml", "--out", "c", "--quiet"]);
+    assert!(o.status.success(), "{o:?}");
+}
+
+/// `--panels traffic.pattern`: a panel per pattern, titled `pattern = ...`, in rows of three,
+/// each with one curve per routing labelled by the routing alone, a routing's colour the same
+/// in every panel, one legend; several directories keep their labels in front.
+#[test]
+fn panels_one_per_value_of_the_swept_key() {
+    let dir = tmp("panels");
+    let d = dir.path();
+    pattern_study(d);
+    let o = run_in(d, &["plot", "c", "--panels", "traffic.pattern"]);
+    assert!(o.status.success(), "{o:?}");
+    let patterns = [
+        "uniform",
+        "bit-reversal",
+        "matrix-transpose",
+        "bit-complement",
+        "tornado",
+    ];
+    for (f, svg) in plots(&d.join("c")) {
+        let t = texts(&svg);
+        let titles: Vec<&(f64, f64, String, String)> =
+            t.iter().filter(|t| t.3.starts_with("pattern = ")).collect();
+        let names: Vec<String> = titles.iter().map(|t| t.3.clone()).collect();
+        let want: Vec<String> = patterns.iter().map(|p| format!("pattern = {p}")).collect();
+        assert_eq!(names, want, "{f}: one panel title per pattern, in order");
+        let mut rows: Vec<i64> = titles.iter().map(|t| t.1 as i64).collect();
+        rows.dedup();
+        assert_eq!(rows.len(), 2, "{f}: five panels wrap into two rows");
+        assert_eq!(
+            titles.iter().filter(|t| t.1 == titles[0].1).count(),
+            3,
+            "{f}: three panels a row"
+        );
+        assert_eq!(
+            panel_legend(&svg),
+            ["dor", "duato"],
+            "{f}: one shared legend"
+        );
+        assert_eq!(
+            t.iter()
+                .filter(|t| t.3 == "offered load (flits/node/cycle)")
+                .count(),
+            5,
+            "{f}: each panel has its own x axis"
+        );
+    }
+    let traffic = std::fs::read_to_string(d.join("c").join("traffic.svg")).unwrap();
+    let colours = curve_colours(&traffic);
+    assert_eq!(colours.len(), 10, "two curves in each of five panels");
+    for pair in colours.chunks(2) {
+        assert_eq!(
+            pair,
+            &colours[..2],
+            "a routing's colour is the same in every panel"
+        );
+    }
+    assert_ne!(colours[0], colours[1]);
+    // Two directories: the directory's label stays in front of the routing.
+    std::fs::create_dir_all(d.join("c2")).unwrap();
+    std::fs::copy(d.join("c/summary.csv"), d.join("c2/summary.csv")).unwrap();
+    let o = run_in(
+        d,
+        &[
+            "plot",
+            "c",
+            "c2",
+            "--out",
+            "both",
+            "--panels",
+            "traffic.pattern",
+        ],
+    );
+    assert!(o.status.success(), "{o:?}");
+    let svg = std::fs::read_to_string(d.join("both").join("traffic.svg")).unwrap();
+    assert_eq!(
+        panel_legend(&svg),
+        ["c: dor", "c: duato", "c2: dor", "c2: duato"]
+    );
+    assert_eq!(curve_colours(&svg).len(), 20, "four curves in each panel");
+}
+
+/// A --panels key that is not swept (by every directory) is refused with exit code 2 in one
+/// line naming the swept keys, and nothing is written; without --panels the plots are those of
+/// one plotting area with every configuration, written byte for byte the same after a
+/// panelled plot of the same directory.
+#[test]
+fn panels_refuses_an_unswept_key_and_leaves_plain_plots_alone() {
+    let dir = tmp("panels-refused");
+    let d = dir.path();
+    pattern_study(d);
+    let o = run_in(d, &["plot", "c"]);
+    assert!(o.status.success(), "{o:?}");
+    let plain = plots(&d.join("c"));
+    let o = run_in(d, &["plot", "c", "--panels", "router.vcs", "--out", "p"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err,
+        "flitsim: error: plot: --panels router.vcs is not a swept key of c (its swept keys: \
+         routing.algorithm, traffic.pattern); fix: give --panels one of routing.algorithm, \
+         traffic.pattern\n"
+    );
+    assert!(!d.join("p").exists(), "nothing written");
+    std::fs::create_dir_all(d.join("one")).unwrap();
+    let summary = std::fs::read_to_string(d.join("c/summary.csv")).unwrap();
+    let only_dor: String = summary
+        .lines()
+        .filter(|l| !l.contains(",duato,"))
+        .map(|l| {
+            let mut cells: Vec<&str> = l.split(',').collect();
+            cells.remove(1);
+            cells.join(",") + "\n"
+        })
+        .collect();
+    std::fs::write(d.join("one/summary.csv"), only_dor).unwrap();
+    let o = run_in(
+        d,
+        &[
+            "plot",
+            "c",
+            "one",
+            "--out",
+            "q",
+            "--panels",
+            "routing.algorithm",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("not a swept key of one (its swept keys: traffic.pattern); fix: give --panels a key every directory sweeps: traffic.pattern"),
+        "{err}"
+    );
+    let o = run_in(d, &["plot", "c", "--panels", "traffic.pattern"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(plots(&d.join("c"))[0].1.contains("pattern = uniform"));
+    let o = run_in(d, &["plot", "c"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(
+        plots(&d.join("c")) == plain,
+        "unchanged after a panelled plot"
+    );
+    let latency = &plain[0].1;
+    assert!(latency.starts_with("<svg width=\""), "one plotting area");
+    assert_eq!(
+        legend(latency).len(),
+        10,
+        "one legend entry per configuration"
+    );
+    assert_eq!(legend(latency)[0], "dor, uniform");
+    assert!(!latency.contains("pattern = "), "no panel titles");
+}

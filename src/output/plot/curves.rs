@@ -37,13 +37,44 @@ pub struct Curve {
 pub struct DirCurves {
     /// The `scenario` column's value.
     pub scenario: String,
+    /// The swept keys, in the tables' column order.
+    pub keys: Vec<String>,
     /// One curve per configuration (and seed, for a summary of several seeds without pooling).
     pub curves: Vec<Curve>,
+    /// Each curve's swept keys' values (in `keys`' order) and its seed when the curves are
+    /// per seed, beside `curves`.
+    places: Vec<(Vec<String>, Option<String>)>,
 }
 
-/// How a swept key's value is shown in a label: `V=5`, `M=64`, a bare string, `key=value`.
-pub fn coordinate_label(key: &str, value: &str) -> String {
-    let short = match key {
+impl DirCurves {
+    /// Each curve's value of the swept key `key` and its label by the other swept keys (and
+    /// its seed when the curves are per seed); None when `key` is not swept.
+    pub fn split_by(&self, key: &str) -> Option<Vec<(String, String)>> {
+        let at = self.keys.iter().position(|k| k == key)?;
+        let keys: Vec<String> = self.keys.iter().filter(|k| *k != key).cloned().collect();
+        let split = self.places.iter().map(|(coords, seed)| {
+            let mut others = coords.clone();
+            let value = others.remove(at);
+            (value, seeded(configuration_label(&keys, &others), seed))
+        });
+        Some(split.collect())
+    }
+}
+
+/// A configuration's label followed by its seed, when given.
+fn seeded(label: String, seed: &Option<String>) -> String {
+    match seed {
+        Some(s) if label.is_empty() => format!("seed {s}"),
+        Some(s) => format!("{label}, seed {s}"),
+        None => label,
+    }
+}
+
+/// The short name some swept keys have in labels: `V` for router.vcs, `M` for
+/// traffic.message_length, `depth`, `x`, `h`, `τ` for the buffer depth, the pattern and
+/// hotspot fractions and the routing timeout.
+fn short_name(key: &str) -> Option<&'static str> {
+    match key {
         "router.vcs" => Some("V"),
         "traffic.message_length" => Some("M"),
         "router.buffer_depth" => Some("depth"),
@@ -51,14 +82,28 @@ pub fn coordinate_label(key: &str, value: &str) -> String {
         "traffic.hotspot_fraction" => Some("h"),
         "routing.timeout" => Some("τ"),
         _ => None,
-    };
-    match short {
-        Some(s) => format!("{s}={value}"),
-        None if value.parse::<f64>().is_err() && value != "true" && value != "false" => {
-            value.to_string()
-        }
-        None => format!("{}={value}", key.rsplit('.').next().unwrap_or(key)),
     }
+}
+
+/// How a swept key is named in a label: its short name, else its last part (`pattern` for
+/// traffic.pattern).
+fn key_name(key: &str) -> &str {
+    short_name(key).unwrap_or_else(|| key.rsplit('.').next().unwrap_or(key))
+}
+
+/// How a swept key's value is shown in a label: `V=5`, `M=64`, a bare string, `key=value`.
+pub fn coordinate_label(key: &str, value: &str) -> String {
+    let bare = value.parse::<f64>().is_err() && value != "true" && value != "false";
+    if short_name(key).is_none() && bare {
+        return value.to_string();
+    }
+    format!("{}={value}", key_name(key))
+}
+
+/// A panel's title: the swept key, named as in labels, and its value (`pattern = uniform`,
+/// `V = 5`).
+pub fn panel_title(key: &str, value: &str) -> String {
+    format!("{} = {value}", key_name(key))
 }
 
 /// A configuration's label: each swept key's value as [`coordinate_label`] shows it, joined
@@ -171,17 +216,18 @@ fn read_table(path: &Path, pooled: bool) -> Result<DirCurves> {
         seeds.dedup();
         seeds.len() > 1
     };
-    let curves = groups
-        .into_iter()
-        .map(|(coords, seed, rows)| {
-            let label = configuration_label(&keys, &coords);
-            let label = match (several_seeds, seed) {
-                (true, Some(s)) if label.is_empty() => format!("seed {s}"),
-                (true, Some(s)) => format!("{label}, seed {s}"),
-                _ => label,
-            };
-            Curve { label, rows }
-        })
-        .collect();
-    Ok(DirCurves { scenario, curves })
+    let mut curves = Vec::new();
+    let mut places = Vec::new();
+    for (coords, seed, rows) in groups {
+        let seed = seed.filter(|_| several_seeds);
+        let label = seeded(configuration_label(&keys, &coords), &seed);
+        curves.push(Curve { label, rows });
+        places.push((coords, seed));
+    }
+    Ok(DirCurves {
+        scenario,
+        keys,
+        curves,
+        places,
+    })
 }

@@ -6,11 +6,15 @@
 //! front. Saturated points are left out of the latency and standard-deviation plots. The
 //! legend is drawn beside the plotting area, never over the data; the colours are Okabe and
 //! Ito's colour-blind-safe palette without its yellow (pale on white), and the markers change
-//! every seven curves.
+//! every seven curves. With a swept key to panel by, each plot has a panel per value of it
+//! (`panels.rs`).
 
 mod curves;
+mod panels;
 
-pub use curves::{Curve, DirCurves, Row, configuration_label, coordinate_label, read_dir};
+pub use curves::{
+    Curve, DirCurves, Row, configuration_label, coordinate_label, panel_title, read_dir,
+};
 
 use crate::error::{Error, Result};
 use plotters::coord::types::RangedCoordf64;
@@ -44,12 +48,25 @@ pub struct PlotOptions {
     pub title: Option<String>,
     /// One label per directory, replacing the directory labels (`--label`, repeatable).
     pub labels: Vec<String>,
+    /// A swept key: each plot gets a panel per value of it (`--panels`).
+    pub panels: Option<String>,
 }
 
-/// A curve to draw: its full label and its points.
+/// A curve to draw: its full label, its points and its colour and marker (see [`style`]).
 struct Series<'a> {
     label: String,
     rows: &'a [Row],
+    style: usize,
+}
+
+/// What a plot draws: every curve on one pair of axes, or panels side by side under one
+/// legend (its entries' rows are empty).
+enum Layout<'a> {
+    Single(Vec<Series<'a>>),
+    Panels {
+        panels: Vec<panels::Panel<'a>>,
+        legend: Vec<Series<'a>>,
+    },
 }
 
 /// Plots the directories' curves into `out` (latency.svg, throughput.svg, latency_std.svg,
@@ -64,22 +81,34 @@ pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<Stri
     }
     let read: Vec<DirCurves> = dirs.iter().map(|d| read_dir(d)).collect::<Result<_>>()?;
     let names = dir_labels(dirs, &read, &opts.labels);
-    let mut series = Vec::new();
-    for (name, d) in names.iter().zip(&read) {
-        for c in &d.curves {
-            let label = match (dirs.len() > 1, name.is_empty(), c.label.is_empty()) {
-                (false, _, false) => c.label.clone(),
-                (_, _, true) => name.clone(),
-                (true, true, false) => c.label.clone(),
-                (true, false, false) => format!("{name}: {}", c.label),
-            };
-            series.push(Series {
-                label,
-                rows: &c.rows,
-            });
+    let layout = match &opts.panels {
+        Some(key) => panels::layout(dirs, &read, &names, key)?,
+        None => {
+            let mut series = Vec::new();
+            for (name, d) in names.iter().zip(&read) {
+                for c in &d.curves {
+                    series.push(Series {
+                        label: full_label(dirs.len() > 1, name, &c.label),
+                        rows: &c.rows,
+                        style: series.len(),
+                    });
+                }
+            }
+            Layout::Single(series)
         }
+    };
+    write_plots(out, &layout, opts.title.as_deref())
+}
+
+/// A curve's label in the legend: its directory's label `name` in front of its own when there
+/// are `several` directories, its own alone, or the directory's when its own is empty.
+fn full_label(several: bool, name: &str, label: &str) -> String {
+    match (several, name.is_empty(), label.is_empty()) {
+        (false, _, false) => label.to_string(),
+        (_, _, true) => name.to_string(),
+        (true, true, false) => label.to_string(),
+        (true, false, false) => format!("{name}: {label}"),
     }
-    write_plots(out, &series, opts.title.as_deref())
 }
 
 /// Each directory's label: `--label`, else its scenario name, else (when two directories
@@ -109,7 +138,7 @@ fn dir_labels(dirs: &[PathBuf], read: &[DirCurves], given: &[String]) -> Vec<Str
 /// Writes the four plots into `dir`, each atomically, listed in its manifest as plots (the
 /// directory is locked meanwhile; a file of those names that flitsim did not write is refused,
 /// never overwritten).
-fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec<String>> {
+fn write_plots(dir: &Path, layout: &Layout, title: Option<&str>) -> Result<Vec<String>> {
     let io = |e: String| Error::Io(format!("{}: {e}", dir.display()));
     let caption = |what: &str| match title {
         Some(t) => format!("{t}: {what}"),
@@ -123,13 +152,13 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
         Ok(())
     };
     emit("latency.svg", &|s| {
-        draw_curves(
+        draw(
             s,
-            series,
+            layout,
             &caption("mean latency against offered load"),
             (OFFERED, LATENCY),
             &latency_points,
-            None,
+            false,
         )
     })?;
     emit("throughput.svg", &|s| {
@@ -139,14 +168,13 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
                 .map(|r| (r.offered, r.accepted, r.accepted_ci))
                 .collect()
         };
-        let diagonal = finite_max(series.iter().flat_map(|c| c.rows).map(|r| r.offered)) * 1.05;
-        draw_curves(
+        draw(
             s,
-            series,
+            layout,
             &caption("accepted against offered load"),
             (OFFERED, "accepted load (flits/node/cycle)"),
             &pts,
-            Some(diagonal),
+            true,
         )
     })?;
     emit("latency_std.svg", &|s| {
@@ -156,26 +184,26 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
                 .map(|r| (r.offered, r.std, f64::NAN))
                 .collect()
         };
-        draw_curves(
+        draw(
             s,
-            series,
+            layout,
             &caption("latency standard deviation against offered load"),
             (OFFERED, "latency std dev (cycles)"),
             &pts,
-            None,
+            false,
         )
     })?;
     emit("traffic.svg", &|s| {
         let pts = |r: &[Row]| -> Vec<(f64, f64, f64)> {
             r.iter().map(|r| (r.offered, r.traffic, f64::NAN)).collect()
         };
-        draw_curves(
+        draw(
             s,
-            series,
+            layout,
             &caption("mean channel traffic against offered load"),
             (OFFERED, "traffic (% of cycles a channel carries a flit)"),
             &pts,
-            None,
+            false,
         )
     })?;
     let claim = crate::experiment::directory::Claim {
@@ -190,6 +218,26 @@ fn write_plots(dir: &Path, series: &[Series], title: Option<&str>) -> Result<Vec
         .iter()
         .map(|(name, _)| dir.join(name).display().to_string())
         .collect())
+}
+
+/// Draws one plot of `layout` under `caption`, with a y = x diagonal when `diagonal` is set.
+fn draw(
+    svg: &mut String,
+    layout: &Layout,
+    caption: &str,
+    descs: (&str, &str),
+    points: &Points,
+    diagonal: bool,
+) -> Drawn {
+    match layout {
+        Layout::Single(series) => {
+            let d = diagonal.then(|| x_max(series));
+            draw_curves(svg, series, caption, descs, points, d)
+        }
+        Layout::Panels { panels, legend } => {
+            panels::draw(svg, panels, legend, caption, descs, (points, diagonal))
+        }
+    }
 }
 
 /// The plots' x axis.
@@ -215,9 +263,11 @@ pub(crate) fn latency_svg(
 ) -> std::result::Result<String, Box<dyn std::error::Error>> {
     let series: Vec<Series> = curves
         .iter()
-        .map(|c| Series {
+        .enumerate()
+        .map(|(i, c)| Series {
             label: c.label.clone(),
             rows: &c.rows,
+            style: i,
         })
         .collect();
     let descs = (OFFERED, LATENCY);
@@ -262,7 +312,22 @@ fn draw_curves(
     points: &Points,
     diagonal: Option<f64>,
 ) -> Drawn {
-    let pts: Vec<Vec<(f64, f64, f64)>> = series
+    let pts = series_points(series, points);
+    let ymax = y_max(&pts, diagonal);
+    let root =
+        SVGBackend::with_string(svg, (PLOT.0 + legend_width(series), PLOT.1)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (plot_area, legend_area) = root.split_horizontally(PLOT.0);
+    let mut chart = axes(&plot_area, caption, descs, (x_max(series), ymax), 22)?;
+    draw_lines(&mut chart, series, &pts, diagonal)?;
+    legend(&legend_area, series)?;
+    root.present()?;
+    Ok(())
+}
+
+/// Each series' points (x, y, half-width), those with a NaN or infinite x or y left out.
+fn series_points(series: &[Series], points: &Points) -> Vec<Vec<(f64, f64, f64)>> {
+    series
         .iter()
         .map(|c| {
             points(c.rows)
@@ -270,28 +335,46 @@ fn draw_curves(
                 .filter(|p| p.0.is_finite() && p.1.is_finite())
                 .collect()
         })
-        .collect();
-    let xmax = finite_max(series.iter().flat_map(|c| c.rows).map(|r| r.offered)) * 1.05;
+        .collect()
+}
+
+/// The x axis' end: 5% past the largest offered load of the series.
+fn x_max(series: &[Series]) -> f64 {
+    finite_max(series.iter().flat_map(|c| c.rows).map(|r| r.offered)) * 1.05
+}
+
+/// The y axis' end: the diagonal's end, else 10% above the highest point or error bar.
+fn y_max(pts: &[Vec<(f64, f64, f64)>], diagonal: Option<f64>) -> f64 {
     let top = |&(_, y, c): &(f64, f64, f64)| if c.is_finite() { y + c } else { y };
-    let ymax = match diagonal {
+    match diagonal {
         Some(d) => d,
         None => finite_max(pts.iter().flatten().map(top)) * 1.1,
-    };
+    }
+}
+
+/// The legend column's width in pixels, from its longest label.
+fn legend_width(series: &[Series]) -> u32 {
     let longest = series
         .iter()
         .map(|c| c.label.chars().count())
         .max()
         .unwrap_or(0);
-    let legend_width = (longest as u32 * 8 + 50).clamp(120, 480);
-    let root = SVGBackend::with_string(svg, (PLOT.0 + legend_width, PLOT.1)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let (plot_area, legend_area) = root.split_horizontally(PLOT.0);
-    let mut chart = axes(&plot_area, caption, descs, (xmax, ymax))?;
+    (longest as u32 * 8 + 50).clamp(120, 480)
+}
+
+/// Draws on `chart` the y = x diagonal up to `diagonal` if given, then each series' points
+/// (`pts`, beside `series`) as a line with its error bars and markers in the series' style.
+fn draw_lines(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    series: &[Series],
+    pts: &[Vec<(f64, f64, f64)>],
+    diagonal: Option<f64>,
+) -> Drawn {
     if let Some(d) = diagonal {
         chart.draw_series(LineSeries::new([(0.0, 0.0), (d, d)], BLACK.mix(0.3)))?;
     }
-    for (i, p) in pts.iter().enumerate() {
-        let (color, m) = style(i);
+    for (c, p) in series.iter().zip(pts) {
+        let (color, m) = style(c.style);
         chart.draw_series(LineSeries::new(
             p.iter().map(|&(x, y, _)| (x, y)),
             color.stroke_width(2),
@@ -309,8 +392,6 @@ fn draw_curves(
             _ => chart.draw_series(at.map(|q| Circle::new(q, 3, color.stroke_width(1))))?,
         };
     }
-    legend(&legend_area, series)?;
-    root.present()?;
     Ok(())
 }
 
@@ -319,7 +400,7 @@ fn draw_curves(
 fn legend(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, series: &[Series]) -> Drawn {
     let font = ("sans-serif", 14).into_font().color(&BLACK);
     for (i, c) in series.iter().enumerate() {
-        let (color, m) = style(i);
+        let (color, m) = style(c.style);
         let y = 60 + 20 * i as i32;
         area.draw(&PathElement::new(
             vec![(5, y), (30, y)],
@@ -331,19 +412,20 @@ fn legend(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, series: &[
     Ok(())
 }
 
-/// The axes every flitsim plot has on `area`: the caption, the axis titles, and the mesh over
-/// [0, xmax] × [0, ymax].
+/// The axes every flitsim plot (or panel) has on `area`: the caption in `size`-pixel type, the
+/// axis titles, and the mesh over [0, xmax] × [0, ymax].
 fn axes<'a, 'b>(
     area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
     caption: &str,
     (x_desc, y_desc): (&str, &str),
     (xmax, ymax): (f64, f64),
+    size: u32,
 ) -> std::result::Result<
     ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     Box<dyn std::error::Error>,
 > {
     let mut chart = ChartBuilder::on(area)
-        .caption(caption, ("sans-serif", 22))
+        .caption(caption, ("sans-serif", size))
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(65)
