@@ -81,8 +81,9 @@ pub(super) fn select(
 
 /// UGAL (Kim et al. 2008): the minimal path (the first candidate) unless its queue times its
 /// hops exceeds the non-minimal path's (the second), q_min·H_min > q_nm·H_nm, q a channel's
-/// flits in its virtual channels' buffers; then a free virtual channel of the chosen
-/// candidate's class, or none (the header waits and is routed again).
+/// flits in its virtual channels' buffers (under UGAL-L_VCH, in the candidate's own class's
+/// when both take one channel); then a free virtual channel of the chosen candidate's
+/// class, or none (the header waits and is routed again).
 #[inline(never)]
 fn ugal(
     net: &Network,
@@ -90,14 +91,18 @@ fn ugal(
     all: &[Candidate],
     paths: [crate::routing::Weighed; 2],
 ) -> Option<(u32, u32)> {
-    let q = |chan: u32| -> u64 {
-        let base = (chan * net.vcs) as usize;
-        (base..base + net.vcs as usize)
-            .map(|t| bufs.peek(t, CNT) as u64)
+    let q = |w: &crate::routing::Weighed, c: &Candidate| -> u64 {
+        let base = w.queue * net.vcs;
+        let (lo, hi) = match w.own_vcs {
+            true => (c.vc_lo as u32, c.vc_hi as u32),
+            false => (0, net.vcs),
+        };
+        (base + lo..base + hi)
+            .map(|t| bufs.peek(t as usize, CNT) as u64)
             .sum()
     };
     let [min, nm] = paths;
-    let pick = (q(min.queue) * min.hops as u64 > q(nm.queue) * nm.hops as u64) as usize;
+    let pick = (q(&min, &all[0]) * min.hops as u64 > q(&nm, &all[1]) * nm.hops as u64) as usize;
     first_free(net, bufs, &all[pick])
 }
 

@@ -109,7 +109,7 @@ pub const SUMMARY: &[Column] = &[
     Column {
         name: "nonminimal_fraction",
         unit: "fraction",
-        doc: "measured messages routed non-minimally (the dragonfly's `valiant`, `ugal-l` and `ugal-g`: through an intermediate group) / measured messages; 0 for minimal routings",
+        doc: "measured messages routed non-minimally (the dragonfly's `valiant`, `ugal-l`, `ugal-l-vch` and `ugal-g`: through an intermediate group) / measured messages; 0 for minimal routings",
         value: |r, _| Cell::Num(r.stats.nonminimal_fraction()),
     },
     Column {

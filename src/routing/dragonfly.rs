@@ -1,8 +1,9 @@
 //! Dragonfly routings (Kim, Dally, Scott and Abts, ISCA 2008): `min` (local, global, local),
 //! `valiant` (minimally to a random intermediate group, then minimally to the destination),
 //! and UGAL, which chooses at the source router between the minimal path and Valiant's by
-//! comparing each path's hops times a queue: the source router's output channel (`ugal-l`)
-//! or the global channel the path would take (`ugal-g`).
+//! comparing each path's hops times a queue: the source router's output channel (`ugal-l`;
+//! `ugal-l-vch` counts each path's own virtual channels where both take one channel) or the
+//! global channel the path would take (`ugal-g`).
 //!
 //! Deadlock freedom by buffer classes that rise with each global hop: a hop takes class c =
 //! the global channels its message crossed before it, counted among its channel's kind. A
@@ -28,6 +29,9 @@ enum Ugal {
     Off,
     /// The source router's output channel of each path (UGAL-L).
     Local,
+    /// As `Local`, but each path's own virtual channels where both take one channel
+    /// (UGAL-L_VCH).
+    LocalHybrid,
     /// The global channel each path takes out of the source group (UGAL-G).
     Global,
 }
@@ -49,11 +53,12 @@ pub struct DragonflyRouting {
 }
 
 impl DragonflyRouting {
-    /// The routing `algorithm` names (`min`, `valiant`, `ugal-l` or `ugal-g`) on `net`'s
+    /// The routing `algorithm` names (`min`, `valiant`, `ugal-l`, `ugal-l-vch` or `ugal-g`) on `net`'s
     /// virtual channels.
     pub fn new(net: &Network, algorithm: Algorithm) -> DragonflyRouting {
         let ugal = match algorithm {
             Algorithm::UgalL => Ugal::Local,
+            Algorithm::UgalLVch => Ugal::LocalHybrid,
             Algorithm::UgalG => Ugal::Global,
             _ => Ugal::Off,
         };
@@ -178,6 +183,9 @@ impl DragonflyRouting {
         };
         let (min, _, min_queue) = path(tgt, 1);
         let (nm, global, nm_queue) = path(inter, 0);
+        // UGAL-L_VCH: on one channel the channel's queue cannot tell the paths apart (the
+        // minimal path, shorter, would always win); their classes' virtual channels can.
+        let own_vcs = self.ugal == Ugal::LocalHybrid && min_queue == nm_queue;
         // Valiant's hops: to the router its global channel enters, then minimally on.
         let landing = d.links[global as usize].dst;
         let nm_hops = d.distance(at, landing) + d.distance(landing, tgt);
@@ -187,10 +195,12 @@ impl DragonflyRouting {
             Weighed {
                 hops: d.distance(at, tgt),
                 queue: min_queue,
+                own_vcs,
             },
             Weighed {
                 hops: nm_hops,
                 queue: nm_queue,
+                own_vcs,
             },
         ]);
     }

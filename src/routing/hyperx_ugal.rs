@@ -96,10 +96,12 @@ impl HyperXUgal {
             Weighed {
                 hops: h.distance(at, tgt),
                 queue: min.chan,
+                own_vcs: false,
             },
             Weighed {
                 hops: h.distance(at, inter) + h.distance(inter, tgt),
                 queue: nm.chan,
+                own_vcs: false,
             },
         ]);
     }

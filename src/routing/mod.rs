@@ -53,6 +53,9 @@ pub struct Weighed {
     pub hops: u32,
     /// The channel whose occupancy (flits in its virtual channels' buffers) is q.
     pub queue: u32,
+    /// q counts only the flits in the path's own candidate's virtual channels (UGAL-L_VCH,
+    /// where both paths leave by one channel), not the whole channel's.
+    pub own_vcs: bool,
 }
 
 /// A fixed-capacity list of candidates, reused across calls (no allocation per flit).
@@ -164,7 +167,11 @@ impl Algorithm {
     pub fn dragonfly(self) -> bool {
         matches!(
             self,
-            Algorithm::Min | Algorithm::Valiant | Algorithm::UgalL | Algorithm::UgalG
+            Algorithm::Min
+                | Algorithm::Valiant
+                | Algorithm::UgalL
+                | Algorithm::UgalLVch
+                | Algorithm::UgalG
         )
     }
 
@@ -175,7 +182,7 @@ impl Algorithm {
             return Err(Refusal::new(
                 "[routing] algorithm",
                 format!("{} does not route on a dragonfly", self.name()),
-                "use algorithm = \"min\", \"valiant\", \"ugal-l\" or \"ugal-g\"",
+                "use algorithm = \"min\", \"valiant\", \"ugal-l\", \"ugal-l-vch\" or \"ugal-g\"",
             ));
         }
         if s.topology.family == Family::FatTree && self != Algorithm::Nca {
@@ -215,9 +222,11 @@ impl Algorithm {
             Algorithm::DorRing | Algorithm::AdaptiveRing => ring::check(self, s),
             Algorithm::Adaptive => adaptive::check(s),
             Algorithm::UgalL if s.topology.family == Family::HyperX => hyperx_ugal::check(s),
-            Algorithm::Min | Algorithm::Valiant | Algorithm::UgalL | Algorithm::UgalG => {
-                dragonfly::check(self, s)
-            }
+            Algorithm::Min
+            | Algorithm::Valiant
+            | Algorithm::UgalL
+            | Algorithm::UgalLVch
+            | Algorithm::UgalG => dragonfly::check(self, s),
             Algorithm::Nca => nca::check(s),
         }
     }
@@ -262,7 +271,11 @@ impl Routing {
             Algorithm::UgalL if s.topology.family == Family::HyperX => {
                 Routing::HyperXUgal(HyperXUgal::new(net))
             }
-            Algorithm::Min | Algorithm::Valiant | Algorithm::UgalL | Algorithm::UgalG => {
+            Algorithm::Min
+            | Algorithm::Valiant
+            | Algorithm::UgalL
+            | Algorithm::UgalLVch
+            | Algorithm::UgalG => {
                 Routing::Dragonfly(DragonflyRouting::new(net, s.routing.algorithm))
             }
             Algorithm::Nca => Routing::Nca(Nca::new(net, s.routing.up)),

@@ -27,6 +27,9 @@ pub enum Algorithm {
     /// UGAL-L on a dragonfly: at the source, minimal or Valiant by hops times the source
     /// router's output queue (Kim et al. 2008).
     UgalL,
+    /// UGAL-L_VCH on a dragonfly (Kim et al. 2008): UGAL-L, but where both paths leave by the
+    /// same channel each is weighed by its own virtual channels' occupancy.
+    UgalLVch,
     /// UGAL-G on a dragonfly: the same with the queue of the global channel each path takes.
     UgalG,
     /// Fat trees: up to a nearest common ancestor, then the unique way down.
@@ -35,7 +38,7 @@ pub enum Algorithm {
 
 /// The one name table: each algorithm's scenario name, a gloss for messages, and the other
 /// names a scenario may use for it.
-const NAMES: [(Algorithm, &str, &str, &[&str]); 12] = [
+const NAMES: [(Algorithm, &str, &str, &[&str]); 13] = [
     (
         Algorithm::Dor,
         "dor",
@@ -51,6 +54,7 @@ const NAMES: [(Algorithm, &str, &str, &[&str]); 12] = [
     (Algorithm::Min, "min", "", &[]),
     (Algorithm::Valiant, "valiant", "", &[]),
     (Algorithm::UgalL, "ugal-l", "", &[]),
+    (Algorithm::UgalLVch, "ugal-l-vch", "", &[]),
     (Algorithm::UgalG, "ugal-g", "", &[]),
     (Algorithm::Nca, "nca", "", &[]),
 ];

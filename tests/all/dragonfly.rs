@@ -207,6 +207,7 @@ fn minimal_zero_load_latency_is_m_plus_h() {
             ("min", 2, 2),
             ("min", 4, 4),
             ("ugal-l", 3, 2),
+            ("ugal-l-vch", 3, 2),
             ("ugal-g", 4, 4),
         ] {
             let mut e = quiet(shape, routing, vcs, depth);
@@ -380,11 +381,12 @@ fn group_shift_saturates_min_at_the_global_channel_bound() {
     assert!(valiant > 2.0 * min, "valiant {valiant} against min {min}");
 }
 
-/// UGAL chooses well at the source (Kim et al. 2008): on uniform traffic it accepts at least
-/// 80% of what `min` accepts past saturation (it seldom detours), where Valiant accepts about
-/// half of `min`'s or less, and on group-shift traffic
-/// at least 80% of what Valiant accepts (it detours as the queues fill); UGAL-G, which sees
-/// the global channels' queues, does at least as well as UGAL-L on group-shift.
+/// UGAL chooses well at the source (Kim et al. 2008): on uniform traffic UGAL-L and UGAL-L_VCH
+/// accept at least 80% of what `min` accepts past saturation (they seldom detour), where
+/// Valiant accepts about half of `min`'s or less, and on group-shift traffic UGAL-L accepts at
+/// least 80% of what Valiant accepts (it detours as the queues fill); UGAL-G, which sees the
+/// global channels' queues, does at least as well as UGAL-L on group-shift, and so does
+/// UGAL-L_VCH, within 10% of Valiant's.
 #[test]
 fn ugal_follows_the_better_of_minimal_and_valiant() {
     let shape = (2, 4, 2, 9);
@@ -402,14 +404,14 @@ fn ugal_follows_the_better_of_minimal_and_valiant() {
         );
         r.accepted_flits
     };
-    let (min, ugal_l) = (
-        accepted("min", "uniform", 0.9),
-        accepted("ugal-l", "uniform", 0.9),
-    );
-    assert!(
-        ugal_l >= 0.8 * min,
-        "uniform: ugal-l {ugal_l} against min {min}"
-    );
+    let min = accepted("min", "uniform", 0.9);
+    for routing in ["ugal-l", "ugal-l-vch"] {
+        let ugal = accepted(routing, "uniform", 0.9);
+        assert!(
+            ugal >= 0.8 * min,
+            "uniform: {routing} {ugal} against min {min}"
+        );
+    }
     // Valiant crosses two global channels per message between groups: about half of min's.
     let valiant_uniform = accepted("valiant", "uniform", 0.9);
     assert!(
@@ -419,6 +421,7 @@ fn ugal_follows_the_better_of_minimal_and_valiant() {
     let valiant = accepted("valiant", "group-shift", 0.6);
     let ugal_l = accepted("ugal-l", "group-shift", 0.6);
     let ugal_g = accepted("ugal-g", "group-shift", 0.6);
+    let vch = accepted("ugal-l-vch", "group-shift", 0.6);
     assert!(
         ugal_l >= 0.8 * valiant,
         "group-shift: ugal-l {ugal_l} against valiant {valiant}"
@@ -427,6 +430,53 @@ fn ugal_follows_the_better_of_minimal_and_valiant() {
         ugal_g >= ugal_l,
         "group-shift: ugal-g {ugal_g} against ugal-l {ugal_l}"
     );
+    assert!(
+        vch >= 0.9 * valiant && vch >= ugal_l,
+        "group-shift: ugal-l-vch {vch} against valiant {valiant} and ugal-l {ugal_l}"
+    );
+}
+
+/// UGAL-L_VCH weighs each path by its own virtual channels exactly where both paths leave the
+/// source router by one channel, and there the two candidates' classes share no virtual
+/// channel (so their queues tell the paths apart); elsewhere, and always under UGAL-L, the
+/// whole channel's queue. Checked at every source router, for every destination router in
+/// another group and every intermediate group a route word can draw.
+#[test]
+fn ugal_l_vch_weighs_own_virtual_channels_where_both_paths_share_a_channel() {
+    let shape = (1, 4, 2, 9);
+    let (_, a, _, g) = shape;
+    for routing in ["ugal-l", "ugal-l-vch"] {
+        let e = quiet(shape, routing, 3, 2);
+        let s = scenario(shape, routing, 3, 2, "");
+        let r = flitsim::routing::Routing::new(&s, &e.net);
+        let mut out = flitsim::routing::Candidates::default();
+        let (mut shared, mut apart) = (0, 0);
+        for src in 0..a * g {
+            let inj = e.net.injection_channel(src) * e.net.vcs;
+            for dst in (0..a * g).filter(|&d| d / a != src / a) {
+                for word in 0..g - 2 {
+                    r.route(&e.net, src, dst, inj, 0, word, &mut out);
+                    let [min, nm] = out.compare.expect("UGAL compares two paths");
+                    let (c0, c1) = (out.as_slice()[0], out.as_slice()[1]);
+                    let same = c0.chan == c1.chan;
+                    let ctx = format!("{routing} {src}->{dst} word {word}");
+                    assert_eq!((min.queue, nm.queue), (c0.chan, c1.chan), "{ctx}");
+                    let want = same && routing == "ugal-l-vch";
+                    assert_eq!((min.own_vcs, nm.own_vcs), (want, want), "{ctx}");
+                    if same {
+                        assert!(c0.vc_lo >= c1.vc_hi || c1.vc_lo >= c0.vc_hi, "{ctx}");
+                        shared += 1;
+                    } else {
+                        apart += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            shared > 0 && apart > 0,
+            "{routing}: {shared} shared, {apart} apart"
+        );
+    }
 }
 
 /// `nonminimal_fraction` counts the measured messages routed through an intermediate group:
@@ -474,6 +524,7 @@ fn dragonfly_routings_are_deadlock_free_past_saturation() {
         ((2, 4, 2, 9), "valiant", 3, 1),
         ((2, 3, 2, 4), "valiant", 3, 2),
         ((2, 4, 2, 9), "ugal-l", 3, 1),
+        ((2, 4, 2, 9), "ugal-l-vch", 3, 1),
         ((1, 2, 2, 5), "ugal-g", 3, 2),
     ] {
         let mut e = quiet(shape, routing, vcs, depth);

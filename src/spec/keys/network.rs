@@ -271,6 +271,7 @@ table! {
                 "min",
                 "valiant",
                 "ugal-l",
+                "ugal-l-vch",
                 "ugal-g",
                 "nca",
             ]),
