@@ -154,6 +154,15 @@ pub enum Command {
         /// panel per value of it, its curves labelled by the other swept keys.
         #[arg(long, value_name = "KEY")]
         panels: Option<String>,
+        /// A logarithmic latency axis (latency.svg).
+        #[arg(long)]
+        log_y: bool,
+        /// The offered-load axis' range on every plot, e.g. 0:0.5.
+        #[arg(long, value_name = "LO:HI", allow_hyphen_values = true)]
+        x_range: Option<String>,
+        /// The latency axis' range (latency.svg), e.g. 0:200.
+        #[arg(long, value_name = "LO:HI", allow_hyphen_values = true)]
+        y_range: Option<String>,
     },
     /// The analytical model's latency at each load of the scenario, and its saturation load.
     ///

@@ -137,14 +137,17 @@ fn dispatch(cmd: Command) -> Result<()> {
             title,
             labels,
             panels,
-        } => commands::plot(
-            &results,
-            out,
-            &flitsim::output::plot::PlotOptions {
+            log_y,
+            x_range,
+            y_range,
+        } => commands::scale(log_y, x_range, y_range).and_then(|scale| {
+            let opts = flitsim::output::plot::PlotOptions {
                 title,
                 labels,
                 panels,
-            },
-        ),
+                scale,
+            };
+            commands::plot(&results, out, &opts)
+        }),
     }
 }

@@ -22,7 +22,7 @@ mod validate;
 pub use describe::{check, info};
 pub use merge::merge;
 pub use model::model;
-pub use plot::plot;
+pub use plot::{plot, scale};
 pub use run::run;
 pub use saturation::saturation;
 pub use slurm::slurm;

@@ -1,6 +1,6 @@
 //! `plot`: SVG plots from one or several results directories.
 
-use flitsim::output::plot::PlotOptions;
+use flitsim::output::plot::{PlotOptions, Scale};
 use flitsim::{Error, Result};
 use std::path::PathBuf;
 
@@ -19,4 +19,15 @@ pub fn plot(results: &[PathBuf], out: Option<PathBuf>, opts: &PlotOptions) -> Re
         out!("wrote {f}");
     }
     Ok(())
+}
+
+/// The axes `--log-y`, `--x-range` and `--y-range` ask for, or the refusal of a malformed range.
+pub fn scale(log_y: bool, x: Option<String>, y: Option<String>) -> Result<Scale> {
+    let range =
+        |flag: &str, text: Option<String>| text.map(|t| Scale::parse_range(flag, &t)).transpose();
+    Ok(Scale {
+        log_y,
+        x: range("--x-range", x)?,
+        y: range("--y-range", y)?,
+    })
 }

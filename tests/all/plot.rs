@@ -454,3 +454,92 @@ fn panels_refuses_an_unswept_key_and_leaves_plain_plots_alone() {
     assert_eq!(legend(latency)[0], "dor, uniform");
     assert!(!latency.contains("pattern = "), "no panel titles");
 }
+
+/// The points of each series' polyline (more than one load point).
+fn polyline_points(svg: &str) -> Vec<usize> {
+    svg.lines()
+        .filter(|l| l.starts_with("<polyline"))
+        .map(|l| {
+            let pts = l
+                .split("points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            pts.split_whitespace().count()
+        })
+        .collect()
+}
+
+/// The y axis' tick labels of a single plot: the numbers anchored at their end.
+fn y_ticks(svg: &str) -> Vec<f64> {
+    texts(svg)
+        .into_iter()
+        .filter(|t| t.2 == "end")
+        .filter_map(|t| t.3.trim().parse().ok())
+        .collect()
+}
+
+/// `--x-range 0:0.15` keeps the loads in it on every plot (two of the study's three);
+/// `--log-y --y-range 5:1000` gives latency.svg a log axis within the range, labelled at the
+/// powers of 10 in it, and leaves the other plots linear; a range a log axis cannot show, or
+/// a malformed one, is refused with exit code 2 and nothing written.
+#[test]
+fn axis_options_bound_and_scale_the_plots() {
+    let dir = tmp("axes");
+    let d = dir.path();
+    pattern_study(d);
+    let o = run_in(
+        d,
+        &[
+            "plot",
+            "c",
+            "--x-range",
+            "0:0.15",
+            "--log-y",
+            "--y-range",
+            "5:1000",
+        ],
+    );
+    assert!(o.status.success(), "{o:?}");
+    let got = plots(&d.join("c"));
+    for (name, svg) in &got {
+        let lines = polyline_points(svg);
+        let curves: Vec<&usize> = lines.iter().filter(|&&n| n > 0).collect();
+        assert!(!curves.is_empty(), "{name}");
+        // The diagonal of throughput.svg has two points, as has every curve now.
+        assert!(lines.iter().all(|&n| n <= 2), "{name}: {lines:?}");
+    }
+    let latency = y_ticks(&got[0].1);
+    assert!(
+        latency.iter().all(|&y| (5.0..=1000.0).contains(&y)),
+        "{latency:?}"
+    );
+    assert!(
+        latency.contains(&10.0) && latency.contains(&100.0),
+        "{latency:?}"
+    );
+    let throughput = y_ticks(&got[1].1);
+    assert!(
+        throughput.contains(&0.0),
+        "throughput stays linear: {throughput:?}"
+    );
+    let before = plots(&d.join("c"));
+    for args in [
+        ["--log-y", "--y-range", "0:100"],
+        ["--x-range", "0.3:0.1", "--log-y"],
+        ["--y-range", "ten:20", "--log-y"],
+    ] {
+        let mut all = vec!["plot", "c"];
+        all.extend(args);
+        let o = run_in(d, &all);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("fix:") && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    assert!(before == plots(&d.join("c")), "nothing written");
+}

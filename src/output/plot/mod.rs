@@ -11,17 +11,25 @@
 
 mod curves;
 mod panels;
+mod scale;
 
 pub use curves::{
     Curve, DirCurves, Row, configuration_label, coordinate_label, panel_title, read_dir,
 };
 
 use crate::error::{Error, Result};
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+pub use scale::Scale;
+
 type Drawn = std::result::Result<(), Box<dyn std::error::Error>>;
+
+/// A chart of offered load (x) against a y axis of coordinates `Y` (linear or logarithmic).
+type Chart<'a, 'b, Y> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, Y>>;
 
 /// A plot's points of a curve: (x, y, half-width of y; NaN for none).
 type Points = dyn Fn(&[Row]) -> Vec<(f64, f64, f64)>;
@@ -50,6 +58,8 @@ pub struct PlotOptions {
     pub labels: Vec<String>,
     /// A swept key: each plot gets a panel per value of it (`--panels`).
     pub panels: Option<String>,
+    /// The axes: `--x-range` on every plot, `--y-range` and `--log-y` on latency.svg.
+    pub scale: Scale,
 }
 
 /// A curve to draw: its full label, its points and its colour and marker (see [`style`]).
@@ -79,6 +89,7 @@ pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<Stri
             dirs.len()
         )));
     }
+    opts.scale.check()?;
     let read: Vec<DirCurves> = dirs.iter().map(|d| read_dir(d)).collect::<Result<_>>()?;
     let names = dir_labels(dirs, &read, &opts.labels);
     let layout = match &opts.panels {
@@ -97,7 +108,7 @@ pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<Stri
             Layout::Single(series)
         }
     };
-    write_plots(out, &layout, opts.title.as_deref())
+    write_plots(out, &layout, opts.title.as_deref(), opts.scale)
 }
 
 /// A curve's label in the legend: its directory's label `name` in front of its own when there
@@ -138,7 +149,12 @@ fn dir_labels(dirs: &[PathBuf], read: &[DirCurves], given: &[String]) -> Vec<Str
 /// Writes the four plots into `dir`, each atomically, listed in its manifest as plots (the
 /// directory is locked meanwhile; a file of those names that flitsim did not write is refused,
 /// never overwritten).
-fn write_plots(dir: &Path, layout: &Layout, title: Option<&str>) -> Result<Vec<String>> {
+fn write_plots(
+    dir: &Path,
+    layout: &Layout,
+    title: Option<&str>,
+    scale: Scale,
+) -> Result<Vec<String>> {
     let io = |e: String| Error::Io(format!("{}: {e}", dir.display()));
     let caption = |what: &str| match title {
         Some(t) => format!("{t}: {what}"),
@@ -158,7 +174,7 @@ fn write_plots(dir: &Path, layout: &Layout, title: Option<&str>) -> Result<Vec<S
             &caption("mean latency against offered load"),
             (OFFERED, LATENCY),
             &latency_points,
-            false,
+            (false, scale),
         )
     })?;
     emit("throughput.svg", &|s| {
@@ -174,7 +190,7 @@ fn write_plots(dir: &Path, layout: &Layout, title: Option<&str>) -> Result<Vec<S
             &caption("accepted against offered load"),
             (OFFERED, "accepted load (flits/node/cycle)"),
             &pts,
-            true,
+            (true, scale.x_only()),
         )
     })?;
     emit("latency_std.svg", &|s| {
@@ -190,7 +206,7 @@ fn write_plots(dir: &Path, layout: &Layout, title: Option<&str>) -> Result<Vec<S
             &caption("latency standard deviation against offered load"),
             (OFFERED, "latency std dev (cycles)"),
             &pts,
-            false,
+            (false, scale.x_only()),
         )
     })?;
     emit("traffic.svg", &|s| {
@@ -203,7 +219,7 @@ fn write_plots(dir: &Path, layout: &Layout, title: Option<&str>) -> Result<Vec<S
             &caption("mean channel traffic against offered load"),
             (OFFERED, "traffic (% of cycles a channel carries a flit)"),
             &pts,
-            false,
+            (false, scale.x_only()),
         )
     })?;
     let claim = crate::experiment::directory::Claim {
@@ -220,23 +236,29 @@ fn write_plots(dir: &Path, layout: &Layout, title: Option<&str>) -> Result<Vec<S
         .collect())
 }
 
-/// Draws one plot of `layout` under `caption`, with a y = x diagonal when `diagonal` is set.
+/// Draws one plot of `layout` under `caption` on axes `scale`, with a y = x diagonal when
+/// `diagonal` is set.
 fn draw(
     svg: &mut String,
     layout: &Layout,
     caption: &str,
     descs: (&str, &str),
     points: &Points,
-    diagonal: bool,
+    (diagonal, scale): (bool, Scale),
 ) -> Drawn {
     match layout {
         Layout::Single(series) => {
-            let d = diagonal.then(|| x_max(series));
-            draw_curves(svg, series, caption, descs, points, d)
+            let d = diagonal.then(|| scale.x_range(x_max(series)).end);
+            draw_curves(svg, series, caption, descs, points, (d, scale))
         }
-        Layout::Panels { panels, legend } => {
-            panels::draw(svg, panels, legend, caption, descs, (points, diagonal))
-        }
+        Layout::Panels { panels, legend } => panels::draw(
+            svg,
+            panels,
+            legend,
+            caption,
+            descs,
+            (points, diagonal, scale),
+        ),
     }
 }
 
@@ -272,7 +294,15 @@ pub(crate) fn latency_svg(
         .collect();
     let descs = (OFFERED, LATENCY);
     let mut svg = String::new();
-    draw_curves(&mut svg, &series, caption, descs, &latency_points, None)?;
+    let axes_as_data = (None, Scale::default());
+    draw_curves(
+        &mut svg,
+        &series,
+        caption,
+        descs,
+        &latency_points,
+        axes_as_data,
+    )?;
     Ok(svg)
 }
 
@@ -310,18 +340,52 @@ fn draw_curves(
     caption: &str,
     descs: (&str, &str),
     points: &Points,
-    diagonal: Option<f64>,
+    (diagonal, scale): (Option<f64>, Scale),
 ) -> Drawn {
-    let pts = series_points(series, points);
-    let ymax = y_max(&pts, diagonal);
     let root =
         SVGBackend::with_string(svg, (PLOT.0 + legend_width(series), PLOT.1)).into_drawing_area();
     root.fill(&WHITE)?;
     let (plot_area, legend_area) = root.split_horizontally(PLOT.0);
-    let mut chart = axes(&plot_area, caption, descs, (x_max(series), ymax), 22)?;
-    draw_lines(&mut chart, series, &pts, diagonal)?;
+    let area = Area {
+        on: &plot_area,
+        caption,
+        size: 22,
+    };
+    draw_on(area, series, descs, points, (diagonal, scale))?;
     legend(&legend_area, series)?;
     root.present()?;
+    Ok(())
+}
+
+/// Where a plot (or panel) is drawn: its area, its caption and the caption's type size.
+struct Area<'a, 'b> {
+    on: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    caption: &'a str,
+    size: u32,
+}
+
+/// Draws `series` on `area`'s axes, as `scale` bounds them (x from 0 to 5% past the largest
+/// load, y from 0 to 10% above the highest point, unless given; y logarithmic under
+/// `--log-y`), with the diagonal up to `diagonal` if given.
+fn draw_on(
+    area: Area,
+    series: &[Series],
+    descs: (&str, &str),
+    points: &Points,
+    (diagonal, scale): (Option<f64>, Scale),
+) -> Drawn {
+    let pts = series_points(series, points);
+    let xr = scale.x_range(x_max(series));
+    let yr = scale.y_range(&pts, y_max(&pts, diagonal));
+    let pts = scale.keep(pts, &xr, &yr);
+    let (lo, hi) = (yr.start, yr.end);
+    if scale.log_y {
+        let mut chart = axes(area, descs, xr, (yr.log_scale(), true))?;
+        draw_lines(&mut chart, series, &pts, (diagonal, lo..hi))?;
+    } else {
+        let mut chart = axes(area, descs, xr, (yr, false))?;
+        draw_lines(&mut chart, series, &pts, (diagonal, lo..hi))?;
+    }
     Ok(())
 }
 
@@ -364,26 +428,27 @@ fn legend_width(series: &[Series]) -> u32 {
 
 /// Draws on `chart` the y = x diagonal up to `diagonal` if given, then each series' points
 /// (`pts`, beside `series`) as a line with its error bars and markers in the series' style.
-fn draw_lines(
-    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+fn draw_lines<Y: Ranged<ValueType = f64>>(
+    chart: &mut Chart<'_, '_, Y>,
     series: &[Series],
     pts: &[Vec<(f64, f64, f64)>],
-    diagonal: Option<f64>,
+    (diagonal, y): (Option<f64>, Range<f64>),
 ) -> Drawn {
     if let Some(d) = diagonal {
         chart.draw_series(LineSeries::new([(0.0, 0.0), (d, d)], BLACK.mix(0.3)))?;
     }
+    // Error bars end at the axis' ends (a log axis has no 0).
+    let bar = |c: f64, y0: f64| ((y0 - c).max(y.start), (y0 + c).min(y.end));
     for (c, p) in series.iter().zip(pts) {
         let (color, m) = style(c.style);
         chart.draw_series(LineSeries::new(
             p.iter().map(|&(x, y, _)| (x, y)),
             color.stroke_width(2),
         ))?;
-        chart.draw_series(
-            p.iter()
-                .filter(|q| q.2.is_finite())
-                .map(|&(x, y, c)| ErrorBar::new_vertical(x, y - c, y, y + c, color.filled(), 6)),
-        )?;
+        chart.draw_series(p.iter().filter(|q| q.2.is_finite()).map(|&(x, y0, c)| {
+            let (lo, hi) = bar(c, y0);
+            ErrorBar::new_vertical(x, lo, y0, hi, color.filled(), 6)
+        }))?;
         let at = p.iter().map(|&(x, y, _)| (x, y));
         match m {
             0 => chart.draw_series(at.map(|q| Circle::new(q, 3, color.filled())))?,
@@ -412,28 +477,30 @@ fn legend(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, series: &[
     Ok(())
 }
 
-/// The axes every flitsim plot (or panel) has on `area`: the caption in `size`-pixel type, the
-/// axis titles, and the mesh over [0, xmax] × [0, ymax].
-fn axes<'a, 'b>(
-    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
-    caption: &str,
+/// The axes every flitsim plot (or panel) has on `area`: its caption, the axis titles, and the
+/// mesh over `x` × `y` (y linear or logarithmic).
+fn axes<'a, 'b, Y>(
+    area: Area<'a, 'b>,
     (x_desc, y_desc): (&str, &str),
-    (xmax, ymax): (f64, f64),
-    size: u32,
-) -> std::result::Result<
-    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-    Box<dyn std::error::Error>,
-> {
-    let mut chart = ChartBuilder::on(area)
-        .caption(caption, ("sans-serif", size))
+    x: Range<f64>,
+    (y, log): (Y, bool),
+) -> std::result::Result<Chart<'a, 'b, Y::CoordDescType>, Box<dyn std::error::Error>>
+where
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let mut chart = ChartBuilder::on(area.on)
+        .caption(area.caption, ("sans-serif", area.size))
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(65)
-        .build_cartesian_2d(0.0..xmax.max(1e-9), 0.0..ymax.max(1e-9))?;
+        .build_cartesian_2d(x, y)?;
     chart
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(y_desc)
+        // A log axis' light lines crowd below each power of 10: its labelled lines suffice.
+        .y_max_light_lines(if log { 0 } else { 10 })
         .draw()?;
     Ok(chart)
 }

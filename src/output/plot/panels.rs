@@ -5,8 +5,8 @@
 //! names them all.
 
 use super::{
-    DirCurves, Drawn, Layout, Points, Series, axes, draw_lines, full_label, legend, legend_width,
-    panel_title, series_points, x_max, y_max,
+    Area, DirCurves, Drawn, Layout, Points, Scale, Series, draw_on, full_label, legend,
+    legend_width, panel_title, x_max,
 };
 use crate::error::{Error, Result};
 use plotters::prelude::*;
@@ -117,7 +117,7 @@ pub(super) fn draw(
     entries: &[Series],
     caption: &str,
     descs: (&str, &str),
-    (points, diagonal): (&Points, bool),
+    (points, diagonal, scale): (&Points, bool, Scale),
 ) -> Drawn {
     let columns = panels.len().clamp(1, COLUMNS);
     let rows = panels.len().div_ceil(columns).max(1);
@@ -139,11 +139,13 @@ pub(super) fn draw(
             .pos(Pos::new(HPos::Center, VPos::Center)),
     ))?;
     for (panel, cell) in panels.iter().zip(grid.split_evenly((rows, columns))) {
-        let pts = series_points(&panel.series, points);
-        let xmax = x_max(&panel.series);
-        let d = diagonal.then_some(xmax);
-        let mut chart = axes(&cell, &panel.title, descs, (xmax, y_max(&pts, d)), 18)?;
-        draw_lines(&mut chart, &panel.series, &pts, d)?;
+        let d = diagonal.then(|| scale.x_range(x_max(&panel.series)).end);
+        let area = Area {
+            on: &cell,
+            caption: &panel.title,
+            size: 18,
+        };
+        draw_on(area, &panel.series, descs, points, (d, scale))?;
     }
     legend(&legend_area, entries)?;
     root.present()?;
