@@ -122,8 +122,10 @@ pub enum Command {
     /// strings bare, other keys as key=value. With several seeds it plots pooled.csv: the mean
     /// over the seeds, with the 95% half-widths across replications as error bars (latency and
     /// throughput). The legend is drawn beside the plotting area, never over the data; colours
-    /// are Okabe and Ito's colour-blind-safe palette without its yellow, and the marker changes
-    /// every seven curves.
+    /// are Okabe and Ito's colour-blind-safe palette without its yellow. A curve's colour
+    /// follows the first swept key's value (the directory's with several directories), its line
+    /// style (solid, dashed, dotted) the second's, its marker the others'; with one key or none
+    /// the seven colours come first, then the line styles, then the markers.
     ///
     /// With several directories (and --out), each curve's label is prefixed by its directory's:
     /// the scenario name, or its path when two directories share a scenario or folder name (so
@@ -133,8 +135,8 @@ pub enum Command {
     /// KEY, side by side in rows of at most three, titled by the key as labels name it and its
     /// value (`pattern = uniform`, `V = 5`), each with its own axes and y range; a panel's curves
     /// are the configurations with that value, labelled by the other swept keys (after the
-    /// directory's label with several directories), and a label has the same colour and marker
-    /// in every panel, under one legend. A KEY that some directory does not sweep is refused
+    /// directory's label with several directories), and a label has the same colour, line
+    /// style and marker in every panel, under one legend. A KEY that some directory does not sweep is refused
     /// (exit 2), naming the keys it sweeps.
     Plot {
         /// One results directory, or several to overlay (then give --out).

@@ -543,3 +543,48 @@ fn axis_options_bound_and_scale_the_plots() {
     }
     assert!(before == plots(&d.join("c")), "nothing written");
 }
+
+/// Each curve's colour and dash array (none for a solid line), in drawing order.
+fn looks(svg: &str) -> Vec<(String, String)> {
+    svg.lines()
+        .filter(|l| l.starts_with("<polyline"))
+        .filter(|l| l.split("points=\"").nth(1).unwrap().split(' ').count() > 3)
+        .map(|l| {
+            let colour = l.split("stroke=\"").nth(1).unwrap()[..7].to_string();
+            let dash = l
+                .split("stroke-dasharray=\"")
+                .nth(1)
+                .map_or("", |d| d.split('"').next().unwrap());
+            (colour, dash.to_string())
+        })
+        .collect()
+}
+
+/// Two swept keys: the first (the routing) picks a curve's colour, the second (the pattern)
+/// its line style, solid, dashed, dotted, then solid again with the next marker; every line
+/// is one SVG polyline, its dashes a dash array.
+#[test]
+fn swept_keys_map_to_colour_then_line_style_then_marker() {
+    let dir = tmp("looks");
+    let d = dir.path();
+    pattern_study(d);
+    let o = run_in(d, &["plot", "c"]);
+    assert!(o.status.success(), "{o:?}");
+    let svg = std::fs::read_to_string(d.join("c").join("latency.svg")).unwrap();
+    let got = looks(&svg);
+    assert_eq!(got.len(), 10, "{got:?}");
+    let dashes = ["", "8,5", "2,4", "", "8,5"];
+    for (routing, curves) in got.chunks(5).enumerate() {
+        let colour = &curves[0].0;
+        assert!(
+            curves.iter().all(|c| &c.0 == colour),
+            "routing {routing}: {curves:?}"
+        );
+        let styles: Vec<&str> = curves.iter().map(|c| c.1.as_str()).collect();
+        assert_eq!(styles, dashes, "routing {routing}");
+    }
+    assert_ne!(got[0].0, got[5].0, "two routings, two colours");
+    // The fourth and fifth patterns repeat the first two line styles with triangles (and
+    // only they: the other markers are circles and crosses).
+    assert!(svg.contains("<polygon"), "triangle markers");
+}

@@ -59,6 +59,33 @@ impl DirCurves {
         });
         Some(split.collect())
     }
+
+    /// Each curve's swept keys' values, but `without`'s, and its seed when the curves are per
+    /// seed, as the index of the value among that key's (or the seeds') values in the order
+    /// they first come.
+    pub fn value_indices(&self, without: Option<&str>) -> Vec<Vec<usize>> {
+        let skip = without.and_then(|k| self.keys.iter().position(|x| x == k));
+        let columns = |(coords, seed): &(Vec<String>, Option<String>)| -> Vec<String> {
+            let kept = coords.iter().enumerate().filter(|&(i, _)| Some(i) != skip);
+            kept.map(|(_, v)| v.clone()).chain(seed.clone()).collect()
+        };
+        let rows: Vec<Vec<String>> = self.places.iter().map(columns).collect();
+        let mut seen: Vec<Vec<&String>> = vec![Vec::new(); rows.first().map_or(0, Vec::len)];
+        rows.iter()
+            .map(|row| {
+                row.iter()
+                    .zip(seen.iter_mut())
+                    .map(|(v, values)| match values.iter().position(|x| *x == v) {
+                        Some(i) => i,
+                        None => {
+                            values.push(v);
+                            values.len() - 1
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
 }
 
 /// A configuration's label followed by its seed, when given.

@@ -4,12 +4,12 @@
 //! of each directory (pooled over the seeds when the run had several: `curves.rs`), labelled by
 //! the swept keys' values; several directories are overlaid with each directory's label in
 //! front. Saturated points are left out of the latency and standard-deviation plots. The
-//! legend is drawn beside the plotting area, never over the data; the colours are Okabe and
-//! Ito's colour-blind-safe palette without its yellow (pale on white), and the markers change
-//! every seven curves. With a swept key to panel by, each plot has a panel per value of it
-//! (`panels.rs`).
+//! legend is drawn beside the plotting area, never over the data; a curve's colour, line style
+//! and marker follow its swept keys' values in that order (`look.rs`). With a swept key to
+//! panel by, each plot has a panel per value of it (`panels.rs`).
 
 mod curves;
+mod look;
 mod panels;
 mod scale;
 
@@ -24,6 +24,7 @@ use plotters::prelude::*;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use look::Look;
 pub use scale::Scale;
 
 type Drawn = std::result::Result<(), Box<dyn std::error::Error>>;
@@ -33,18 +34,6 @@ type Chart<'a, 'b, Y> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoord
 
 /// A plot's points of a curve: (x, y, half-width of y; NaN for none).
 type Points = dyn Fn(&[Row]) -> Vec<(f64, f64, f64)>;
-
-/// Okabe and Ito's palette without yellow: orange, sky blue, bluish green, blue, vermillion,
-/// reddish purple, black.
-const PALETTE: [RGBColor; 7] = [
-    RGBColor(0xE6, 0x9F, 0x00),
-    RGBColor(0x56, 0xB4, 0xE9),
-    RGBColor(0x00, 0x9E, 0x73),
-    RGBColor(0x00, 0x72, 0xB2),
-    RGBColor(0xD5, 0x5E, 0x00),
-    RGBColor(0xCC, 0x79, 0xA7),
-    RGBColor(0x00, 0x00, 0x00),
-];
 
 /// The plotting area's size in pixels; the legend's column is added to its right.
 const PLOT: (u32, u32) = (800, 560);
@@ -62,11 +51,11 @@ pub struct PlotOptions {
     pub scale: Scale,
 }
 
-/// A curve to draw: its full label, its points and its colour and marker (see [`style`]).
+/// A curve to draw: its full label, its points and its look (colour, line style, marker).
 struct Series<'a> {
     label: String,
     rows: &'a [Row],
-    style: usize,
+    look: Look,
 }
 
 /// What a plot draws: every curve on one pair of axes, or panels side by side under one
@@ -96,12 +85,12 @@ pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<Stri
         Some(key) => panels::layout(dirs, &read, &names, key)?,
         None => {
             let mut series = Vec::new();
-            for (name, d) in names.iter().zip(&read) {
-                for c in &d.curves {
+            for (i, (name, d)) in names.iter().zip(&read).enumerate() {
+                for (c, at) in d.curves.iter().zip(d.value_indices(None)) {
                     series.push(Series {
                         label: full_label(dirs.len() > 1, name, &c.label),
                         rows: &c.rows,
-                        style: series.len(),
+                        look: look_at(dirs.len() > 1, i, &at),
                     });
                 }
             }
@@ -109,6 +98,15 @@ pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<Stri
         }
     };
     write_plots(out, &layout, opts.title.as_deref(), opts.scale)
+}
+
+/// A curve's look: from its directory's place `dir` among `several`, then its swept keys'
+/// values' places `at` (see [`Look::of`]).
+fn look_at(several: bool, dir: usize, at: &[usize]) -> Look {
+    match several {
+        true => Look::of(&[&[dir], at].concat()),
+        false => Look::of(at),
+    }
 }
 
 /// A curve's label in the legend: its directory's label `name` in front of its own when there
@@ -164,7 +162,7 @@ fn write_plots(
     let mut emit = |name: &str, draw: &dyn Fn(&mut String) -> Drawn| -> Result<()> {
         let mut svg = String::new();
         draw(&mut svg).map_err(|e| io(e.to_string()))?;
-        files.push((name.to_string(), svg));
+        files.push((name.to_string(), look::dash_lines(svg)));
         Ok(())
     };
     emit("latency.svg", &|s| {
@@ -289,7 +287,9 @@ pub(crate) fn latency_svg(
         .map(|(i, c)| Series {
             label: c.label.clone(),
             rows: &c.rows,
-            style: i,
+            // Curves in pairs, a configuration's simulation and model: one colour, solid
+            // and dashed.
+            look: Look::of(&[i / 2, i % 2]),
         })
         .collect();
     let descs = (OFFERED, LATENCY);
@@ -303,32 +303,12 @@ pub(crate) fn latency_svg(
         &latency_points,
         axes_as_data,
     )?;
-    Ok(svg)
+    Ok(look::dash_lines(svg))
 }
 
 /// The largest finite value (0 if none).
 fn finite_max(v: impl Iterator<Item = f64>) -> f64 {
     v.filter(|x| x.is_finite()).fold(0.0, f64::max)
-}
-
-/// The colour and marker of the i-th curve.
-fn style(i: usize) -> (RGBColor, usize) {
-    (PALETTE[i % PALETTE.len()], (i / PALETTE.len()) % 4)
-}
-
-/// Draws marker `m` (filled circle, triangle, cross, open circle) of `color` at `at`.
-fn marker<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
-    at: (i32, i32),
-    color: RGBColor,
-    m: usize,
-) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    match m {
-        0 => area.draw(&Circle::new(at, 3, color.filled())),
-        1 => area.draw(&TriangleMarker::new(at, 4, color.filled())),
-        2 => area.draw(&Cross::new(at, 4, color.stroke_width(2))),
-        _ => area.draw(&Circle::new(at, 3, color.stroke_width(1))),
-    }
 }
 
 /// One plot: each curve's points (x, y, half-width; NaN or infinite values left out, a NaN
@@ -440,11 +420,9 @@ fn draw_lines<Y: Ranged<ValueType = f64>>(
     // Error bars end at the axis' ends (a log axis has no 0).
     let bar = |c: f64, y0: f64| ((y0 - c).max(y.start), (y0 + c).min(y.end));
     for (c, p) in series.iter().zip(pts) {
-        let (color, m) = style(c.style);
-        chart.draw_series(LineSeries::new(
-            p.iter().map(|&(x, y, _)| (x, y)),
-            color.stroke_width(2),
-        ))?;
+        let (color, m) = (c.look.colour(), c.look.marker());
+        let line = p.iter().map(|&(x, y, _)| (x, y));
+        chart.draw_series(LineSeries::new(line, c.look.line()))?;
         chart.draw_series(p.iter().filter(|q| q.2.is_finite()).map(|&(x, y0, c)| {
             let (lo, hi) = bar(c, y0);
             ErrorBar::new_vertical(x, lo, y0, hi, color.filled(), 6)
@@ -465,13 +443,10 @@ fn draw_lines<Y: Ranged<ValueType = f64>>(
 fn legend(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, series: &[Series]) -> Drawn {
     let font = ("sans-serif", 14).into_font().color(&BLACK);
     for (i, c) in series.iter().enumerate() {
-        let (color, m) = style(c.style);
+        let (color, m) = (c.look.colour(), c.look.marker());
         let y = 60 + 20 * i as i32;
-        area.draw(&PathElement::new(
-            vec![(5, y), (30, y)],
-            color.stroke_width(2),
-        ))?;
-        marker(area, (17, y), color, m)?;
+        area.draw(&PathElement::new(vec![(5, y), (30, y)], c.look.line()))?;
+        look::marker(area, (17, y), color, m)?;
         area.draw(&Text::new(c.label.clone(), (38, y - 7), font.clone()))?;
     }
     Ok(())

@@ -1,12 +1,12 @@
 //! Plots in panels: one panel per value of a swept key, side by side (in rows of at most
 //! three), each titled by the key and its value (`pattern = uniform`) with its own axes and y
 //! range, its curves the configurations of that value labelled by the other swept keys; a
-//! label has the same colour and marker in every panel, and one legend beside the panels
-//! names them all.
+//! label has the same look (colour, line style, marker: by the other keys' values) in every
+//! panel, and one legend beside the panels names them all.
 
 use super::{
     Area, DirCurves, Drawn, Layout, Points, Scale, Series, draw_on, full_label, legend,
-    legend_width, panel_title, x_max,
+    legend_width, look_at, panel_title, x_max,
 };
 use crate::error::{Error, Result};
 use plotters::prelude::*;
@@ -39,23 +39,21 @@ pub(super) fn layout<'a>(
 ) -> Result<Layout<'a>> {
     let mut panels: Vec<Panel> = Vec::new();
     let mut entries: Vec<Series> = Vec::new();
-    for ((dir, d), name) in dirs.iter().zip(read).zip(names) {
+    for (index, ((dir, d), name)) in dirs.iter().zip(read).zip(names).enumerate() {
         let Some(split) = d.split_by(key) else {
             return Err(refusal(read, dir, d, key));
         };
-        for (c, (value, own)) in d.curves.iter().zip(split) {
+        let at = d.value_indices(Some(key));
+        for ((c, (value, own)), at) in d.curves.iter().zip(split).zip(at) {
             let label = full_label(dirs.len() > 1, name, &own);
-            let style = match entries.iter().position(|e| e.label == label) {
-                Some(i) => i,
-                None => {
-                    entries.push(Series {
-                        label: label.clone(),
-                        rows: &[],
-                        style: entries.len(),
-                    });
-                    entries.len() - 1
-                }
-            };
+            let look = look_at(dirs.len() > 1, index, &at);
+            if !entries.iter().any(|e| e.label == label) {
+                entries.push(Series {
+                    label: label.clone(),
+                    rows: &[],
+                    look,
+                });
+            }
             let title = panel_title(key, &value);
             let at = match panels.iter().position(|p| p.title == title) {
                 Some(i) => i,
@@ -70,7 +68,7 @@ pub(super) fn layout<'a>(
             panels[at].series.push(Series {
                 label,
                 rows: &c.rows,
-                style,
+                look,
             });
         }
     }
