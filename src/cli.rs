@@ -114,7 +114,10 @@ pub enum Command {
     /// Draws latency.svg (mean latency with its 95% confidence interval against offered load;
     /// saturated points left out), throughput.svg (accepted against offered load),
     /// latency_std.svg (latency standard deviation; saturated points left out) and traffic.svg
-    /// (mean channel traffic, % of cycles), one curve per configuration.
+    /// (mean channel traffic, % of cycles), one curve per configuration; from one directory
+    /// also latency_hist.svg (histogram.csv: each configuration's latency distribution, a
+    /// panel each, a curve per load below saturation, as the fraction of messages per cycle of
+    /// latency, the seeds pooled, the axis to 10% past the largest 99th percentile).
     ///
     /// Curves are labelled by the swept keys' values only (`duato, V=5, M=64`): router.vcs as
     /// V=, traffic.message_length as M=, router.buffer_depth as depth=,

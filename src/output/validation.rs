@@ -168,6 +168,7 @@ pub fn validation_plot(configs: &[PlotConfiguration]) -> Result<String> {
 /// A latency curve's point: at `offered` flits/node/cycle, `latency` with its half-width.
 fn latency_row(offered: f64, latency: f64, ci95: f64, saturated: bool) -> Row {
     Row {
+        rate: f64::NAN,
         offered,
         accepted: f64::NAN,
         accepted_ci: f64::NAN,

@@ -588,3 +588,50 @@ fn swept_keys_map_to_colour_then_line_style_then_marker() {
     // only they: the other markers are circles and crosses).
     assert!(svg.contains("<polygon"), "triangle markers");
 }
+
+/// latency_hist.svg: a panel per configuration titled by its label, under one legend of the
+/// loads below saturation; written for one directory, not for an overlay of several.
+#[test]
+fn latency_hist_has_a_panel_per_configuration_and_a_curve_per_load() {
+    let dir = tmp("hist");
+    let d = dir.path();
+    pattern_study(d);
+    let o = run_in(d, &["plot", "c"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("latency_hist.svg"));
+    let svg = std::fs::read_to_string(d.join("c").join("latency_hist.svg")).unwrap();
+    let latency = std::fs::read_to_string(d.join("c").join("latency.svg")).unwrap();
+    let configurations = legend(&latency);
+    let titles: Vec<String> = texts(&svg)
+        .into_iter()
+        .filter(|t| t.2 == "middle" && configurations.contains(&t.3))
+        .map(|t| t.3)
+        .collect();
+    assert_eq!(
+        titles, configurations,
+        "a panel per configuration, in order"
+    );
+    // The loads offered below saturation, in increasing order: the study's three, and those
+    // of the patterns that leave some processors silent (bit-reversal and transpose map some
+    // onto themselves), rounded to four decimals.
+    let loads: Vec<f64> = panel_legend(&svg)
+        .iter()
+        .map(|l| {
+            l.strip_suffix(" flits/node/cycle")
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(loads.windows(2).all(|w| w[0] < w[1]), "{loads:?}");
+    for x in [0.05, 0.1, 0.2] {
+        assert!(loads.contains(&x), "{loads:?}");
+    }
+    assert!(
+        loads.iter().all(|x| (x * 1e4).round() == x * 1e4),
+        "{loads:?}"
+    );
+    let o = run_in(d, &["plot", "c", "c", "--out", "both"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(!d.join("both").join("latency_hist.svg").exists());
+}

@@ -7,6 +7,8 @@ use std::path::Path;
 
 /// One load point of a curve.
 pub struct Row {
+    /// Offered load, messages/node/cycle (the tables' `rate`).
+    pub rate: f64,
     /// Offered load, flits/node/cycle.
     pub offered: f64,
     /// Accepted load, flits/node/cycle.
@@ -58,6 +60,11 @@ impl DirCurves {
             (value, seeded(configuration_label(&keys, &others), seed))
         });
         Some(split.collect())
+    }
+
+    /// Each curve's swept keys' values, beside `curves`.
+    pub fn coordinates(&self) -> impl Iterator<Item = &Vec<String>> {
+        self.places.iter().map(|p| &p.0)
     }
 
     /// Each curve's swept keys' values, but `without`'s, and its seed when the curves are per
@@ -220,6 +227,7 @@ fn read_table(path: &Path, pooled: bool) -> Result<DirCurves> {
             None => false,
         };
         let row = Row {
+            rate: f(lead),
             offered: f(off),
             accepted: f(acc),
             accepted_ci: f(acc_ci),

@@ -9,6 +9,7 @@
 //! panel by, each plot has a panel per value of it (`panels.rs`).
 
 mod curves;
+mod hist;
 mod look;
 mod panels;
 mod scale;
@@ -97,7 +98,21 @@ pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<Stri
             Layout::Single(series)
         }
     };
-    write_plots(out, &layout, opts.title.as_deref(), opts.scale)
+    let mut extra = Vec::new();
+    if let ([dir], [curves]) = (dirs, &read[..])
+        && let Some(dists) = hist::read(dir, curves)?
+        && !dists.is_empty()
+    {
+        let caption = match opts.title.as_deref() {
+            Some(t) => format!("{t}: latency distribution"),
+            None => "Latency distribution at each load below saturation".to_string(),
+        };
+        let mut svg = String::new();
+        hist::draw(&mut svg, &dists, &caption)
+            .map_err(|e| Error::Io(format!("{}: {e}", out.display())))?;
+        extra.push(("latency_hist.svg".to_string(), look::dash_lines(svg)));
+    }
+    write_plots(out, &layout, opts.title.as_deref(), opts.scale, extra)
 }
 
 /// A curve's look: from its directory's place `dir` among `several`, then its swept keys'
@@ -152,6 +167,7 @@ fn write_plots(
     layout: &Layout,
     title: Option<&str>,
     scale: Scale,
+    extra: Vec<(String, String)>,
 ) -> Result<Vec<String>> {
     let io = |e: String| Error::Io(format!("{}: {e}", dir.display()));
     let caption = |what: &str| match title {
@@ -220,6 +236,7 @@ fn write_plots(
             (false, scale.x_only()),
         )
     })?;
+    files.extend(extra);
     let claim = crate::experiment::directory::Claim {
         owner: crate::experiment::directory::Owner::Plots,
         scenario: String::new(),
