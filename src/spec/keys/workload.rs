@@ -131,6 +131,14 @@ table! {
             allowed: Ints(1, 1 << 20),
             doc: "L: the sphere's radius",
         },
+        locality_probability: Option<f64> => {
+            ty: Ty::Num,
+            need: O,
+            default: "required for `sphere`",
+            unit: "",
+            allowed: Rule("p in [0, 1]"),
+            doc: "p: the probability of a destination within distance L, otherwise uniform",
+        },
         matrix: Option<String> => {
             ty: Ty::Str,
             need: O,
@@ -146,14 +154,6 @@ table! {
             unit: "",
             allowed: Words(&["relative", "absolute"]),
             doc: "`matrix` only: `relative` scales the cells to the offered loads (source s at λ·N·rowsum(s)/total); `absolute` reads them as flits/cycle, the matrix alone giving the load (no `rates` or `flit_rates`)",
-        },
-        locality_probability: Option<f64> => {
-            ty: Ty::Num,
-            need: O,
-            default: "required for `sphere`",
-            unit: "",
-            allowed: Rule("p in [0, 1]"),
-            doc: "p: the probability of a destination within distance L, otherwise uniform",
         },
     }
     /// The `[traffic]` keys that are plain (see `Plain`): each a typed value with its default.
