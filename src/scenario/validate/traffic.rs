@@ -90,39 +90,14 @@ pub(super) fn traffic(
         Pattern::Matrix => Some(std::sync::Arc::new(super::matrix::read(c, t, topo)?)),
         _ => None,
     };
-    let busiest = matrix
-        .as_ref()
-        .map_or(1.0, |m| m.weights().into_iter().fold(0.0, f64::max));
-    let (key, list, per_flit) = match (&t.rates, &t.flit_rates, &matrix) {
-        (None, None, Some(m)) if m.absolute => {
-            // The cells are flits/cycle: the offered load is the mean row sum, total / N.
-            let flits = vec![m.total() / m.n as f64];
-            ("[traffic] matrix", flits, true)
-        }
-        (Some(_), _, Some(m)) | (_, Some(_), Some(m)) if m.absolute => {
-            return Err(c.err(
-                if t.rates.is_some() { "[traffic] rates" } else { "[traffic] flit_rates" },
-                "matrix_scale = \"absolute\" gives the load in the matrix's cells (flits/cycle), so there are no loads to list",
-                "remove rates and flit_rates, or use matrix_scale = \"relative\" to scale the matrix to them",
-            ));
-        }
-        (Some(r), None, _) => ("[traffic] rates", r.clone(), false),
-        (None, Some(r), _) => ("[traffic] flit_rates", r.clone(), true),
-        (Some(_), Some(_), _) => {
-            return Err(c.err(
-                "[traffic] rates",
-                "both rates and flit_rates are given",
-                "keep one: rates in messages/node/cycle or flit_rates in flits/node/cycle",
-            ));
-        }
-        (None, None, _) => {
-            return Err(c.err(
-                "[traffic] rates",
-                "missing",
-                "list the offered loads, e.g. rates = [0.001, 0.002] (messages/node/cycle) or flit_rates = [0.1] (flits/node/cycle)",
-            ));
-        }
-    };
+    // The busiest source: its row and its rate relative to λ.
+    let (row, busiest) = matrix.as_ref().map_or((0, 1.0), |m| {
+        m.weights()
+            .into_iter()
+            .enumerate()
+            .fold((0, 0.0), |b, (s, w)| if w > b.1 { (s, w) } else { b })
+    });
+    let (key, list, per_flit) = loads(c, t, matrix.as_deref())?;
     if list.is_empty() {
         return Err(c.err(key, "the list is empty", "list at least one load"));
     }
@@ -132,6 +107,7 @@ pub(super) fn traffic(
         mean,
         process,
         busiest,
+        row,
     };
     let rates = list
         .iter()
@@ -160,6 +136,45 @@ pub(super) fn traffic(
     })
 }
 
+/// The key giving the offered loads, the loads as given, and whether in flits/node/cycle:
+/// `rates` or `flit_rates`, or an absolute matrix's mean row sum (neither given).
+fn loads(
+    c: &Checker,
+    t: &crate::spec::keys::RawTraffic,
+    matrix: Option<&crate::spec::TrafficMatrix>,
+) -> Result<(&'static str, Vec<f64>, bool)> {
+    Ok(match (&t.rates, &t.flit_rates, matrix) {
+        (None, None, Some(m)) if m.absolute => {
+            // The cells are flits/cycle: the offered load is the mean row sum, total / N.
+            let flits = vec![m.total() / m.n as f64];
+            ("[traffic] matrix", flits, true)
+        }
+        (Some(_), _, Some(m)) | (_, Some(_), Some(m)) if m.absolute => {
+            return Err(c.err(
+                if t.rates.is_some() { "[traffic] rates" } else { "[traffic] flit_rates" },
+                "matrix_scale = \"absolute\" gives the load in the matrix's cells (flits/cycle), so there are no loads to list",
+                "remove rates and flit_rates, or use matrix_scale = \"relative\" to scale the matrix to them",
+            ));
+        }
+        (Some(r), None, _) => ("[traffic] rates", r.clone(), false),
+        (None, Some(r), _) => ("[traffic] flit_rates", r.clone(), true),
+        (Some(_), Some(_), _) => {
+            return Err(c.err(
+                "[traffic] rates",
+                "both rates and flit_rates are given",
+                "keep one: rates in messages/node/cycle or flit_rates in flits/node/cycle",
+            ));
+        }
+        (None, None, _) => {
+            return Err(c.err(
+                "[traffic] rates",
+                "missing",
+                "list the offered loads, e.g. rates = [0.001, 0.002] (messages/node/cycle) or flit_rates = [0.1] (flits/node/cycle)",
+            ));
+        }
+    })
+}
+
 /// How the offered loads of one key are read and bounded.
 struct Load {
     /// The key that gives them, as messages name it.
@@ -172,6 +187,8 @@ struct Load {
     /// The busiest source's rate relative to λ (a traffic matrix's largest N·rowsum/total; 1
     /// for the other patterns).
     busiest: f64,
+    /// The busiest source's row of the matrix.
+    row: usize,
 }
 
 impl Load {
@@ -191,11 +208,15 @@ impl Load {
             String::new()
         } else {
             format!(
-                " at the busiest source (the matrix's largest row, {} times the mean)",
+                " at the busiest source (row {} of the matrix, 0-based, {} times the mean)",
+                self.row,
                 number(self.busiest)
             )
         };
         let (rate_b, flits_b) = (rate * self.busiest, flits * self.busiest);
+        if key == "[traffic] matrix" && (flits_b > 1.0 || self.process != Process::Poisson) {
+            return self.absolute(c, rate, rate_b, flits_b);
+        }
         // Checked before the flit rate (which bounds λ by 1 / mean length already, but for
         // rounding), so that a Bernoulli scenario is told why λ itself is bounded.
         if self.process == Process::Bernoulli && rate_b > 1.0 {
@@ -232,6 +253,33 @@ impl Load {
             ));
         }
         Ok(rate)
+    }
+
+    /// λ of an absolute matrix, refused when its busiest row sums to more than its source's
+    /// process carries (1 flit/cycle; below 1 on-off; at most 1 message/cycle Bernoulli).
+    fn absolute(&self, c: &Checker, rate: f64, rate_b: f64, flits_b: f64) -> Result<f64> {
+        let over = match self.process {
+            Process::OnOff => flits_b >= 1.0,
+            Process::Bernoulli => rate_b > 1.0 || flits_b > 1.0,
+            Process::Poisson => flits_b > 1.0,
+        };
+        if !over {
+            return Ok(rate);
+        }
+        Err(c.err(
+            self.key,
+            format!(
+                "row {} (0-based) sums to {} flits/cycle, more than its source's {} can carry",
+                self.row,
+                number(flits_b),
+                match self.process {
+                    Process::OnOff => "on-off process (below 1 flit/cycle)",
+                    Process::Bernoulli => "Bernoulli process (1 message/cycle and 1 flit/cycle)",
+                    Process::Poisson => "injection channel (1 flit/cycle)",
+                }
+            ),
+            "scale the matrix down so that every row sums to at most 1 flit/cycle (below 1 on-off), or use matrix_scale = \"relative\" with flit_rates",
+        ))
     }
 }
 
