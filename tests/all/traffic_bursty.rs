@@ -214,3 +214,35 @@ fn process_may_be_swept_against_on_off() {
     let (code, err) = flitsim_check(&text, "onoff-swept");
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// On-off sources and a traffic matrix's per-source rates give the same point whatever the
+/// threads its cycle is split across (each source its own stream and its own arrivals).
+#[test]
+fn on_off_and_matrix_points_do_not_depend_on_threads() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/threads.toml");
+    let run = "[run]\nwarmup_cycles = 300\nmeasure_cycles = 3000\nbatches = 10\n";
+    let cases = [
+        format!(
+            "name = \"a\"\n[topology]\nkind = \"torus\"\nk = 8\nn = 3\n\
+             links = \"bidirectional\"\n[router]\nvcs = 2\n[traffic]\nmessage_length = 8\n\
+             flit_rates = [0.2]\nprocess = \"on-off\"\nburst_length = 4\n{run}"
+        ),
+        format!(
+            "name = \"b\"\n[topology]\nkind = \"mesh\"\nk = 8\nn = 2\n[router]\nvcs = 2\n\
+             [traffic]\npattern = \"matrix\"\nmatrix = \"matrix-64.csv\"\nmessage_length = 8\n\
+             flit_rates = [0.3]\nprocess = \"on-off\"\n{run}"
+        ),
+    ];
+    for text in cases {
+        let s = Scenario::from_toml(&text, dir).unwrap();
+        let rate = s.traffic.rates[0];
+        let row = |threads| {
+            let r = flitsim::engine::run_point_on(&s, rate, 5, threads).unwrap();
+            assert!(r.window_delivered > 1000, "{}", r.window_delivered);
+            flitsim::output::summary_csv(&[r])
+        };
+        let one = row(1);
+        assert_eq!(one, row(2), "{text}");
+        assert_eq!(one, row(3), "{text}");
+    }
+}
