@@ -390,11 +390,28 @@ fn check_traffic(s: &Scenario) -> Result<()> {
             " to node {node} with fraction h = {:?}{mixture}",
             t.hotspot_fractions
         ),
+        flitsim::scenario::Pattern::Matrix => match &t.matrix {
+            Some(m) => format!(
+                " {} ({}, hash {}){mixture}",
+                m.file,
+                if m.absolute {
+                    "absolute, flits/cycle"
+                } else {
+                    "relative rates"
+                },
+                m.hash
+            ),
+            None => mixture,
+        },
         _ => mixture,
     };
     // Poisson, the default, is left unsaid (as before the key existed).
     let lengths = match t.process {
         flitsim::scenario::Process::Poisson => lengths,
+        flitsim::scenario::Process::OnOff => format!(
+            "{lengths}, on-off arrivals (bursts of {} messages on average)",
+            t.options.burst_length
+        ),
         p => format!("{lengths}, {} arrivals", p.name()),
     };
     // So is one message at a time per source.

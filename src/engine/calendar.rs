@@ -185,7 +185,7 @@ mod tests {
     /// arrivals filed together as step 1 files them, and in the order of a plain heap by
     /// (cycle, source).
     fn both(process: Process, n: u32, rate: f64, cycles: u64, buckets: bool) -> (Order, Order) {
-        let a = Arrivals::new(process, rate).unwrap();
+        let a = Arrivals::new(process, rate, Default::default()).unwrap();
         let mut gens: Vec<Source> = (0..n).map(|s| Source::new(9, s, &a)).collect();
         let mut heap_gens = gens.clone();
         let mut cal = if buckets {

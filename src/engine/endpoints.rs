@@ -1,4 +1,4 @@
-//! The network's endpoints: the sources (Poisson or Bernoulli) and their FIFO queues, injection
+//! The network's endpoints: the sources (Poisson, Bernoulli or on-off) and their FIFO queues, injection
 //! into the injection buffers (step 1 and step 3 of the cycle), and delivery of ejected
 //! messages.
 //!
@@ -16,7 +16,7 @@ use super::step::Working;
 use crate::network::{NONE, Network};
 use crate::records::{Shared, View};
 use crate::scenario::Process;
-use crate::traffic::{Arrivals, Source, Traffic};
+use crate::traffic::{Arrivals, Burst, Source, Traffic};
 
 /// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +43,9 @@ pub struct Delivery {
 pub(super) struct Sources {
     /// The arrival process, or None without sources (messages only through `send`).
     process: Option<Arrivals>,
+    /// Each source's own arrival process when their rates differ (a traffic matrix), else
+    /// empty: every source draws from `process`.
+    own: Vec<Arrivals>,
     /// Which process `process` is.
     pub kind: Process,
     /// λ in messages/node/cycle, and the seed of the sources' streams.
@@ -95,6 +98,7 @@ impl Sources {
     pub fn heap_bytes(&self) -> u64 {
         use super::memory::vec_bytes;
         vec_bytes(&self.gens)
+            + vec_bytes(&self.own)
             + self.arrivals.heap_bytes()
             + vec_bytes(&self.arrived)
             + vec_bytes(&self.head)
@@ -116,6 +120,7 @@ impl Sources {
     pub fn new(nodes: usize, rate: f64, seed: u64) -> Sources {
         let mut s = Sources {
             process: None,
+            own: Vec::new(),
             kind: Process::Poisson,
             rate,
             seed,
@@ -138,7 +143,7 @@ impl Sources {
             fly_count: Vec::new(),
             fly_rr: Vec::new(),
         };
-        s.start(Process::Poisson);
+        s.start(Process::Poisson, Burst::default(), None);
         s
     }
 
@@ -195,11 +200,17 @@ impl Sources {
             return;
         }
         let due = self.arrivals.take_due(&self.gens, now);
+        let own = &self.own;
         for &s in &due {
+            let process = if own.is_empty() {
+                &process
+            } else {
+                &own[s as usize]
+            };
             // A source's arrivals due this cycle come before the next source's.
             loop {
                 let src = &mut self.gens[s as usize];
-                let rng = src.arrive(&process);
+                let rng = src.arrive(process);
                 let sent = traffic.message(s, rng);
                 let next = src.next_cycle();
                 if let Some((dst, len)) = sent {
@@ -215,20 +226,32 @@ impl Sources {
         self.arrivals.done(due);
     }
 
-    /// (Re)draws every source's first arrival under `process`, each from the start of its
-    /// stream.
-    pub fn start(&mut self, process: Process) {
+    /// (Re)draws every source's first arrival under `process` (on-off bursts shaped by
+    /// `burst`), each from the start of its stream; with `weights`, source s generates at λ
+    /// times `weights[s]`, and one of weight 0 never.
+    pub fn start(&mut self, process: Process, burst: Burst, weights: Option<&[f64]>) {
         let nodes = self.head.len();
         self.kind = process;
-        self.process = Arrivals::new(process, self.rate);
+        self.process = Arrivals::new(process, self.rate, burst);
+        self.own.clear();
         self.gens.clear();
         self.arrivals = Calendar::default();
-        if let Some(a) = &self.process {
+        if let Some(a) = self.process {
             self.gens.reserve(nodes);
             self.arrivals = Calendar::new(nodes, 1.0 / self.rate);
             for node in 0..nodes as u32 {
-                let s = Source::new(self.seed, node, a);
-                self.arrivals.insert(node, s.next_cycle());
+                let w = weights.map_or(1.0, |w| w[node as usize]);
+                let own = match weights {
+                    Some(_) => Arrivals::new(process, self.rate * w, burst),
+                    None => Some(a),
+                };
+                let s = Source::new(self.seed, node, own.as_ref().unwrap_or(&a));
+                if own.is_some() {
+                    self.arrivals.insert(node, s.next_cycle());
+                }
+                if weights.is_some() {
+                    self.own.push(own.unwrap_or(a));
+                }
                 self.gens.push(s);
             }
         }

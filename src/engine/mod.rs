@@ -187,8 +187,9 @@ impl Engine {
         let plan = Plan::new(&net, config);
         let router = config.router;
         let mut sources = Sources::new(net.nodes as usize, rate, seed);
-        if config.sources.process != sources.kind {
-            sources.start(config.sources.process);
+        if config.sources.process != sources.kind || traffic.source_weights().is_some() {
+            let weights = traffic.source_weights();
+            sources.start(config.sources.process, traffic.burst(), weights);
         }
         let concurrency = config.sources.concurrency;
         assert!(

@@ -263,6 +263,7 @@ fn simulate(
             offered_fraction,
             e.traffic.mean_length(),
             e.traffic.length_moment(2),
+            e.traffic.burst(),
         ),
         window_cycles,
         undelivered: e.outstanding,

@@ -164,7 +164,10 @@ pub fn expand(text: &str, file: &str, sets: &[String]) -> Result<Expanded> {
                 e.message()
             ))
         })?;
-        let scenario = super::validate::validate(raw, &label)?;
+        let dir = std::path::Path::new(file)
+            .parent()
+            .unwrap_or(std::path::Path::new(""));
+        let scenario = super::validate::validate(raw, &label, dir)?;
         configurations.push(Configuration {
             coordinates,
             scenario,

@@ -110,7 +110,9 @@ impl Scenario {
             };
             Error::Input(schema_error(file, text, doc.get_ref(), e))
         })?;
-        validate::validate(raw, file)
+        // The scenario's own paths are relative to its directory (`file` is its path).
+        let dir = Path::new(file).parent().unwrap_or(Path::new(""));
+        validate::validate(raw, file, dir)
     }
 
     /// One scenario per traffic variant of the sweep (each hotspot fraction × each pattern

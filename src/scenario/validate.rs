@@ -1,8 +1,10 @@
 //! Range and combination checks that turn a `RawScenario` into a `Scenario`.
 
+mod matrix;
 mod router;
 mod routing;
 mod topology;
+mod traffic;
 
 use super::*;
 use crate::error::{echoed, number, quoted};
@@ -10,6 +12,7 @@ use crate::spec::keys::RawScenario;
 use router::router;
 use routing::routing;
 use topology::topology;
+use traffic::traffic;
 
 /// Longest scenario name in bytes: it names a directory, and file systems allow 255 bytes per
 /// name (this leaves room for the temporary names beside it).
@@ -20,6 +23,8 @@ const MAX_NODES: usize = 1 << 22;
 
 struct Checker<'a> {
     file: &'a str,
+    /// The directory the scenario's own paths (`[traffic] matrix`) are relative to.
+    dir: &'a std::path::Path,
 }
 
 impl Checker<'_> {
@@ -129,8 +134,10 @@ impl Checker<'_> {
     }
 }
 
-pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
-    let c = Checker { file };
+/// Validates `raw`, read from `file` (as messages name it); the paths it gives are relative
+/// to `dir`.
+pub(super) fn validate(raw: RawScenario, file: &str, dir: &std::path::Path) -> Result<Scenario> {
+    let c = Checker { file, dir };
     if raw.name.is_empty()
         || !raw
             .name
@@ -206,220 +213,6 @@ pub(super) fn validate(raw: RawScenario, file: &str) -> Result<Scenario> {
     })
 }
 
-/// `[traffic] source_concurrency`: 1 (the default) to the injection virtual channels, V on a
-/// k-ary n-cube or HyperX and 1 in a k-ary m-way network (its processors inject into one
-/// buffer), or "vcs" for all of them.
-fn source_concurrency(
-    c: &Checker,
-    t: &crate::spec::keys::RawTraffic,
-    topo: &TopologySpec,
-    router: &RouterSpec,
-) -> Result<u32> {
-    use crate::spec::keys::Count;
-    const KEY: &str = "[traffic] source_concurrency";
-    let mway = topo.mway().is_some();
-    let inj_vcs = if mway { 1 } else { router.vcs };
-    let channels = if mway {
-        "a k-ary m-way network's processor injects into 1 buffer".to_string()
-    } else if inj_vcs == 1 {
-        "the injection channel has 1 virtual channel ([router] vcs = 1)".to_string()
-    } else {
-        format!("the injection channel has {inj_vcs} virtual channels ([router] vcs = {inj_vcs})")
-    };
-    let fix = if inj_vcs == 1 {
-        "use 1 (or \"vcs\", which is 1 here), or leave the key out".to_string()
-    } else {
-        format!("use a whole number from 1 to {inj_vcs}, or \"vcs\" for {inj_vcs}")
-    };
-    match &t.source_concurrency {
-        None => Ok(1),
-        Some(Count::Name(name)) if name == "vcs" => Ok(inj_vcs),
-        Some(Count::Name(name)) => Err(c.err(
-            KEY,
-            format!("unknown value {} (a whole number or \"vcs\")", quoted(name)),
-            fix,
-        )),
-        Some(Count::Number(n)) if *n < 1 => Err(c.err(
-            KEY,
-            format!("{n} messages at once is out of range (at least 1)"),
-            fix,
-        )),
-        Some(Count::Number(n)) if *n > inj_vcs as i64 => Err(c.err(
-            KEY,
-            format!("{n} messages at once need {n} injection virtual channels, but {channels}"),
-            fix,
-        )),
-        Some(Count::Number(n)) => Ok(*n as u32),
-    }
-}
-
-fn traffic(
-    c: &Checker,
-    t: &crate::spec::keys::RawTraffic,
-    topo: &TopologySpec,
-    router: &RouterSpec,
-) -> Result<TrafficSpec> {
-    let pattern = pattern(c, t, topo)?;
-    let pattern_fractions = match &t.pattern_fraction {
-        Some(x) => c.probs("[traffic] pattern_fraction", &x.to_vec())?,
-        None => vec![1.0],
-    };
-    let (lengths, length_probabilities) = lengths(c, t)?;
-    let process = c.choice(
-        "[traffic] process",
-        "arrival process",
-        t.process.as_deref(),
-        Process::default(),
-        Process::ALL,
-        Process::name,
-    )?;
-    let source_concurrency = source_concurrency(c, t, topo, router)?;
-    let mean = lengths
-        .iter()
-        .zip(&length_probabilities)
-        .map(|(&l, &p)| l as f64 * p)
-        .sum::<f64>();
-    let (key, list, per_flit) = match (&t.rates, &t.flit_rates) {
-        (Some(r), None) => ("[traffic] rates", r, false),
-        (None, Some(r)) => ("[traffic] flit_rates", r, true),
-        (Some(_), Some(_)) => {
-            return Err(c.err(
-                "[traffic] rates",
-                "both rates and flit_rates are given",
-                "keep one: rates in messages/node/cycle or flit_rates in flits/node/cycle",
-            ));
-        }
-        (None, None) => {
-            return Err(c.err(
-                "[traffic] rates",
-                "missing",
-                "list the offered loads, e.g. rates = [0.001, 0.002] (messages/node/cycle) or flit_rates = [0.1] (flits/node/cycle)",
-            ));
-        }
-    };
-    if list.is_empty() {
-        return Err(c.err(key, "the list is empty", "list at least one load"));
-    }
-    let mut rates = Vec::with_capacity(list.len());
-    for &v in list {
-        let flits = if per_flit { v } else { v * mean };
-        if !v.is_finite() || v <= 0.0 {
-            return Err(c.err(
-                key,
-                format!("load {} is not positive", number(v)),
-                "give loads > 0",
-            ));
-        }
-        let rate = if per_flit { v / mean } else { v };
-        // Checked before the flit rate (which bounds λ by 1 / mean length already, but for
-        // rounding), so that a Bernoulli scenario is told why λ itself is bounded.
-        if process == Process::Bernoulli && rate > 1.0 {
-            return Err(c.err(
-                key,
-                format!(
-                    "load {} is λ = {} messages/node/cycle, but a Bernoulli source makes one trial per cycle, so λ is at most 1",
-                    number(v),
-                    number(rate)
-                ),
-                "give loads whose λ (flit rate divided by the mean message length) is at most 1 message/node/cycle",
-            ));
-        }
-        if flits > 1.0 {
-            return Err(c.err(
-                key,
-                format!(
-                    "load {} is {} flits/node/cycle, above the injection channel's 1 flit/cycle",
-                    number(v),
-                    number(flits)
-                ),
-                "give loads whose flit rate (λ times the mean message length) is at most 1",
-            ));
-        }
-        rates.push(rate);
-    }
-    c.distinct(key, list, |&v| number(v))?;
-    let hotspot_fractions = match &t.hotspot_fraction {
-        Some(h) if matches!(pattern, Pattern::Hotspot { .. }) => {
-            c.probs("[traffic] hotspot_fraction", &h.to_vec())?
-        }
-        _ => vec![],
-    };
-    Ok(TrafficSpec {
-        options: c.plain(crate::spec::keys::TrafficOptions::read(t))?,
-        pattern,
-        pattern_fraction: pattern_fractions[0],
-        pattern_fractions,
-        hotspot_fractions,
-        lengths,
-        length_probabilities,
-        rates,
-        process,
-        source_concurrency,
-        flit_rates: per_flit.then(|| list.clone()),
-    })
-}
-
-fn lengths(c: &Checker, t: &crate::spec::keys::RawTraffic) -> Result<(Vec<u32>, Vec<f64>)> {
-    match (
-        t.message_length,
-        &t.message_lengths,
-        &t.length_probabilities,
-    ) {
-        (Some(_), Some(_), _) => Err(c.err(
-            "[traffic] message_lengths",
-            "both message_length and message_lengths are given",
-            "keep message_length = M for one length, or message_lengths with length_probabilities",
-        )),
-        (m, None, None) => Ok((
-            vec![c.ranged("[traffic] message_length", m.unwrap_or(32))? as u32],
-            vec![1.0],
-        )),
-        (_, None, Some(_)) => Err(c.err(
-            "[traffic] length_probabilities",
-            "given without message_lengths",
-            "list the lengths too, e.g. message_lengths = [8, 64]",
-        )),
-        (None, Some(ls), probs) => {
-            if ls.is_empty() {
-                return Err(c.err(
-                    "[traffic] message_lengths",
-                    "the list is empty",
-                    "list at least one length",
-                ));
-            }
-            let lengths = ls
-                .iter()
-                .map(|&l| c.ranged("[traffic] message_lengths", l).map(|l| l as u32))
-                .collect::<Result<Vec<_>>>()?;
-            let probs = match probs {
-                None if ls.len() == 1 => vec![1.0],
-                None => {
-                    return Err(c.err(
-                        "[traffic] length_probabilities",
-                        "missing: several message lengths need their probabilities",
-                        format!("give {} probabilities summing to 1", ls.len()),
-                    ));
-                }
-                Some(p) => p.clone(),
-            };
-            if probs.len() != lengths.len()
-                || probs.iter().any(|p| !(0.0..=1.0).contains(p))
-                || (probs.iter().sum::<f64>() - 1.0).abs() > 1e-9
-            {
-                return Err(c.err(
-                    "[traffic] length_probabilities",
-                    format!(
-                        "{} is not one probability per length summing to 1",
-                        echoed(&format!("{probs:?}"))
-                    ),
-                    format!("give {} numbers from 0 to 1 that sum to 1", lengths.len()),
-                ));
-            }
-            Ok((lengths, probs))
-        }
-    }
-}
-
 fn pattern(c: &Checker, t: &crate::spec::keys::RawTraffic, topo: &TopologySpec) -> Result<Pattern> {
     let nodes = topo.processors();
     let name = t.pattern.as_str();
@@ -445,6 +238,14 @@ fn pattern(c: &Checker, t: &crate::spec::keys::RawTraffic, topo: &TopologySpec) 
     }
     if name != "shift" {
         unused("shift_offset", t.shift_offset.is_some(), "shift")?;
+    }
+    if name != "matrix" {
+        unused("matrix", t.matrix.is_some(), "matrix")?;
+        unused("matrix_scale", t.matrix_scale.is_some(), "matrix")?;
+    }
+    if name != "matrix" {
+        unused("matrix", t.matrix.is_some(), "matrix")?;
+        unused("matrix_scale", t.matrix_scale.is_some(), "matrix")?;
     }
     if name != "locality" {
         unused("locality_model", t.locality_model.is_some(), "locality")?;
@@ -511,6 +312,7 @@ fn pattern(c: &Checker, t: &crate::spec::keys::RawTraffic, topo: &TopologySpec) 
         "neighbor" => Pattern::Neighbor,
         "permutation" | "random-permutation" => Pattern::Permutation,
         "group-shift" => Pattern::GroupShift,
+        "matrix" => Pattern::Matrix,
         "shift" => {
             let Some(offset) = t.shift_offset else {
                 return Err(c.err(

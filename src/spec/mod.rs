@@ -123,17 +123,22 @@ pub enum Process {
     /// One trial per cycle, succeeding with probability λ ≤ 1 (BookSim's injection process):
     /// at most one arrival per node per cycle.
     Bernoulli,
+    /// A two-state Markov-modulated source: bursts of Bernoulli trials at the peak rate (one
+    /// message per M̄ cycles), each burst's message count geometric of mean `burst_length`,
+    /// separated by geometric off periods whose mean makes the long-run rate λ.
+    OnOff,
 }
 
 impl Process {
     /// Every arrival process, in the order messages list them.
-    pub const ALL: [Process; 2] = [Process::Poisson, Process::Bernoulli];
+    pub const ALL: [Process; 3] = [Process::Poisson, Process::Bernoulli, Process::OnOff];
 
     /// The name in scenarios and tables.
     pub fn name(self) -> &'static str {
         match self {
             Process::Poisson => "poisson",
             Process::Bernoulli => "bernoulli",
+            Process::OnOff => "on-off",
         }
     }
 
@@ -200,6 +205,8 @@ pub enum Pattern {
     GroupShift,
     /// Destinations weighted by distance from the source (`locality_model`).
     Locality(Locality),
+    /// A traffic matrix read from a CSV file (`matrix`): the spec's [`TrafficSpec::matrix`].
+    Matrix,
 }
 
 /// Communication locality models.
@@ -222,7 +229,7 @@ pub enum Locality {
 }
 
 /// Every pattern's name, in the order messages list them (`Pattern::name` gives each).
-pub const PATTERN_NAMES: [&str; 12] = [
+pub const PATTERN_NAMES: [&str; 13] = [
     "uniform",
     "hotspot",
     "bit-reversal",
@@ -235,6 +242,7 @@ pub const PATTERN_NAMES: [&str; 12] = [
     "shift",
     "group-shift",
     "locality",
+    "matrix",
 ];
 
 /// Names quoted and joined as messages list choices: `"a", "b" or "c"`.
@@ -261,6 +269,7 @@ impl Pattern {
             Pattern::Shift { .. } => "shift",
             Pattern::GroupShift => "group-shift",
             Pattern::Locality(_) => "locality",
+            Pattern::Matrix => "matrix",
         }
     }
 }
@@ -297,6 +306,58 @@ pub struct TrafficSpec {
     /// The `[traffic]` keys that are plain: each a typed value with its default.
     #[serde(flatten)]
     pub options: keys::TrafficOptions,
+    /// The traffic matrix of the `matrix` pattern (None for the others, and left out of the
+    /// serialized scenario then, so that their points' keys are unchanged).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared")]
+    pub matrix: Option<std::sync::Arc<TrafficMatrix>>,
+}
+
+/// Serializes a shared traffic matrix as the matrix itself.
+fn shared<S: serde::Serializer>(
+    m: &Option<std::sync::Arc<TrafficMatrix>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&m.as_deref(), s)
+}
+
+/// A traffic matrix (`[traffic] matrix`): N x N non-negative cells, row = source, column =
+/// destination, with a zero diagonal and a positive total.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TrafficMatrix {
+    /// The file as the scenario names it.
+    pub file: String,
+    /// The FNV-1a hash of the file's bytes as 16 hex digits: a point's key changes with them.
+    pub hash: String,
+    /// The cells are flits/cycle from source to destination (`matrix_scale = "absolute"`),
+    /// rather than relative rates scaled to the offered load.
+    pub absolute: bool,
+    /// The cells, row by row (N² of them); not serialized (the hash stands for them).
+    #[serde(skip)]
+    pub cells: Vec<f64>,
+    /// N, the processors.
+    #[serde(skip)]
+    pub n: usize,
+}
+
+impl TrafficMatrix {
+    /// Row `s`: the relative rates from source `s` to every destination.
+    pub fn row(&self, s: usize) -> &[f64] {
+        &self.cells[s * self.n..(s + 1) * self.n]
+    }
+
+    /// The sum of every cell.
+    pub fn total(&self) -> f64 {
+        self.cells.iter().sum()
+    }
+
+    /// Each source's share of the load relative to the mean source: N·rowsum(s)/total, so that
+    /// source s generates at λ times it.
+    pub fn weights(&self) -> Vec<f64> {
+        let total = self.total();
+        (0..self.n)
+            .map(|s| self.n as f64 * self.row(s).iter().sum::<f64>() / total)
+            .collect()
+    }
 }
 
 /// True for 1: a default count left out of serialized scenarios.
@@ -389,6 +450,7 @@ impl Default for TrafficSpec {
             source_concurrency: 1,
             flit_rates: None,
             options: Default::default(),
+            matrix: None,
         }
     }
 }

@@ -61,16 +61,30 @@ pub const SHORTFALL_SIGMAS: f64 = 3.0;
 
 /// The variance per node and cycle of the flits the sources offer, for arrival `process` at
 /// λ = `rate` messages/node/cycle of which the share `fraction` (f) is sent, of lengths with
-/// moments E\[M\] = `m1` and E\[M²\] = `m2`. Poisson: each source's sent messages are a Poisson
-/// stream, a compound Poisson count of variance λ·f·E\[M²\]. Bernoulli (one trial per cycle,
-/// source s sending with probability λ·p_s, Σp_s = f·N): λ·f·E\[M²\] − (λ·f·E\[M\])², exact when
-/// every source sends alike and otherwise larger than the exact λ·f·E\[M²\] − λ²·E\[M\]²·Σp_s²/N
-/// (Σp_s² ≥ (Σp_s)²/N), so the tolerance errs towards stable.
-pub fn offered_variance(process: Process, rate: f64, fraction: f64, m1: f64, m2: f64) -> f64 {
+/// moments E\[M\] = `m1` and E\[M²\] = `m2`, on-off bursts shaped by `burst`. Poisson: each
+/// source's sent messages are a Poisson stream, a compound Poisson count of variance
+/// λ·f·E\[M²\]. Bernoulli (one trial per cycle, source s sending with probability λ·p_s,
+/// Σp_s = f·N): λ·f·E\[M²\] − (λ·f·E\[M\])², exact when every source sends alike and otherwise
+/// larger than the exact λ·f·E\[M²\] − λ²·E\[M\]²·Σp_s²/N (Σp_s² ≥ (Σp_s)²/N), so the
+/// tolerance errs towards stable. On-off, a renewal process of gaps of variance σ²: its count
+/// has variance σ²λ³ per cycle, thinned by f to f²σ²λ³ + f(1 − f)λ, compounded with the lengths.
+pub fn offered_variance(
+    process: Process,
+    rate: f64,
+    fraction: f64,
+    m1: f64,
+    m2: f64,
+    burst: crate::traffic::Burst,
+) -> f64 {
     let sent = rate * fraction;
     match process {
         Process::Poisson => sent * m2,
         Process::Bernoulli => sent * m2 - (sent * m1).powi(2),
+        Process::OnOff => {
+            let count = fraction.powi(2) * burst.gap_variance(rate) * rate.powi(3)
+                + fraction * (1.0 - fraction) * rate;
+            sent * (m2 - m1 * m1) + m1 * m1 * count
+        }
     }
 }
 

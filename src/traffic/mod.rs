@@ -1,6 +1,6 @@
 //! Traffic: message generation (each node generates messages independently at λ
-//! messages/cycle, by a Poisson process, the papers' assumption a, or a Bernoulli process),
-//! destination patterns and message lengths.
+//! messages/cycle, by a Poisson process, the papers' assumption a, a Bernoulli process or an
+//! on-off process), destination patterns and message lengths.
 
 mod addresses;
 mod locality;
@@ -10,9 +10,9 @@ pub use addresses::Addresses;
 pub use locality::DistanceTable;
 pub use pattern::Destinations;
 
-use crate::spec::{Process, TrafficSpec};
+use crate::spec::{Pattern, Process, TrafficMatrix, TrafficSpec};
 use rand::Rng;
-use rand_distr::{Distribution, Exp, Geometric};
+use rand_distr::{Bernoulli, Distribution, Exp, Geometric};
 use rand_pcg::Pcg64;
 
 /// Derives independent seeds: splitmix64 of the scenario seed and a salt.
@@ -34,35 +34,101 @@ pub enum Arrivals {
     /// Geometric(λ) (failures before the first success), each next one 1 + Geometric(λ)
     /// cycles after the previous, so at most one per cycle.
     Bernoulli(Geometric),
+    /// A two-state Markov-modulated source: in the on state one trial per cycle at the peak
+    /// rate r; after each arrival the burst ends with probability 1/B (so a burst's message
+    /// count is geometric of mean B), and an off period of Geometric cycles (mean E\[off\])
+    /// passes before the trials resume. The gaps are independent: a renewal process.
+    OnOff {
+        /// Failures before the next success at the peak rate r.
+        peak: Geometric,
+        /// Whether a burst ends after an arrival: probability 1/B.
+        end: Bernoulli,
+        /// The off period in cycles: Geometric of mean E\[off\] = B/λ − B/r.
+        off: Geometric,
+    },
+}
+
+/// The shape of an on-off source's bursts (ignored by the other processes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Burst {
+    /// r: the on state's rate in messages/cycle (one message per M̄ cycles: 1/M̄).
+    pub peak: f64,
+    /// B: the mean messages per burst (≥ 1).
+    pub length: f64,
+}
+
+impl Default for Burst {
+    /// Peak rate 1, bursts of one message.
+    fn default() -> Burst {
+        Burst {
+            peak: 1.0,
+            length: 1.0,
+        }
+    }
+}
+
+impl Burst {
+    /// The variance of an on-off source's gap at λ = `rate`: the gap is 1 + G + E·O (G the
+    /// failures at the peak rate r, E the burst's end with probability q = 1/B, O the off
+    /// period of mean m), so σ² = (1 − r)/r² + q(m + 2m²) − q²m².
+    pub fn gap_variance(&self, rate: f64) -> f64 {
+        let (r, q) = (self.peak, 1.0 / self.length);
+        let m = self.length / rate - self.length / r;
+        (1.0 - r) / (r * r) + q * (m + 2.0 * m * m) - q * q * m * m
+    }
 }
 
 impl Arrivals {
-    /// `process` at `rate` messages/node/cycle, or None when the rate is 0 (no sources).
-    /// Panics on a negative rate, or a Bernoulli rate above 1 (validation refuses both).
-    pub fn new(process: Process, rate: f64) -> Option<Arrivals> {
+    /// `process` at `rate` messages/node/cycle, bursts shaped by `burst` (on-off only), or
+    /// None when the rate is 0 (no sources). Panics on a negative rate, a Bernoulli rate
+    /// above 1, or an on-off rate not below the peak rate (validation refuses all three).
+    pub fn new(process: Process, rate: f64, burst: Burst) -> Option<Arrivals> {
         (rate > 0.0).then(|| match process {
             Process::Poisson => Arrivals::Poisson(Exp::new(rate).expect("positive rate")),
             Process::Bernoulli => Arrivals::Bernoulli(
                 Geometric::new(rate).expect("a Bernoulli rate of at most 1 message/node/cycle"),
             ),
+            Process::OnOff => {
+                let Burst { peak, length } = burst;
+                assert!(
+                    rate < peak,
+                    "an on-off rate {rate} below the peak rate {peak}"
+                );
+                // E[off] = B/λ − B/r cycles, so that a cycle of mean B/r + E[off] carries B.
+                let mean_off = length / rate - length / peak;
+                Arrivals::OnOff {
+                    peak: Geometric::new(peak).expect("a peak rate in (0, 1]"),
+                    end: Bernoulli::new(1.0 / length).expect("a burst length of at least 1"),
+                    // Failures before a success of probability p have mean (1 − p)/p.
+                    off: Geometric::new(1.0 / (1.0 + mean_off)).expect("a positive off period"),
+                }
+            }
         })
     }
 
-    /// The time of a source's first arrival.
+    /// The time of a source's first arrival (an on-off source starts with an off period).
     #[inline]
     fn first(&self, rng: &mut Pcg64) -> f64 {
         match self {
             Arrivals::Poisson(exp) => exp.sample(rng),
             Arrivals::Bernoulli(geo) => geo.sample(rng) as f64,
+            Arrivals::OnOff { peak, off, .. } => (off.sample(rng) + peak.sample(rng)) as f64,
         }
     }
 
-    /// The time from one arrival to the next.
+    /// The time from one arrival to the next, and whether the arrival ended its burst (always
+    /// false but on-off). On-off draws, in order: the burst's end, the off period (only if it
+    /// ended), the trials to the next success.
     #[inline]
-    fn gap(&self, rng: &mut Pcg64) -> f64 {
+    fn gap(&self, rng: &mut Pcg64) -> (f64, bool) {
         match self {
-            Arrivals::Poisson(exp) => exp.sample(rng),
-            Arrivals::Bernoulli(geo) => 1.0 + geo.sample(rng) as f64,
+            Arrivals::Poisson(exp) => (exp.sample(rng), false),
+            Arrivals::Bernoulli(geo) => (1.0 + geo.sample(rng) as f64, false),
+            Arrivals::OnOff { peak, end, off } => {
+                let ended = end.sample(rng);
+                let wait = if ended { off.sample(rng) } else { 0 };
+                ((1 + wait + peak.sample(rng)) as f64, ended)
+            }
         }
     }
 }
@@ -72,8 +138,8 @@ impl Arrivals {
 #[derive(Clone)]
 pub struct Source {
     rng: Pcg64,
-    /// Time of the next arrival (continuous under Poisson, a whole cycle under Bernoulli); it
-    /// joins the queue in cycle `floor(next)`.
+    /// Time of the next arrival (continuous under Poisson, a whole cycle under Bernoulli and
+    /// on-off); it joins the queue in cycle `floor(next)`.
     pub next: f64,
 }
 
@@ -96,8 +162,18 @@ impl Source {
     /// Returns the stream to draw the arrived message's destination and length from.
     #[inline]
     pub fn arrive(&mut self, arrivals: &Arrivals) -> &mut Pcg64 {
-        self.next += arrivals.gap(&mut self.rng);
+        self.step(arrivals);
         &mut self.rng
+    }
+
+    /// [`Source::arrive`]'s schedule alone, with the same draws: consumes the pending arrival,
+    /// schedules the next, and tells whether the consumed arrival ended its burst (on-off: the
+    /// source turned off after it; always false for the other processes).
+    #[inline]
+    pub fn step(&mut self, arrivals: &Arrivals) -> bool {
+        let (gap, ended) = arrivals.gap(&mut self.rng);
+        self.next += gap;
+        ended
     }
 }
 
@@ -115,6 +191,11 @@ pub struct Traffic {
     lengths: Vec<u16>,
     /// Cumulative probabilities of `lengths`.
     length_cdf: Vec<f64>,
+    /// The shape of an on-off source's bursts.
+    burst: Burst,
+    /// Each source's rate relative to λ (a traffic matrix's N·rowsum(s)/total), or None when
+    /// every source generates at λ.
+    weights: Option<Vec<f64>>,
 }
 
 impl Traffic {
@@ -122,12 +203,24 @@ impl Traffic {
     /// pattern's map.
     pub fn new(spec: &TrafficSpec, addr: Addresses, seed: u64) -> Traffic {
         let mut acc = 0.0;
+        let matrix = spec
+            .matrix
+            .as_deref()
+            .filter(|_| spec.pattern == Pattern::Matrix);
         Traffic {
-            destinations: Destinations::new(&spec.pattern, &addr, seed),
+            destinations: match matrix {
+                Some(m) => Destinations::matrix(m),
+                None => Destinations::new(&spec.pattern, &addr, seed),
+            },
+            burst: Burst {
+                peak: 1.0 / spec.mean_length(),
+                length: spec.options.burst_length,
+            },
+            weights: matrix.map(TrafficMatrix::weights),
             addr,
             fraction: spec.pattern_fraction,
             hotspot: match spec.pattern {
-                crate::spec::Pattern::Hotspot { fraction, .. } => Some(fraction),
+                Pattern::Hotspot { fraction, .. } => Some(fraction),
                 _ => None,
             },
             lengths: spec.lengths.iter().map(|&l| l as u16).collect(),
@@ -155,13 +248,29 @@ impl Traffic {
     /// Uniform destinations among the processors `addr`, one message length.
     pub fn uniform(addr: Addresses, length: u32) -> Traffic {
         Traffic {
-            destinations: Destinations::new(&crate::spec::Pattern::Uniform, &addr, 0),
+            destinations: Destinations::new(&Pattern::Uniform, &addr, 0),
             addr,
             fraction: 1.0,
             hotspot: None,
             lengths: vec![length as u16],
             length_cdf: vec![1.0],
+            burst: Burst {
+                peak: 1.0 / length as f64,
+                length: 1.0,
+            },
+            weights: None,
         }
+    }
+
+    /// The shape of an on-off source's bursts: peak rate 1/M̄, `burst_length` messages.
+    pub fn burst(&self) -> Burst {
+        self.burst
+    }
+
+    /// Each source's rate relative to λ, or None when every source generates at λ (all
+    /// patterns but a traffic matrix).
+    pub fn source_weights(&self) -> Option<&[f64]> {
+        self.weights.as_deref()
     }
 
     /// Destination and length of a message generated at `src`, or None when the pattern
@@ -194,16 +303,19 @@ impl Traffic {
     }
 
     /// Exact destination probabilities of a message generated at `src` (mixture included);
-    /// they sum to the probability that a generated message is sent.
+    /// they sum to the probability that a generated message is sent. Under a traffic matrix
+    /// each is scaled by the source's rate relative to λ (`source_weights`), so that λ times
+    /// it is the pair's message rate: N·m\[s\]\[d\]/total without a mixture.
     pub fn distribution(&self, src: u32) -> Vec<(u32, f64)> {
         let n = self.addr.nodes as u32;
+        let w = self.weights.as_ref().map_or(1.0, |w| w[src as usize]);
         let mut p = vec![0.0; n as usize];
         for (d, q) in self.destinations.distribution(&self.addr, src) {
-            p[d as usize] += self.fraction * q;
+            p[d as usize] += w * self.fraction * q;
         }
         if self.fraction < 1.0 {
             for d in (0..n).filter(|&d| d != src) {
-                p[d as usize] += (1.0 - self.fraction) / (n - 1) as f64;
+                p[d as usize] += w * (1.0 - self.fraction) / (n - 1) as f64;
             }
         }
         p.into_iter()

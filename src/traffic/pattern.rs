@@ -40,6 +40,16 @@ pub enum Destinations {
         /// Nodes at each distance from a source, to draw among them uniformly.
         tables: Tables,
     },
+    /// A traffic matrix: row s's cumulative probabilities (`m[s][d]/rowsum(s)` summed up to d,
+    /// the last exactly 1), N per row, rows one after another; a zero row is all zeros.
+    Matrix {
+        /// N, the processors.
+        n: usize,
+        /// The rows' cumulative probabilities.
+        cdf: Vec<f64>,
+        /// The rows' probabilities m\[s\]\[d\]/rowsum(s), laid out as `cdf`.
+        probs: Vec<f64>,
+    },
 }
 
 /// Distance tables: one shared by every source of a vertex-transitive network (torus,
@@ -131,6 +141,7 @@ impl Destinations {
                 }
                 Destinations::Map(perm)
             }
+            Pattern::Matrix => unreachable!("a traffic matrix is built by Destinations::matrix"),
             Pattern::Locality(l) => {
                 let diameter = t.diameter() as usize;
                 let (weights, local) = match *l {
@@ -175,6 +186,29 @@ impl Destinations {
                 }
             }
         }
+    }
+
+    /// Traffic matrix `m`'s destinations: from s to d with probability m\[s\]\[d\]/rowsum(s).
+    pub fn matrix(m: &crate::spec::TrafficMatrix) -> Destinations {
+        let mut cdf = Vec::with_capacity(m.cells.len());
+        let mut probs = Vec::with_capacity(m.cells.len());
+        for s in 0..m.n {
+            let row = m.row(s);
+            let sum: f64 = row.iter().sum();
+            let mut acc = 0.0;
+            for (d, &x) in row.iter().enumerate() {
+                acc += x;
+                probs.push(if sum > 0.0 { x / sum } else { 0.0 });
+                // The last positive cell's cumulative is exactly 1, whatever the rounding.
+                let last = row[d + 1..].iter().all(|&y| y == 0.0);
+                cdf.push(match sum > 0.0 {
+                    false => 0.0,
+                    true if last => 1.0,
+                    true => acc / sum,
+                });
+            }
+        }
+        Destinations::Matrix { n: m.n, cdf, probs }
     }
 
     /// The destination of a pattern message from `src`, or None when the pattern sends
@@ -230,6 +264,13 @@ impl Destinations {
                 }
                 let v = table.draw_at(t, origin, r, rng);
                 Some(translate(t, v, origin, src))
+            }
+            Destinations::Matrix { n, cdf, .. } => {
+                let row = &cdf[src as usize * *n..(src as usize + 1) * *n];
+                let u: f64 = rng.r#gen();
+                // The first cell whose cumulative exceeds u: never a zero cell.
+                let d = row.partition_point(|&c| c <= u);
+                (d < *n).then_some(d as u32)
             }
         }
     }
@@ -288,6 +329,13 @@ impl Destinations {
                 }
                 v
             }
+            Destinations::Matrix { n, probs, .. } => probs[src as usize * *n..]
+                .iter()
+                .take(*n)
+                .enumerate()
+                .filter(|&(_, &p)| p > 0.0)
+                .map(|(d, &p)| (d as u32, p))
+                .collect(),
         }
     }
 }

@@ -227,7 +227,7 @@ fn bernoulli_load_above_one_and_unknown_process_are_refused() {
         Some(&text),
         &[
             "[traffic] process: unknown arrival process \"pareto\"",
-            "use \"poisson\" or \"bernoulli\"",
+            "use \"poisson\", \"bernoulli\" or \"on-off\"",
         ],
     );
 }
@@ -285,7 +285,10 @@ fn process_through_set_and_sweep() {
     println!("sweep unknown: {err}");
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("unknown arrival process \"pareto\""), "{err}");
-    assert!(err.contains("use \"poisson\" or \"bernoulli\""), "{err}");
+    assert!(
+        err.contains("use \"poisson\", \"bernoulli\" or \"on-off\""),
+        "{err}"
+    );
     // A [sweep] table in the file: its line is named.
     let swept = format!("{text}\n[sweep]\n\"traffic.process\" = [\"bernoulli\"]\n");
     std::fs::write(&f, &swept).unwrap();

@@ -46,7 +46,7 @@ table! {
         rates: Option<Vec<f64>> => {
             ty: Ty::List(&Ty::Num),
             need: O,
-            default: "one of `rates` and `flit_rates` is required",
+            default: "one of `rates` and `flit_rates` is required (neither with `matrix_scale = \"absolute\"`)",
             unit: "messages/node/cycle",
             allowed: Rule("each > 0"),
             doc: "offered loads λ, one load point each",
@@ -54,7 +54,7 @@ table! {
         flit_rates: Option<Vec<f64>> => {
             ty: Ty::List(&Ty::Num),
             need: O,
-            default: "one of `rates` and `flit_rates` is required",
+            default: "one of `rates` and `flit_rates` is required (neither with `matrix_scale = \"absolute\"`)",
             unit: "flits/node/cycle",
             allowed: Rule("each in (0, 1]"),
             doc: "offered loads λ·M̄ (M̄ the mean length), one load point each; λ = flit_rate / M̄",
@@ -64,8 +64,8 @@ table! {
             need: O,
             default: "`\"poisson\"`",
             unit: "",
-            allowed: Words(&["poisson", "bernoulli"]),
-            doc: "how each node's messages arrive: Poisson, or Bernoulli (one trial per cycle, so λ ≤ 1); may be swept",
+            allowed: Words(&["poisson", "bernoulli", "on-off"]),
+            doc: "how each node's messages arrive: Poisson, Bernoulli (one trial per cycle, so λ ≤ 1), or on-off (bursts of `burst_length` messages on average at one message per M̄ cycles, so λ·M̄ < 1); may be swept",
         },
         source_concurrency: Option<Count> => {
             ty: Ty::IntOrStr,
@@ -139,9 +139,31 @@ table! {
             allowed: Rule("p in [0, 1]"),
             doc: "p: the probability of a destination within distance L, otherwise uniform",
         },
+        matrix: Option<String> => {
+            ty: Ty::Str,
+            need: O,
+            default: "required for `matrix`",
+            unit: "",
+            allowed: Rule("a CSV file of N rows of N numbers ≥ 0, zero diagonal"),
+            doc: "`matrix` only: the traffic matrix's file, relative to the scenario's directory; row s, column d is the rate from processor s to d",
+        },
+        matrix_scale: Option<String> => {
+            ty: Ty::Str,
+            need: O,
+            default: "`\"relative\"`",
+            unit: "",
+            allowed: Words(&["relative", "absolute"]),
+            doc: "`matrix` only: `relative` scales the cells to the offered loads (source s at λ·N·rowsum(s)/total); `absolute` reads them as flits/cycle, the matrix alone giving the load (no `rates` or `flit_rates`)",
+        },
     }
     /// The `[traffic]` keys that are plain (see `Plain`): each a typed value with its default.
-    plain TrafficOptions {}
+    plain TrafficOptions {
+        burst_length: f64 = 8.0 => {
+            unit: "messages",
+            allowed: super::Allowed::Between(1.0, 1e6),
+            doc: "`on-off` only: B, the mean number of messages of a burst (geometric); the off period's mean is B/λ − B·M̄ cycles",
+        },
+    }
 }
 
 table! {
