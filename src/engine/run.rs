@@ -8,6 +8,8 @@ use crate::error::{Error, Result};
 use crate::network::Network;
 use crate::routing::Routing;
 use crate::scenario::Scenario;
+use crate::spec::Precision;
+use crate::stats::mser::{AutoWarmup, BATCH_CYCLES};
 use crate::stats::{Measured, PointResult, StopReason, offered_variance};
 use crate::traffic::{Addresses, Traffic};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,8 +27,11 @@ pub const SIMULATED_STEP: u64 = 4096;
 /// Run-control settings of one point (from the scenario's `[run]`).
 #[derive(Clone, Copy, Debug)]
 pub struct RunControl {
-    /// Cycles before the measurement window.
+    /// Cycles before the measurement window (unless `auto_warmup`).
     pub warmup: u64,
+    /// An automatic warm-up (MSER-5, [`crate::stats::mser`]) of at most this many cycles,
+    /// instead of `warmup`.
+    pub auto_warmup: Option<u64>,
     /// Cycles of the measurement window.
     pub measure: u64,
     /// Most cycles after the window to deliver the measured messages.
@@ -44,6 +49,7 @@ impl RunControl {
     pub fn from_scenario(s: &Scenario) -> RunControl {
         RunControl {
             warmup: s.run.warmup_cycles,
+            auto_warmup: s.run.auto_warmup,
             measure: s.run.measure_cycles,
             drain: s.run.drain_cycles,
             watchdog: s.run.watchdog_cycles,
@@ -114,16 +120,63 @@ pub fn run_point_until(
     threads: usize,
     stop: &AtomicBool,
 ) -> Result<PointResult> {
-    let net = Network::for_scenario(s);
-    let auto = auto_threads(net.buffers(), threads);
-    let mut e = build_engine_on_with(s, net, rate, seed, |c| {
-        if s.run.threads_per_point == 0 && auto > 1 {
-            c.threads = auto;
+    let mut rc = RunControl::from_scenario(s);
+    loop {
+        let net = Network::for_scenario(s);
+        let auto = auto_threads(net.buffers(), threads);
+        let mut e = build_engine_on_with(s, net, rate, seed, |c| {
+            if s.run.threads_per_point == 0 && auto > 1 {
+                c.threads = auto;
+            }
+        });
+        let (measured, span) = simulate(&mut e, rc, rate, seed, stop)?;
+        let (net, window) = e.into_window_counts(span);
+        let mut r = PointResult::from_window(&net, measured, &window);
+        let Some(p) = s.run.precision else {
+            return Ok(r);
+        };
+        match next_window(&r, rc.measure, p) {
+            Some(measure) => {
+                // The same point run again with a longer window: the run is a function of
+                // the seed alone, so its warm-up ends where this one's did.
+                rc.measure = measure;
+                rc.warmup = r.warmup_cycles;
+                rc.auto_warmup = None;
+            }
+            None if r.stop == StopReason::Drained && !precise(&r, p) => {
+                r.stop = StopReason::MeasureCap;
+                return Ok(r);
+            }
+            None => return Ok(r),
         }
-    });
-    let (measured, span) = simulate(&mut e, RunControl::from_scenario(s), rate, seed, stop)?;
-    let (net, window) = e.into_window_counts(span);
-    Ok(PointResult::from_window(&net, measured, &window))
+    }
+}
+
+/// Whether the point's 95% half-width of the mean latency is at most `p.fraction` of the
+/// mean (false when either is undefined).
+pub fn precise(r: &PointResult, p: Precision) -> bool {
+    r.stats.ci95() <= p.fraction * r.stats.mean()
+}
+
+/// The longer window a point measured over `measure` cycles needs to meet the precision `p`:
+/// None when it meets it, stopped otherwise than drained (saturated points say so and stop),
+/// or its window already reached `p.max_measure_cycles`. The half-width shrinks as 1/√window,
+/// so the window grows by (half-width / target)² with a margin of 1.2, at least doubling, at
+/// most to the cap.
+fn next_window(r: &PointResult, measure: u64, p: Precision) -> Option<u64> {
+    if r.stop != StopReason::Drained || r.saturated() || precise(r, p) {
+        return None;
+    }
+    if measure >= p.max_measure_cycles {
+        return None;
+    }
+    let ratio = r.stats.ci95() / (p.fraction * r.stats.mean());
+    let wanted = if ratio.is_finite() {
+        (measure as f64 * 1.2 * ratio * ratio).ceil() as u64
+    } else {
+        0
+    };
+    Some(wanted.max(measure * 2).min(p.max_measure_cycles))
 }
 
 /// The fewest buffers (virtual channels) of a network whose points a run splits across threads
@@ -171,9 +224,22 @@ fn simulate(
     seed: u64,
     halt: &AtomicBool,
 ) -> Result<(Measured, Span)> {
-    let w0 = rc.warmup;
-    let w1 = rc.warmup + rc.measure;
+    // An automatic warm-up opens the window when MSER-5 finds the run settled, judged at each
+    // multiple of BATCH_CYCLES (simulated state only: the same on any number of threads).
+    let mut w0 = match rc.auto_warmup {
+        Some(_) => u64::MAX,
+        None => rc.warmup,
+    };
+    let mut w1 = w0.saturating_add(rc.measure);
     e.set_window(w0, w1, rc.batches);
+    let mut auto = rc
+        .auto_warmup
+        .map(|cap| (AutoWarmup::new(e.net.nodes, cap), cap));
+    let mut next_check = if auto.is_some() {
+        BATCH_CYCLES
+    } else {
+        u64::MAX
+    };
     let nodes = e.net.nodes as u64;
     let backlog_cap = rc.max_backlog.saturating_mul(nodes);
     let mut span = Span::default();
@@ -191,6 +257,19 @@ fn simulate(
     let stuck_for = rc.watchdog.max((nbuf / 2).min(DEFAULT_WATCHDOG)).max(1);
     let mut next_confirm = 0u64;
     let stop = loop {
+        if e.cycle == next_check
+            && let Some((warm, cap)) = &mut auto
+        {
+            if warm.batch_end(e.ejected_latency, e.ejected_msgs, e.ejected_flits) {
+                (w0, w1) = (e.cycle, e.cycle + rc.measure);
+                e.set_window(w0, w1, rc.batches);
+                next_check = u64::MAX;
+            } else if e.cycle >= *cap {
+                break StopReason::WarmupCap;
+            } else {
+                next_check += BATCH_CYCLES;
+            }
+        }
         if e.cycle == w0 {
             span.start = Some(e.open_window());
             e.reset_occupancy();
@@ -202,7 +281,7 @@ fn simulate(
         if e.cycle >= w1 && e.outstanding == 0 {
             break StopReason::Drained;
         }
-        if e.cycle >= w1 + rc.drain {
+        if e.cycle >= w1.saturating_add(rc.drain) {
             break StopReason::DrainCap;
         }
         if e.backlog > backlog_cap {
@@ -245,13 +324,28 @@ fn simulate(
     {
         let why = match stop {
             StopReason::Backlog => DeadlockCause::Backlog,
+            StopReason::WarmupCap => DeadlockCause::WarmupCap,
             _ => DeadlockCause::DrainCap,
         };
         return Err(deadlock_report(e, frozen, why, rate, seed));
     }
+    Ok((measured(e, stop, w0, w1, occupancy, rate, seed), span))
+}
+
+/// What a point that stopped for `stop` measured in its window `w0..w1` (P_v over it in
+/// `occupancy` if it closed).
+fn measured(
+    e: &mut Engine,
+    stop: StopReason,
+    w0: u64,
+    w1: u64,
+    occupancy: Option<Vec<f64>>,
+    rate: f64,
+    seed: u64,
+) -> Measured {
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
     let offered_fraction = e.traffic.offered_fraction();
-    let measured = Measured {
+    Measured {
         rate,
         seed,
         variant: e.traffic.variant(),
@@ -264,6 +358,7 @@ fn simulate(
             e.traffic.mean_length(),
             e.traffic.length_moment(2),
         ),
+        warmup_cycles: w0.min(e.cycle),
         window_cycles,
         undelivered: e.outstanding,
         stop,
@@ -274,8 +369,7 @@ fn simulate(
             None if window_cycles > 0 => e.vc_occupancy(),
             None => vec![f64::NAN; e.net.vcs as usize + 1],
         },
-    };
-    Ok((measured, span))
+    }
 }
 
 /// The deadlock error: the cycle, the point, why the check ran (`why`) and the stuck buffers.

@@ -180,9 +180,21 @@ pub const SUMMARY: &[Column] = &[
     },
     Column {
         name: "stop",
-        unit: "`drained`, `backlog`, `drain-cap`",
-        doc: "why the point stopped",
+        unit: "`drained`, `backlog`, `drain-cap`, `warmup-cap`, `measure-cap`",
+        doc: "why the point stopped: every measured message delivered (`drained`; with `[run] precision`, the precision met), the backlog limit, the drain cap, an automatic warm-up still drifting at `max_warmup_cycles` (`warmup-cap`, saturated, no window), or every measured message delivered but the window at `max_measure_cycles` without meeting `precision` (`measure-cap`)",
         value: |r, _| Cell::Text(r.stop.name()),
+    },
+    Column {
+        name: "warmup_cycles",
+        unit: "cycles",
+        doc: "warm-up run: `[run] warmup_cycles`, or the automatic warm-up's length (a multiple of 500), or fewer if the point stopped before its window",
+        value: |r, _| Cell::Int(r.warmup_cycles),
+    },
+    Column {
+        name: "measure_cycles",
+        unit: "cycles",
+        doc: "measurement window run: `[run] measure_cycles`, or the window `precision` lengthened it to, or fewer if the point stopped inside it",
+        value: |r, _| Cell::Int(r.window_cycles),
     },
     Column {
         name: "cycles",

@@ -52,7 +52,10 @@ fn warmup(c: &Checker, r: &RawRun) -> Result<(u64, Option<u64>)> {
         Some(Count::Name(name)) => {
             return Err(c.err(
                 KEY,
-                format!("unknown value {} (a whole number or \"auto\")", quoted(name)),
+                format!(
+                    "unknown value {} (a whole number or \"auto\")",
+                    quoted(name)
+                ),
                 "give the warm-up in cycles, or \"auto\" to end it when the run has settled",
             ));
         }
