@@ -175,7 +175,7 @@ pub const SUMMARY: &[Column] = &[
     Column {
         name: "saturated",
         unit: "true/false",
-        doc: "the point stopped early (`backlog`), hit the drain cap, the messages generated in the window exceeded those delivered in it by more than 3√G + N (G generated, N nodes: the source queues were filling up), or the flits accepted in the window fell short of those offered by more than 3σ, σ the standard deviation of the flit count N nodes offer in W cycles (σ² = N·W·λf·E[M²] from Poisson sources, N·W·(λf·E[M²] − (λf·E[M])²) from Bernoulli ones; λ messages/node/cycle, f the share sent, M the message length; a stable point falls 3σ short with probability about 0.13%): past saturation, its latency is not a steady-state figure",
+        doc: "the point stopped early (`backlog`, `warmup-cap`), hit the drain cap, the messages generated in the window exceeded those delivered in it by more than 3√G + N (G generated, N nodes: the source queues were filling up), or the flits accepted in the window fell short of those offered by more than 3σ, σ the standard deviation of the flit count N nodes offer in W cycles (σ² = N·W·λf·E[M²] from Poisson sources, N·W·(λf·E[M²] − (λf·E[M])²) from Bernoulli ones; λ messages/node/cycle, f the share sent, M the message length; a stable point falls 3σ short with probability about 0.13%): past saturation, its latency is not a steady-state figure",
         value: |r, _| Cell::bool(r.saturated()),
     },
     Column {

@@ -152,7 +152,7 @@ table! {
             need: O,
             default: "10000",
             unit: "cycles",
-            allowed: Rule("0..2⁴⁰, or `\"auto\"`"),
+            allowed: Rule("0..2^40, or `\"auto\"`"),
             doc: "cycles simulated before measuring, their messages discarded; `\"auto\"` ends the warm-up when MSER-5 finds the latency and accepted-load series settled (checked every 500 cycles from cycle 5,000)",
         },
         max_warmup_cycles: Option<i64> => {
