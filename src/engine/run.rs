@@ -204,7 +204,8 @@ pub fn auto_threads(buffers: usize, free: usize) -> usize {
     wanted.max(2).min(free).max(1)
 }
 
-/// Runs an engine through warm-up, window and drain.
+/// Runs an engine through warm-up (fixed or automatic), window and drain: one window, which
+/// `[run] precision` does not lengthen (that is [`run_point`]'s).
 pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Result<PointResult> {
     let (measured, span) = simulate(e, rc, rate, seed, &NEVER)?;
     Ok(PointResult::from_window(
@@ -224,22 +225,7 @@ fn simulate(
     seed: u64,
     halt: &AtomicBool,
 ) -> Result<(Measured, Span)> {
-    // An automatic warm-up opens the window when MSER-5 finds the run settled, judged at each
-    // multiple of BATCH_CYCLES (simulated state only: the same on any number of threads).
-    let mut w0 = match rc.auto_warmup {
-        Some(_) => u64::MAX,
-        None => rc.warmup,
-    };
-    let mut w1 = w0.saturating_add(rc.measure);
-    e.set_window(w0, w1, rc.batches);
-    let mut auto = rc
-        .auto_warmup
-        .map(|cap| (AutoWarmup::new(e.net.nodes, cap), cap));
-    let mut next_check = if auto.is_some() {
-        BATCH_CYCLES
-    } else {
-        u64::MAX
-    };
+    let mut ph = Phases::new(e, &rc);
     let nodes = e.net.nodes as u64;
     let backlog_cap = rc.max_backlog.saturating_mul(nodes);
     let mut span = Span::default();
@@ -257,31 +243,23 @@ fn simulate(
     let stuck_for = rc.watchdog.max((nbuf / 2).min(DEFAULT_WATCHDOG)).max(1);
     let mut next_confirm = 0u64;
     let stop = loop {
-        if e.cycle == next_check
-            && let Some((warm, cap)) = &mut auto
+        if e.cycle == ph.next_check
+            && let Some(stop) = ph.judge(e, &rc)
         {
-            if warm.batch_end(e.ejected_latency, e.ejected_msgs, e.ejected_flits) {
-                (w0, w1) = (e.cycle, e.cycle + rc.measure);
-                e.set_window(w0, w1, rc.batches);
-                next_check = u64::MAX;
-            } else if e.cycle >= *cap {
-                break StopReason::WarmupCap;
-            } else {
-                next_check += BATCH_CYCLES;
-            }
+            break stop;
         }
-        if e.cycle == w0 {
+        if e.cycle == ph.w0 {
             span.start = Some(e.open_window());
             e.reset_occupancy();
         }
-        if e.cycle == w1 {
+        if e.cycle == ph.w1 {
             span.end = Some(e.close_window());
             occupancy = Some(e.vc_occupancy());
         }
-        if e.cycle >= w1 && e.outstanding == 0 {
+        if e.cycle >= ph.w1 && e.outstanding == 0 {
             break StopReason::Drained;
         }
-        if e.cycle >= w1.saturating_add(rc.drain) {
+        if e.cycle >= ph.w1.saturating_add(rc.drain) {
             break StopReason::DrainCap;
         }
         if e.backlog > backlog_cap {
@@ -329,7 +307,61 @@ fn simulate(
         };
         return Err(deadlock_report(e, frozen, why, rate, seed));
     }
-    Ok((measured(e, stop, w0, w1, occupancy, rate, seed), span))
+    Ok((measured(e, stop, ph.w0, ph.w1, occupancy, rate, seed), span))
+}
+
+/// A point's phases: its window `w0..w1` (both `u64::MAX` while an automatic warm-up runs)
+/// and the automatic warm-up's series and cap, judged when the cycle reaches `next_check`.
+struct Phases {
+    w0: u64,
+    w1: u64,
+    auto: Option<(AutoWarmup, u64)>,
+    next_check: u64,
+}
+
+impl Phases {
+    /// The phases of `rc`, the engine's window set to them.
+    fn new(e: &mut Engine, rc: &RunControl) -> Phases {
+        let w0 = match rc.auto_warmup {
+            Some(_) => u64::MAX,
+            None => rc.warmup,
+        };
+        let w1 = w0.saturating_add(rc.measure);
+        e.set_window(w0, w1, rc.batches);
+        let auto = rc
+            .auto_warmup
+            .map(|cap| (AutoWarmup::new(e.net.nodes, cap), cap));
+        let next_check = if auto.is_some() {
+            BATCH_CYCLES
+        } else {
+            u64::MAX
+        };
+        Phases {
+            w0,
+            w1,
+            auto,
+            next_check,
+        }
+    }
+
+    /// At a batch boundary of an automatic warm-up (MSER-5 judges the run only there, from
+    /// the engine's running totals: simulated state only, the same on any number of threads):
+    /// opens the window now if both series have settled; `WarmupCap` if they still drift at
+    /// the cap; else the next check is a batch later.
+    #[cold]
+    fn judge(&mut self, e: &mut Engine, rc: &RunControl) -> Option<StopReason> {
+        let (warm, cap) = self.auto.as_mut()?;
+        if warm.batch_end(e.ejected_latency, e.ejected_msgs, e.ejected_flits) {
+            (self.w0, self.w1) = (e.cycle, e.cycle + rc.measure);
+            e.set_window(self.w0, self.w1, rc.batches);
+            self.next_check = u64::MAX;
+        } else if e.cycle >= *cap {
+            return Some(StopReason::WarmupCap);
+        } else {
+            self.next_check += BATCH_CYCLES;
+        }
+        None
+    }
 }
 
 /// What a point that stopped for `stop` measured in its window `w0..w1` (P_v over it in
