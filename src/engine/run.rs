@@ -154,7 +154,7 @@ pub fn run_point_until(
 
 /// Whether the point's 95% half-width of the mean latency is at most `p.fraction` of the
 /// mean (false when either is undefined).
-pub fn precise(r: &PointResult, p: Precision) -> bool {
+fn precise(r: &PointResult, p: Precision) -> bool {
     r.stats.ci95() <= p.fraction * r.stats.mean()
 }
 

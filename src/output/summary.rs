@@ -181,7 +181,7 @@ pub const SUMMARY: &[Column] = &[
     Column {
         name: "stop",
         unit: "`drained`, `backlog`, `drain-cap`, `warmup-cap`, `measure-cap`",
-        doc: "why the point stopped: every measured message delivered (`drained`; with `[run] precision`, the precision met), the backlog limit, the drain cap, an automatic warm-up still drifting at `max_warmup_cycles` (`warmup-cap`, saturated, no window), or every measured message delivered but the window at `max_measure_cycles` without meeting `precision` (`measure-cap`)",
+        doc: "why the point stopped: every measured message delivered (`drained`; with `[run] precision`, the precision met unless `saturated`), the backlog limit, the drain cap, an automatic warm-up still drifting at `max_warmup_cycles` (`warmup-cap`, saturated, no window), or every measured message delivered but the window at `max_measure_cycles` without meeting `precision` (`measure-cap`)",
         value: |r, _| Cell::Text(r.stop.name()),
     },
     Column {
