@@ -4,7 +4,8 @@
 //! a nearly empty mesh ends within a stated bound; the precision is met by every point that
 //! says it is, and the intervals cover a long run's mean at about their nominal rate; a
 //! saturated point stops on the warm-up cap and an unmet precision on the window cap, both
-//! saying so; 1 and 2 threads per point give byte-identical tables; bad keys are refused.
+//! saying so; 1 and 2 threads per point, and a resumed run, give byte-identical tables; bad
+//! keys are refused.
 
 use flitsim::Scenario;
 use flitsim::engine::run_point;
@@ -262,4 +263,32 @@ fn bad_stopping_keys_are_refused() {
         assert!(err.contains(key), "{keys}: {err}");
         assert!(err.contains("fix") && err.contains(fix), "{keys}: {err}");
     }
+}
+
+/// A resumed run (one point's record removed, so that it alone runs again) writes tables
+/// byte-identical to the first run's, with automatic warm-up and precision.
+#[test]
+fn a_resumed_run_gives_identical_tables() {
+    let text = "name = \"resume\"\nseeds = [1, 2]\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n\
+                [traffic]\nmessage_length = 4\nflit_rates = [0.1, 0.4]\n[run]\n\
+                warmup_cycles = \"auto\"\nmeasure_cycles = 1000\nbatches = 10\nprecision = 0.02\n";
+    let tmp = crate::common::temp_dir("stop-resume");
+    let file = tmp.path().join("s.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = tmp.path().join("out");
+    let (code, err) = run(&file, &out, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    let first = std::fs::read(out.join("summary.csv")).unwrap();
+    let records = out.join(".points");
+    let mut names: Vec<_> = std::fs::read_dir(&records)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 4, "{names:?}");
+    std::fs::remove_file(&names[1]).unwrap();
+    let (code, err) = run(&file, &out, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(std::fs::read(out.join("summary.csv")).unwrap() == first);
 }
