@@ -18,6 +18,8 @@ pub enum DeadlockCause {
     Backlog,
     /// The point was stopping on its drain cap (`[run] drain_cycles`).
     DrainCap,
+    /// The point was stopping on its warm-up cap (`[run] max_warmup_cycles`).
+    WarmupCap,
 }
 
 impl fmt::Display for DeadlockCause {
@@ -28,6 +30,7 @@ impl fmt::Display for DeadlockCause {
             }
             DeadlockCause::Backlog => "backlog limit",
             DeadlockCause::DrainCap => "drain cap",
+            DeadlockCause::WarmupCap => "warm-up cap",
         };
         write!(
             f,

@@ -145,6 +145,9 @@ pub struct Engine {
     pub ejected_flits: u64,
     /// Messages ejected since the start.
     pub ejected_msgs: u64,
+    /// Latencies (generation to tail ejected) summed over every message ejected since the
+    /// start: what an automatic warm-up samples.
+    pub ejected_latency: u64,
     /// Measured messages not yet delivered.
     pub outstanding: u64,
     /// Flits moved in the last cycle (links, injection and ejection).
@@ -235,6 +238,7 @@ impl Engine {
             generated_msgs: 0,
             ejected_flits: 0,
             ejected_msgs: 0,
+            ejected_latency: 0,
             outstanding: 0,
             moved: 0,
             window: Window {

@@ -186,6 +186,7 @@ impl Engine {
         let mi = m as usize;
         self.ejected_msgs += 1;
         let created = self.msgs.created[mi];
+        self.ejected_latency += self.cycle - created;
         let inject = self.msgs.inject[mi];
         let hops = self.hops.take(m);
         let w = self.window;

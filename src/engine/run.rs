@@ -8,6 +8,8 @@ use crate::error::{Error, Result};
 use crate::network::Network;
 use crate::routing::Routing;
 use crate::scenario::Scenario;
+use crate::spec::Precision;
+use crate::stats::mser::{AutoWarmup, BATCH_CYCLES};
 use crate::stats::{Measured, PointResult, StopReason, offered_variance};
 use crate::traffic::{Addresses, Traffic};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,8 +27,11 @@ pub const SIMULATED_STEP: u64 = 4096;
 /// Run-control settings of one point (from the scenario's `[run]`).
 #[derive(Clone, Copy, Debug)]
 pub struct RunControl {
-    /// Cycles before the measurement window.
+    /// Cycles before the measurement window (unless `auto_warmup`).
     pub warmup: u64,
+    /// An automatic warm-up (MSER-5, [`crate::stats::mser`]) of at most this many cycles,
+    /// instead of `warmup`.
+    pub auto_warmup: Option<u64>,
     /// Cycles of the measurement window.
     pub measure: u64,
     /// Most cycles after the window to deliver the measured messages.
@@ -44,6 +49,7 @@ impl RunControl {
     pub fn from_scenario(s: &Scenario) -> RunControl {
         RunControl {
             warmup: s.run.warmup_cycles,
+            auto_warmup: s.run.auto_warmup,
             measure: s.run.measure_cycles,
             drain: s.run.drain_cycles,
             watchdog: s.run.watchdog_cycles,
@@ -114,16 +120,63 @@ pub fn run_point_until(
     threads: usize,
     stop: &AtomicBool,
 ) -> Result<PointResult> {
-    let net = Network::for_scenario(s);
-    let auto = auto_threads(net.buffers(), threads);
-    let mut e = build_engine_on_with(s, net, rate, seed, |c| {
-        if s.run.threads_per_point == 0 && auto > 1 {
-            c.threads = auto;
+    let mut rc = RunControl::from_scenario(s);
+    loop {
+        let net = Network::for_scenario(s);
+        let auto = auto_threads(net.buffers(), threads);
+        let mut e = build_engine_on_with(s, net, rate, seed, |c| {
+            if s.run.threads_per_point == 0 && auto > 1 {
+                c.threads = auto;
+            }
+        });
+        let (measured, span) = simulate(&mut e, rc, rate, seed, stop)?;
+        let (net, window) = e.into_window_counts(span);
+        let mut r = PointResult::from_window(&net, measured, &window);
+        let Some(p) = s.run.precision else {
+            return Ok(r);
+        };
+        match next_window(&r, rc.measure, p) {
+            Some(measure) => {
+                // The same point run again with a longer window: the run is a function of
+                // the seed alone, so its warm-up ends where this one's did.
+                rc.measure = measure;
+                rc.warmup = r.warmup_cycles;
+                rc.auto_warmup = None;
+            }
+            None if r.stop == StopReason::Drained && !precise(&r, p) => {
+                r.stop = StopReason::MeasureCap;
+                return Ok(r);
+            }
+            None => return Ok(r),
         }
-    });
-    let (measured, span) = simulate(&mut e, RunControl::from_scenario(s), rate, seed, stop)?;
-    let (net, window) = e.into_window_counts(span);
-    Ok(PointResult::from_window(&net, measured, &window))
+    }
+}
+
+/// Whether the point's 95% half-width of the mean latency is at most `p.fraction` of the
+/// mean (false when either is undefined).
+fn precise(r: &PointResult, p: Precision) -> bool {
+    r.stats.ci95() <= p.fraction * r.stats.mean()
+}
+
+/// The longer window a point measured over `measure` cycles needs to meet the precision `p`:
+/// None when it meets it, stopped otherwise than drained (saturated points say so and stop),
+/// or its window already reached `p.max_measure_cycles`. The half-width shrinks as 1/√window,
+/// so the window grows by (half-width / target)² with a margin of 1.2, at least doubling, at
+/// most to the cap.
+fn next_window(r: &PointResult, measure: u64, p: Precision) -> Option<u64> {
+    if r.stop != StopReason::Drained || r.saturated() || precise(r, p) {
+        return None;
+    }
+    if measure >= p.max_measure_cycles {
+        return None;
+    }
+    let ratio = r.stats.ci95() / (p.fraction * r.stats.mean());
+    let wanted = if ratio.is_finite() {
+        (measure as f64 * 1.2 * ratio * ratio).ceil() as u64
+    } else {
+        0
+    };
+    Some(wanted.max(measure * 2).min(p.max_measure_cycles))
 }
 
 /// The fewest buffers (virtual channels) of a network whose points a run splits across threads
@@ -151,7 +204,8 @@ pub fn auto_threads(buffers: usize, free: usize) -> usize {
     wanted.max(2).min(free).max(1)
 }
 
-/// Runs an engine through warm-up, window and drain.
+/// Runs an engine through warm-up (fixed or automatic), window and drain: one window, which
+/// `[run] precision` does not lengthen (that is [`run_point`]'s).
 pub fn run_engine(e: &mut Engine, rc: RunControl, rate: f64, seed: u64) -> Result<PointResult> {
     let (measured, span) = simulate(e, rc, rate, seed, &NEVER)?;
     Ok(PointResult::from_window(
@@ -171,9 +225,7 @@ fn simulate(
     seed: u64,
     halt: &AtomicBool,
 ) -> Result<(Measured, Span)> {
-    let w0 = rc.warmup;
-    let w1 = rc.warmup + rc.measure;
-    e.set_window(w0, w1, rc.batches);
+    let mut ph = Phases::new(e, &rc);
     let nodes = e.net.nodes as u64;
     let backlog_cap = rc.max_backlog.saturating_mul(nodes);
     let mut span = Span::default();
@@ -191,18 +243,23 @@ fn simulate(
     let stuck_for = rc.watchdog.max((nbuf / 2).min(DEFAULT_WATCHDOG)).max(1);
     let mut next_confirm = 0u64;
     let stop = loop {
-        if e.cycle == w0 {
+        if e.cycle == ph.next_check
+            && let Some(stop) = ph.judge(e, &rc)
+        {
+            break stop;
+        }
+        if e.cycle == ph.w0 {
             span.start = Some(e.open_window());
             e.reset_occupancy();
         }
-        if e.cycle == w1 {
+        if e.cycle == ph.w1 {
             span.end = Some(e.close_window());
             occupancy = Some(e.vc_occupancy());
         }
-        if e.cycle >= w1 && e.outstanding == 0 {
+        if e.cycle >= ph.w1 && e.outstanding == 0 {
             break StopReason::Drained;
         }
-        if e.cycle >= w1 + rc.drain {
+        if e.cycle >= ph.w1.saturating_add(rc.drain) {
             break StopReason::DrainCap;
         }
         if e.backlog > backlog_cap {
@@ -245,13 +302,82 @@ fn simulate(
     {
         let why = match stop {
             StopReason::Backlog => DeadlockCause::Backlog,
+            StopReason::WarmupCap => DeadlockCause::WarmupCap,
             _ => DeadlockCause::DrainCap,
         };
         return Err(deadlock_report(e, frozen, why, rate, seed));
     }
+    Ok((measured(e, stop, ph.w0, ph.w1, occupancy, rate, seed), span))
+}
+
+/// A point's phases: its window `w0..w1` (both `u64::MAX` while an automatic warm-up runs)
+/// and the automatic warm-up's series and cap, judged when the cycle reaches `next_check`.
+struct Phases {
+    w0: u64,
+    w1: u64,
+    auto: Option<(AutoWarmup, u64)>,
+    next_check: u64,
+}
+
+impl Phases {
+    /// The phases of `rc`, the engine's window set to them.
+    fn new(e: &mut Engine, rc: &RunControl) -> Phases {
+        let w0 = match rc.auto_warmup {
+            Some(_) => u64::MAX,
+            None => rc.warmup,
+        };
+        let w1 = w0.saturating_add(rc.measure);
+        e.set_window(w0, w1, rc.batches);
+        let auto = rc
+            .auto_warmup
+            .map(|cap| (AutoWarmup::new(e.net.nodes, cap), cap));
+        let next_check = if auto.is_some() {
+            BATCH_CYCLES
+        } else {
+            u64::MAX
+        };
+        Phases {
+            w0,
+            w1,
+            auto,
+            next_check,
+        }
+    }
+
+    /// At a batch boundary of an automatic warm-up (MSER-5 judges the run only there, from
+    /// the engine's running totals: simulated state only, the same on any number of threads):
+    /// opens the window now if both series have settled; `WarmupCap` if they still drift at
+    /// the cap; else the next check is a batch later.
+    #[cold]
+    fn judge(&mut self, e: &mut Engine, rc: &RunControl) -> Option<StopReason> {
+        let (warm, cap) = self.auto.as_mut()?;
+        if warm.batch_end(e.ejected_latency, e.ejected_msgs, e.ejected_flits) {
+            (self.w0, self.w1) = (e.cycle, e.cycle + rc.measure);
+            e.set_window(self.w0, self.w1, rc.batches);
+            self.next_check = u64::MAX;
+        } else if e.cycle >= *cap {
+            return Some(StopReason::WarmupCap);
+        } else {
+            self.next_check += BATCH_CYCLES;
+        }
+        None
+    }
+}
+
+/// What a point that stopped for `stop` measured in its window `w0..w1` (P_v over it in
+/// `occupancy` if it closed).
+fn measured(
+    e: &mut Engine,
+    stop: StopReason,
+    w0: u64,
+    w1: u64,
+    occupancy: Option<Vec<f64>>,
+    rate: f64,
+    seed: u64,
+) -> Measured {
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
     let offered_fraction = e.traffic.offered_fraction();
-    let measured = Measured {
+    Measured {
         rate,
         seed,
         variant: e.traffic.variant(),
@@ -265,6 +391,7 @@ fn simulate(
             e.traffic.length_moment(2),
             e.traffic.burst(),
         ),
+        warmup_cycles: w0.min(e.cycle),
         window_cycles,
         undelivered: e.outstanding,
         stop,
@@ -275,8 +402,7 @@ fn simulate(
             None if window_cycles > 0 => e.vc_occupancy(),
             None => vec![f64::NAN; e.net.vcs as usize + 1],
         },
-    };
-    Ok((measured, span))
+    }
 }
 
 /// The deadlock error: the cycle, the point, why the check ran (`why`) and the stuck buffers.

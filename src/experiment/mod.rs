@@ -159,7 +159,7 @@ impl Experiment {
     /// Most cycles the point can simulate: warm-up, window and drain cap.
     pub fn max_cycles(&self, p: Point) -> u64 {
         let r = &self.scenario(p).run;
-        r.warmup_cycles + r.measure_cycles + r.drain_cycles
+        r.max_warmup() + r.max_measure() + r.drain_cycles
     }
 
     /// The point's estimated cost, for the progress bar's ETA: its warm-up and window cycles

@@ -5,7 +5,7 @@
 use crate::stats::PointResult;
 
 /// The record's format; a record of another format is not trusted.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 /// The bytes of a record: the format, the key text, the results.
 pub fn encode(key_text: &str, r: &PointResult) -> Vec<u8> {
@@ -25,8 +25,8 @@ pub fn decode(bytes: &[u8], key_text: &str) -> Option<PointResult> {
 pub fn max_bytes(s: &crate::scenario::Scenario) -> u64 {
     let f = crate::experiment::footprint::footprint(s);
     let r = &s.run;
-    let cells = (r.warmup_cycles)
-        .saturating_add(r.measure_cycles)
+    let cells = (r.max_warmup())
+        .saturating_add(r.max_measure())
         .saturating_add(r.drain_cycles)
         .saturating_add(f.links.saturating_mul(4))
         .saturating_add(f.nodes.saturating_mul(8))

@@ -175,14 +175,26 @@ pub const SUMMARY: &[Column] = &[
     Column {
         name: "saturated",
         unit: "true/false",
-        doc: "the point stopped early (`backlog`), hit the drain cap, the messages generated in the window exceeded those delivered in it by more than 3√G + N (G generated, N nodes: the source queues were filling up), or the flits accepted in the window fell short of those offered by more than 3σ, σ the standard deviation of the flit count N nodes offer in W cycles (σ² = N·W·λf·E[M²] from Poisson sources, N·W·(λf·E[M²] − (λf·E[M])²) from Bernoulli ones; λ messages/node/cycle, f the share sent, M the message length; a stable point falls 3σ short with probability about 0.13%): past saturation, its latency is not a steady-state figure",
+        doc: "the point stopped early (`backlog`, `warmup-cap`), hit the drain cap, the messages generated in the window exceeded those delivered in it by more than 3√G + N (G generated, N nodes: the source queues were filling up), or the flits accepted in the window fell short of those offered by more than 3σ, σ the standard deviation of the flit count N nodes offer in W cycles (σ² = N·W·λf·E[M²] from Poisson sources, N·W·(λf·E[M²] − (λf·E[M])²) from Bernoulli ones; λ messages/node/cycle, f the share sent, M the message length; a stable point falls 3σ short with probability about 0.13%): past saturation, its latency is not a steady-state figure",
         value: |r, _| Cell::bool(r.saturated()),
     },
     Column {
         name: "stop",
-        unit: "`drained`, `backlog`, `drain-cap`",
-        doc: "why the point stopped",
+        unit: "`drained`, `backlog`, `drain-cap`, `warmup-cap`, `measure-cap`",
+        doc: "why the point stopped: every measured message delivered (`drained`; with `[run] precision`, the precision met unless `saturated`), the backlog limit, the drain cap, an automatic warm-up still drifting at `max_warmup_cycles` (`warmup-cap`, saturated, no window), or every measured message delivered but the window at `max_measure_cycles` without meeting `precision` (`measure-cap`)",
         value: |r, _| Cell::Text(r.stop.name()),
+    },
+    Column {
+        name: "warmup_cycles",
+        unit: "cycles",
+        doc: "warm-up run: `[run] warmup_cycles`, or the automatic warm-up's length (a multiple of 500), or fewer if the point stopped before its window",
+        value: |r, _| Cell::Int(r.warmup_cycles),
+    },
+    Column {
+        name: "measure_cycles",
+        unit: "cycles",
+        doc: "measurement window run: `[run] measure_cycles`, or the window `precision` lengthened it to, or fewer if the point stopped inside it",
+        value: |r, _| Cell::Int(r.window_cycles),
     },
     Column {
         name: "cycles",

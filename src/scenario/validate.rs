@@ -3,6 +3,7 @@
 mod matrix;
 mod router;
 mod routing;
+mod run;
 mod topology;
 mod traffic;
 
@@ -11,6 +12,7 @@ use crate::error::{echoed, number, quoted};
 use crate::spec::keys::RawScenario;
 use router::router;
 use routing::routing;
+use run::run;
 use topology::topology;
 use traffic::traffic;
 
@@ -177,31 +179,7 @@ pub(super) fn validate(raw: RawScenario, file: &str, dir: &std::path::Path) -> R
     let router = router(&c, &raw.router, &raw.topology, &topology)?;
     let routing = routing(&c, &raw.routing, &topology, &router)?;
     let traffic = traffic(&c, &raw.traffic, &topology, &router)?;
-    let r = &raw.run;
-    let measure = c.ranged("[run] measure_cycles", r.measure_cycles)?;
-    let run = RunSpec {
-        warmup_cycles: c.ranged("[run] warmup_cycles", r.warmup_cycles)?,
-        measure_cycles: measure,
-        drain_cycles: match r.drain_cycles {
-            Some(d) => c.ranged("[run] drain_cycles", d)?,
-            None => measure.max(10_000),
-        },
-        watchdog_cycles: c.ranged("[run] watchdog_cycles", r.watchdog_cycles)?,
-        max_backlog: c.ranged("[run] max_backlog", r.max_backlog)?,
-        batches: c.ranged("[run] batches", r.batches)? as u32,
-        histogram_bin: c.ranged("[run] histogram_bin", r.histogram_bin)?,
-        threads_per_point: c.ranged("[run] threads_per_point", r.threads_per_point)? as usize,
-    };
-    if run.measure_cycles < run.batches as u64 {
-        return Err(c.err(
-            "[run] measure_cycles",
-            format!(
-                "{} cycles cannot be split into {} batches",
-                run.measure_cycles, run.batches
-            ),
-            "make measure_cycles at least [run] batches",
-        ));
-    }
+    let run = run(&c, &raw.run)?;
     Ok(Scenario {
         name: raw.name,
         seeds,

@@ -379,8 +379,17 @@ impl TrafficSpec {
 /// The validated `[run]` table: the phases of one load point, in cycles.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct RunSpec {
-    /// Cycles simulated before measuring; their messages are discarded.
+    /// Cycles simulated before measuring; their messages are discarded (0 with an automatic
+    /// warm-up, whose length the run decides).
     pub warmup_cycles: u64,
+    /// `warmup_cycles = "auto"`: the longest warm-up (`max_warmup_cycles`); None for the
+    /// fixed `warmup_cycles`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_warmup: Option<u64>,
+    /// `precision`: the window lengthens until the latency's half-width meets it; None for
+    /// one window of `measure_cycles`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<Precision>,
     /// The measurement window in cycles: messages generated in it are measured.
     pub measure_cycles: u64,
     /// Cycles after the window to wait for measured messages; hitting it marks saturation.
@@ -399,6 +408,31 @@ pub struct RunSpec {
     /// is no part of a point's key.
     #[serde(skip)]
     pub threads_per_point: usize,
+}
+
+/// The `[run]` precision target: measure until the 95% half-width of the mean latency is at
+/// most `fraction` of it, with a window of at most `max_measure_cycles`.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Precision {
+    /// The largest half-width, as a fraction of the mean latency (`precision`).
+    pub fraction: f64,
+    /// The longest window (`max_measure_cycles`).
+    pub max_measure_cycles: u64,
+}
+
+impl RunSpec {
+    /// The longest warm-up a point may run: `max_warmup_cycles` when automatic, else
+    /// `warmup_cycles`.
+    pub fn max_warmup(&self) -> u64 {
+        self.auto_warmup.unwrap_or(self.warmup_cycles)
+    }
+
+    /// The longest window a point may measure: `max_measure_cycles` with a precision, else
+    /// `measure_cycles`.
+    pub fn max_measure(&self) -> u64 {
+        self.precision
+            .map_or(self.measure_cycles, |p| p.max_measure_cycles)
+    }
 }
 
 // The specs' defaults: what a scenario leaving a table's keys out resolves to (on a mesh,
@@ -459,6 +493,8 @@ impl Default for RunSpec {
     fn default() -> Self {
         RunSpec {
             warmup_cycles: 10_000,
+            auto_warmup: None,
+            precision: None,
             measure_cycles: 100_000,
             drain_cycles: 100_000,
             watchdog_cycles: 10_000,

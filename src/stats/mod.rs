@@ -3,6 +3,7 @@
 //! and the multiplexing degree, and the point's results with their window arithmetic.
 
 mod hops;
+pub mod mser;
 pub mod occupancy;
 mod point;
 

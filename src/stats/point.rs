@@ -37,6 +37,9 @@ pub struct Measured {
     pub offered_fraction: f64,
     /// Variance per node and cycle of the flits the sources offer ([`offered_variance`]).
     pub offered_variance: f64,
+    /// Cycles of warm-up run (the automatic warm-up's length as decided, or the cycles run
+    /// when the point stopped before its window).
+    pub warmup_cycles: u64,
     /// Cycles of the measurement window actually run.
     pub window_cycles: u64,
     /// Measured messages never delivered.
@@ -106,6 +109,11 @@ pub enum StopReason {
     Backlog,
     /// The drain cap was hit with measured messages still in flight.
     DrainCap,
+    /// An automatic warm-up reached `max_warmup_cycles` still drifting: saturated, no window.
+    WarmupCap,
+    /// Every measured message was delivered, but the window reached `max_measure_cycles`
+    /// without the latency's half-width meeting `precision`.
+    MeasureCap,
 }
 
 impl StopReason {
@@ -115,6 +123,8 @@ impl StopReason {
             StopReason::Drained => "drained",
             StopReason::Backlog => "backlog",
             StopReason::DrainCap => "drain-cap",
+            StopReason::WarmupCap => "warmup-cap",
+            StopReason::MeasureCap => "measure-cap",
         }
     }
 }
@@ -140,6 +150,9 @@ pub struct PointResult {
     pub offered_variance: f64,
     /// Processors.
     pub nodes: u32,
+    /// Cycles of warm-up run: the fixed or automatic warm-up, or fewer if the point stopped
+    /// before its window.
+    pub warmup_cycles: u64,
     /// Cycles of the measurement window actually run (shorter if stopped early).
     pub window_cycles: u64,
     /// Flits ejected per node per cycle in the window.
@@ -216,6 +229,7 @@ impl PointResult {
             offered_fraction: m.offered_fraction,
             offered_variance: m.offered_variance,
             nodes: net.nodes,
+            warmup_cycles: m.warmup_cycles,
             window_cycles: m.window_cycles,
             accepted_flits: per(w.ejected_flits, 0, node_cycles),
             accepted_rate: per(w.ejected_msgs, 0, node_cycles),
@@ -252,7 +266,7 @@ impl PointResult {
         super::multiplexing_degree(&self.vc_occupancy).unwrap_or(f64::NAN)
     }
 
-    /// Saturated: the point stopped early (backlog or drain cap); or the messages generated in
+    /// Saturated: the point stopped early (backlog, drain cap or warm-up cap); or the messages generated in
     /// the window exceed those delivered in it by more than 3√G + N (G generated, N nodes: the
     /// source queues and network filled up; a stable network's population changes by far
     /// less); or the flits accepted in the window fall short of those offered by more than
@@ -260,7 +274,7 @@ impl PointResult {
     pub fn saturated(&self) -> bool {
         let g = self.window_generated as f64;
         let deficit = g - self.window_delivered as f64;
-        self.stop != StopReason::Drained
+        !matches!(self.stop, StopReason::Drained | StopReason::MeasureCap)
             || deficit > 3.0 * g.sqrt() + self.nodes as f64
             || self.shortfall() > SHORTFALL_SIGMAS
     }

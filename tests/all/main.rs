@@ -37,6 +37,7 @@ mod routing_deadlock_freedom;
 mod routing_hypercube_rates;
 mod routing_occupancy;
 mod routing_timeout;
+mod run_stopping;
 mod saturation_criterion;
 mod scale;
 mod source_concurrency;

@@ -169,14 +169,21 @@ table! {
 table! {
     /// `[run]` as written (defaults when absent).
     RawRun, RUN, "run" {
-        #[serde(default = "default_warmup")]
-        warmup_cycles: i64 => {
-            ty: Ty::Int,
-            need: D,
+        warmup_cycles: Option<Count> => {
+            ty: Ty::IntOrStr,
+            need: O,
             default: "10000",
             unit: "cycles",
-            allowed: Ints(0, 1 << 40),
-            doc: "cycles simulated before measuring; their messages are discarded",
+            allowed: Rule("0..2^40, or `\"auto\"`"),
+            doc: "cycles simulated before measuring, their messages discarded; `\"auto\"` ends the warm-up when MSER-5 finds the latency and accepted-load series settled (checked every 500 cycles from cycle 5,000)",
+        },
+        max_warmup_cycles: Option<i64> => {
+            ty: Ty::Int,
+            need: O,
+            default: "100000 (with `warmup_cycles = \"auto\"` only)",
+            unit: "cycles",
+            allowed: Ints(5000, 1 << 40),
+            doc: "the longest automatic warm-up; a point still drifting there stops as saturated (`stop = warmup-cap`)",
         },
         #[serde(default = "default_measure")]
         measure_cycles: i64 => {
@@ -186,6 +193,22 @@ table! {
             unit: "cycles",
             allowed: Ints(1, 1 << 40),
             doc: "the measurement window: messages generated in it are measured; at least `batches`",
+        },
+        precision: Option<f64> => {
+            ty: Ty::Num,
+            need: O,
+            default: "none: one window of `measure_cycles`",
+            unit: "",
+            allowed: Rule("in (0, 1)"),
+            doc: "measure until `latency_ci95` is at most this fraction of `latency_mean`, lengthening the window from `measure_cycles` up to `max_measure_cycles` (`stop = measure-cap` if it is not reached)",
+        },
+        max_measure_cycles: Option<i64> => {
+            ty: Ty::Int,
+            need: O,
+            default: "10 · measure_cycles (with `precision` only)",
+            unit: "cycles",
+            allowed: Ints(1, 1 << 40),
+            doc: "the longest window `precision` may lengthen the measurement to; at least `measure_cycles`",
         },
         drain_cycles: Option<i64> => {
             ty: Ty::Int,
@@ -253,9 +276,6 @@ impl Default for RawRun {
     }
 }
 
-fn default_warmup() -> i64 {
-    10_000
-}
 fn default_measure() -> i64 {
     100_000
 }
