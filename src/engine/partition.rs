@@ -491,7 +491,8 @@ fn each_part(
     prof.end_step(step, start.elapsed().as_nanos() as u64);
 }
 
-#[cfg(test)]
+/// The ownership check exists in debug builds only.
+#[cfg(all(test, debug_assertions))]
 mod tests {
     use super::effects::BREAK_THE_RULE;
     use crate::Scenario;
@@ -500,7 +501,6 @@ mod tests {
     /// The ownership check catches a broken rule: a partition's grants that write a buffer
     /// another partition holds panic in a debug build, naming both partitions.
     #[test]
-    #[cfg(debug_assertions)]
     #[should_panic(expected = "which partition 1 holds in this phase")]
     fn a_write_to_another_partitions_buffer_is_caught() {
         let text = "name = \"rule\"\n[topology]\nkind = \"torus\"\nk = 8\nn = 2\n\
