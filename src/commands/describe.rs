@@ -67,16 +67,34 @@ fn check_time(exp: &Experiment) {
         .iter()
         .map(|&p| {
             let c = exp.scenario(p);
-            (c.run.warmup_cycles + c.run.measure_cycles) as f64 * c.nodes() as f64 / nodes0
+            c.run.planned_cycles() as f64 * c.nodes() as f64 / nodes0
         })
         .sum();
     let threads = flitsim::experiment::runner::worker_threads(0, exp.points().len());
     let seconds = work / per_second / threads as f64;
     out!(
-        "  run time: about {} ({:.0} cycles/s calibrated on the first configuration at its highest load, {threads} thread(s); points that hit their drain cap take longer)",
+        "  run time: about {} ({:.0} cycles/s calibrated on the first configuration at its highest load, {threads} thread(s); points that hit their drain cap{} take longer)",
         duration(seconds),
-        per_second
+        per_second,
+        longer(exp)
     );
+}
+
+/// What else makes points run longer than the estimate: an automatic warm-up beyond its
+/// shortest, 5,000 cycles, and a window lengthened for precision.
+fn longer(exp: &flitsim::experiment::Experiment) -> &'static str {
+    let runs = || exp.points().into_iter().map(|p| &exp.scenario(p).run);
+    match (
+        runs().any(|r| r.auto_warmup.is_some()),
+        runs().any(|r| r.precision.is_some()),
+    ) {
+        (false, false) => "",
+        (true, false) => " or warm up automatically for more than 5,000 cycles",
+        (false, true) => " or lengthen their window for precision",
+        (true, true) => {
+            ", warm up automatically for more than 5,000 cycles or lengthen their window for precision"
+        }
+    }
 }
 
 /// The threads each configuration's points split their cycle across in a run with the default

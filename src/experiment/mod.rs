@@ -162,13 +162,14 @@ impl Experiment {
         r.max_warmup() + r.max_measure() + r.drain_cycles
     }
 
-    /// The point's estimated cost, for the progress bar's ETA: its warm-up and window cycles
-    /// times its network's size times its offered flit rate (the engine's work follows the
-    /// flits moving), with a floor for the per-cycle work of every router.
+    /// The point's estimated cost, for the progress bar's ETA: its planned cycles
+    /// ([`crate::spec::RunSpec::planned_cycles`]) times its network's size times its offered
+    /// flit rate (the engine's work follows the flits moving), with a floor for the per-cycle
+    /// work of every router.
     pub fn cost(&self, p: Point) -> f64 {
         let s = self.scenario(p);
         let flits = self.rate(p) * s.traffic.mean_length();
-        let cycles = (s.run.warmup_cycles + s.run.measure_cycles) as f64;
+        let cycles = s.run.planned_cycles() as f64;
         cycles * s.nodes() as f64 * (flits + 0.01)
     }
 

@@ -292,3 +292,34 @@ fn a_resumed_run_gives_identical_tables() {
     assert_eq!(code, Some(0), "{err}");
     assert!(std::fs::read(out.join("summary.csv")).unwrap() == first);
 }
+
+/// `check`'s run-time estimate says which points may take longer than it: with a fixed
+/// warm-up and one window only those that hit their drain cap, with an automatic warm-up
+/// (counted at its shortest, 5,000 cycles) and a precision also those warming up longer or
+/// lengthening their window.
+#[test]
+fn check_estimates_an_automatic_warm_up_at_its_shortest() {
+    let tmp = crate::common::temp_dir("stopping-check");
+    let f = tmp.path().join("s.toml");
+    let base = "name = \"c\"\n[topology]\nkind = \"mesh\"\nk = 4\nn = 2\n[traffic]\n\
+                message_length = 4\nflit_rates = [0.1]\n[run]\nmeasure_cycles = 2000\n";
+    let line = |extra: &str| {
+        std::fs::write(&f, format!("{base}{extra}")).unwrap();
+        let (code, out, err) = crate::common::check_file(&f, &[]);
+        assert_eq!(code, Some(0), "{err}");
+        out.lines()
+            .find(|l| l.contains("run time"))
+            .unwrap()
+            .to_string()
+    };
+    let fixed = line("warmup_cycles = 5000\n");
+    assert!(
+        fixed.ends_with("points that hit their drain cap take longer)"),
+        "{fixed}"
+    );
+    let auto = line("warmup_cycles = \"auto\"\nprecision = 0.05\n");
+    assert!(
+        auto.contains("warm up automatically for more than 5,000 cycles or lengthen their window for precision"),
+        "{auto}"
+    );
+}
