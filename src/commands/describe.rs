@@ -67,7 +67,7 @@ fn check_time(exp: &Experiment) {
         .iter()
         .map(|&p| {
             let c = exp.scenario(p);
-            c.run.planned_cycles() as f64 * c.nodes() as f64 / nodes0
+            flitsim::experiment::planned_cycles(&c.run) as f64 * c.nodes() as f64 / nodes0
         })
         .sum();
     let threads = flitsim::experiment::runner::worker_threads(0, exp.points().len());

@@ -163,13 +163,13 @@ impl Experiment {
     }
 
     /// The point's estimated cost, for the progress bar's ETA: its planned cycles
-    /// ([`crate::spec::RunSpec::planned_cycles`]) times its network's size times its offered
+    /// ([`planned_cycles`]) times its network's size times its offered
     /// flit rate (the engine's work follows the flits moving), with a floor for the per-cycle
     /// work of every router.
     pub fn cost(&self, p: Point) -> f64 {
         let s = self.scenario(p);
         let flits = self.rate(p) * s.traffic.mean_length();
-        let cycles = s.run.planned_cycles() as f64;
+        let cycles = planned_cycles(&s.run) as f64;
         cycles * s.nodes() as f64 * (flits + 0.01)
     }
 
@@ -260,4 +260,15 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
+}
+
+/// The cycles a point of `run` is planned to run before its drain, for estimates: its warm-up
+/// (an automatic one at its shortest, [`crate::stats::mser::MIN_AUTO_WARMUP`]) and its first
+/// window.
+pub fn planned_cycles(run: &crate::spec::RunSpec) -> u64 {
+    let warmup = match run.auto_warmup {
+        Some(_) => crate::stats::mser::MIN_AUTO_WARMUP,
+        None => run.warmup_cycles,
+    };
+    warmup + run.measure_cycles
 }

@@ -427,16 +427,6 @@ impl RunSpec {
         self.auto_warmup.unwrap_or(self.warmup_cycles)
     }
 
-    /// The cycles a point is planned to run before its drain, for estimates: its warm-up
-    /// (an automatic one at its shortest, `MIN_AUTO_WARMUP`) and its first window.
-    pub fn planned_cycles(&self) -> u64 {
-        let warmup = match self.auto_warmup {
-            Some(_) => crate::stats::mser::MIN_AUTO_WARMUP,
-            None => self.warmup_cycles,
-        };
-        warmup + self.measure_cycles
-    }
-
     /// The longest window a point may measure: `max_measure_cycles` with a precision, else
     /// `measure_cycles`.
     pub fn max_measure(&self) -> u64 {
