@@ -46,7 +46,7 @@ pub use endpoints::Delivery;
 pub use partition::MAX_THREADS;
 pub use partition::profile::{STEPS, SplitProfile};
 pub use probes::{REFRESH, Span, Totals};
-pub use replay::replay;
+pub use replay::{MessageTimes, replay, replay_timed};
 pub use run::{
     AUTO_SPLIT_BUFFERS, BUFFERS_PER_THREAD, RunControl, SIMULATED, SIMULATED_STEP, auto_threads,
     build_engine, build_engine_on, build_engine_with, run_engine, run_point, run_point_on,

@@ -21,6 +21,17 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// When one message of a replay was generated and delivered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MessageTimes {
+    /// The cycle it was generated (sent) in.
+    pub generated: u64,
+    /// The cycle its tail was delivered in.
+    pub delivered: u64,
+    /// How many times it was delivered (1 once the replay is done).
+    pub deliveries: u32,
+}
+
 /// Replays the trace of `s` once with seed `seed` (which seeds selection among candidates and
 /// random ties), its cycle split as [`super::run_point_on`] splits a point's over `threads`,
 /// until it ends or `halt` is set. Every message is measured: the window is the whole replay.
@@ -31,6 +42,17 @@ pub fn replay(
     threads: usize,
     halt: &AtomicBool,
 ) -> Result<PointResult> {
+    replay_timed(s, trace, seed, threads, halt).map(|(r, _)| r)
+}
+
+/// [`replay`], with when each message (in trace order) was generated and delivered.
+pub fn replay_timed(
+    s: &Scenario,
+    trace: &TraceSpec,
+    seed: u64,
+    threads: usize,
+    halt: &AtomicBool,
+) -> Result<(PointResult, Vec<MessageTimes>)> {
     let rc = RunControl::from_scenario(s);
     let net = Network::for_scenario(s);
     let auto = auto_threads(net.buffers(), threads);
@@ -75,7 +97,13 @@ pub fn replay(
     if stop != StopReason::Drained
         && let Some(frozen) = e.confirm_deadlock()
     {
-        return Err(deadlock_report(&e, frozen, DeadlockCause::DrainCap, 0.0, seed));
+        return Err(deadlock_report(
+            &e,
+            frozen,
+            DeadlockCause::DrainCap,
+            0.0,
+            seed,
+        ));
     }
     let end = e.close_window();
     let occupancy = e.vc_occupancy();
@@ -88,8 +116,9 @@ pub fn replay(
     let (net, window) = e.into_window_counts(span);
     let mut result = PointResult::from_window(&net, m, &window);
     result.undelivered = r.stats.messages - r.delivered;
-    result.trace = Some(r.finish());
-    Ok(result)
+    let (stats, times) = r.finish();
+    result.trace = Some(stats);
+    Ok((result, times))
 }
 
 /// A replay's progress through its trace.
@@ -109,6 +138,7 @@ struct Replay<'a> {
     progress: u64,
     /// The sum of the messages' slowdowns.
     slowdown: u64,
+    times: Vec<MessageTimes>,
     stats: TraceStats,
 }
 
@@ -128,6 +158,7 @@ impl<'a> Replay<'a> {
             last_delivery: 0,
             progress: 0,
             slowdown: 0,
+            times: vec![MessageTimes::default(); m.len()],
             stats: TraceStats {
                 messages: m.len() as u64,
                 local: 0,
@@ -154,6 +185,7 @@ impl<'a> Replay<'a> {
             let late = now - self.trace.scheduled(i);
             self.slowdown += late;
             self.stats.max_slowdown = self.stats.max_slowdown.max(late);
+            self.times[i].generated = now;
             if m.src[i] == m.dst[i] {
                 self.stats.local += 1;
                 self.delivered_at(i, now);
@@ -180,6 +212,8 @@ impl<'a> Replay<'a> {
     /// from cycle t + 1.
     fn delivered_at(&mut self, i: usize, t: u64) {
         self.delivered += 1;
+        self.times[i].delivered = t;
+        self.times[i].deliveries += 1;
         self.last_delivery = self.last_delivery.max(t);
         self.progress = self.progress.max(t);
         for &j in self.trace.messages.waiting_for(i) {
@@ -192,13 +226,14 @@ impl<'a> Replay<'a> {
         }
     }
 
-    /// The replay's results.
-    fn finish(self) -> TraceStats {
-        TraceStats {
+    /// The replay's results, and each message's times.
+    fn finish(self) -> (TraceStats, Vec<MessageTimes>) {
+        let stats = TraceStats {
             delivered: self.delivered,
             runtime_cycles: self.last_delivery,
             mean_slowdown: self.slowdown as f64 / self.stats.messages as f64,
             ..self.stats
-        }
+        };
+        (stats, self.times)
     }
 }

@@ -321,9 +321,10 @@ const TRACE: &[Column<crate::stats::TraceStats>] = &[
 /// trace.csv: one row per replay of a trace, the columns of `TRACE`; None when the points are
 /// not replays.
 pub fn trace_csv(results: &[PointResult]) -> Option<String> {
-    results.iter().any(|r| r.trace.is_some()).then(|| {
-        per_item(TRACE, results, |r| r.trace.iter().copied()).text()
-    })
+    results
+        .iter()
+        .any(|r| r.trace.is_some())
+        .then(|| per_item(TRACE, results, |r| r.trace.iter().copied()).text())
 }
 
 /// The column lists of this module's tables as markdown, by file name, for the book's reference.

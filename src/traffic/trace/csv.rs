@@ -42,13 +42,7 @@ pub fn read_csv(text: &str, shown: &str, processors: u64) -> Result<TraceMessage
     let mut ids: HashMap<u64, u32> = HashMap::new();
     let mut messages = Vec::with_capacity(rows.len());
     for (i, (line, cells)) in rows.iter().enumerate() {
-        let at = |col: usize| {
-            format!(
-                "{shown} line {line}, column {} ({})",
-                col + 1,
-                COLUMNS[col]
-            )
-        };
+        let at = |col: usize| format!("{shown} line {line}, column {} ({})", col + 1, COLUMNS[col]);
         if cells.len() != COLUMNS.len() {
             return Err(Refusal::new(
                 format!("{shown} line {line} has {} cells, not 6", cells.len()),
@@ -69,7 +63,10 @@ pub fn read_csv(text: &str, shown: &str, processors: u64) -> Result<TraceMessage
         for (col, p) in [(2, src), (3, dst)] {
             if p >= processors {
                 return Err(Refusal::new(
-                    format!("{}: processor {p}, but the network has {processors}", at(col)),
+                    format!(
+                        "{}: processor {p}, but the network has {processors}",
+                        at(col)
+                    ),
                     format!("use processors 0 to {}", processors - 1),
                 ));
             }

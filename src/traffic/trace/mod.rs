@@ -32,9 +32,7 @@ fn fits(nodes: u32, processors: u64, what: &str) -> Result<(), Refusal> {
     if nodes as u64 > processors {
         return Err(Refusal::new(
             format!("{what} addresses {nodes} nodes, but the network has {processors} processors"),
-            format!(
-                "use a network of at least {nodes} processors (trace node i is processor i)"
-            ),
+            format!("use a network of at least {nodes} processors (trace node i is processor i)"),
         ));
     }
     Ok(())

@@ -94,7 +94,11 @@ fn header(r: &mut Reader, processors: u64) -> Result<u32, Refusal> {
         ));
     }
     let nodes = head[38] as u32;
-    fits(nodes, processors, &format!("{} (header num_nodes)", r.shown))?;
+    fits(
+        nodes,
+        processors,
+        &format!("{} (header num_nodes)", r.shown),
+    )?;
     let notes = u32::from_le_bytes(head[56..60].try_into().expect("4 bytes")) as usize;
     let regions = u32::from_le_bytes(head[60..64].try_into().expect("4 bytes")) as usize;
     r.take(notes, "the header's notes")?;
@@ -125,7 +129,9 @@ fn packets(r: &mut Reader, nodes: u32, flit_bytes: u32) -> Result<TraceMessages,
         }
         if src >= nodes || dst >= nodes {
             return Err(Refusal::new(
-                format!("{at} goes from node {src} to node {dst}, but the header has {nodes} nodes"),
+                format!(
+                    "{at} goes from node {src} to node {dst}, but the header has {nodes} nodes"
+                ),
                 "give a trace whose nodes are below its header's num_nodes",
             ));
         }
