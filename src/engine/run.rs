@@ -111,6 +111,7 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// [`run_point_on`] that ends early, with an error, once `stop` is set (checked every
 /// [`SIMULATED_STEP`] cycles): how a run stops its points when it cannot keep their results.
+/// A scenario with a trace (`[traffic] trace`) is replayed instead ([`super::replay`]).
 pub fn run_point_until(
     s: &Scenario,
     rate: f64,
