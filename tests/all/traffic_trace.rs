@@ -421,3 +421,43 @@ fn malformed_traces_are_refused_with_file_place_and_fix() {
     let err = refused(&scenario(d, 4, "ok.csv", "speedup = 0", ""));
     assert!(err.contains("[traffic] speedup"), "{err}");
 }
+
+#[test]
+fn a_replay_that_deadlocks_ends_with_the_deadlock_report() {
+    // A unidirectional 4-node ring with one virtual channel and 2-flit buffers: every node
+    // sends 16 flits two nodes on at cycle 0, and each worm holds its first link while waiting
+    // for the next, which the next worm holds: a cycle of channel dependencies. A fifth message
+    // waits for one of them and so is never generated.
+    let mut msgs: Vec<Msg> = (0..4)
+        .map(|i| Msg {
+            id: i,
+            cycle: 0,
+            src: i,
+            dst: (i + 2) % 4,
+            len: 16,
+            deps: vec![],
+        })
+        .collect();
+    msgs.push(Msg {
+        id: 4,
+        cycle: 0,
+        src: 1,
+        dst: 0,
+        len: 1,
+        deps: vec![0],
+    });
+    let tmp = temp_dir("trace-deadlock");
+    std::fs::write(tmp.path().join("ring.csv"), csv(&msgs)).unwrap();
+    let text = "name = \"ring\"\n[topology]\nkind = \"torus\"\nk = 4\nn = 1\n[router]\nvcs = 1\n\
+                buffer_depth = 2\n[routing]\ndeadlock_check = false\n[traffic]\ntrace = \"ring.csv\"\n\
+                [run]\nwatchdog_cycles = 100\n";
+    let f = tmp.path().join("ring.toml");
+    std::fs::write(&f, text).unwrap();
+    let s = Scenario::load(&f).unwrap();
+    match flitsim::engine::run_point(&s, 0.0, 1) {
+        Err(flitsim::Error::Deadlock(r)) => {
+            assert!(r.to_string().starts_with("deadlock at cycle "), "{r}");
+        }
+        other => panic!("expected a deadlock, got {other:?}"),
+    }
+}
