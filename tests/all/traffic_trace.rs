@@ -312,6 +312,10 @@ fn one_or_two_threads_per_point_write_the_same_tables() {
         assert_eq!(code, Some(0), "{err}");
         ["summary.csv", "trace.csv", "channels.csv"].map(|n| std::fs::read(out.join(n)).unwrap())
     };
+    // The replay's engine is built as any point's: with 2 threads per point, its cycle is split.
+    let two = scenario(tmp.path(), 8, "t.csv", "", "threads_per_point = 2");
+    let s = Scenario::load(&two).unwrap();
+    assert_eq!(flitsim::engine::build_engine(&s, 0.0, 1).plan().threads, 2);
     let one = tables("1");
     assert_eq!(one, tables("2"));
     let trace = String::from_utf8(one[1].clone()).unwrap();
