@@ -13,31 +13,16 @@ const MAX_TRACE_BYTES: u64 = 1 << 30;
 /// The key of the trace.
 const KEY: &str = "[traffic] trace";
 
-/// The `[traffic]` of a scenario with a trace: its trace checked, one point (rate 0: the
+/// The `[traffic]` of a scenario with the trace `name`: its trace checked, one point (rate 0: the
 /// trace gives the load), and the source keys refused. `pattern` has a default, so a written
 /// `pattern = "uniform"` cannot be told from none and is ignored; any other pattern is refused.
-pub(super) fn traffic(c: &Checker, t: &RawTraffic, topo: &TopologySpec) -> Result<TrafficSpec> {
-    let sources = [
-        ("rates", t.rates.is_some()),
-        ("flit_rates", t.flit_rates.is_some()),
-        ("process", t.process.is_some()),
-        ("message_length", t.message_length.is_some()),
-        ("message_lengths", t.message_lengths.is_some()),
-        ("length_probabilities", t.length_probabilities.is_some()),
-        ("pattern_fraction", t.pattern_fraction.is_some()),
-        ("burst_length", t.burst_length.is_some()),
-        ("pattern", t.pattern != "uniform"),
-    ];
-    if let Some((key, _)) = sources.iter().find(|(_, given)| *given) {
-        return Err(c.err(
-            &format!("[traffic] {key}"),
-            "a trace gives the messages (their cycles, places and lengths), so sources have no loads, pattern, process or lengths",
-            format!("remove {key}, or remove trace to use sources"),
-        ));
-    }
-    let Some(name) = &t.trace else {
-        unreachable!("called for a scenario with a trace")
-    };
+pub(super) fn traffic(
+    c: &Checker,
+    t: &RawTraffic,
+    topo: &TopologySpec,
+    name: &str,
+) -> Result<TrafficSpec> {
+    refuse_sources(c, t)?;
     let speedup = t.speedup.unwrap_or(1.0);
     if !speedup.is_finite() || speedup <= 0.0 {
         return Err(c.err(
@@ -46,17 +31,7 @@ pub(super) fn traffic(c: &Checker, t: &RawTraffic, topo: &TopologySpec) -> Resul
             "give a number > 0 (2 replays the trace's cycles twice as fast)",
         ));
     }
-    let format = if name.ends_with(".csv") {
-        TraceFormat::Csv
-    } else if name.ends_with(".bz2") {
-        TraceFormat::Netrace
-    } else {
-        return Err(c.err(
-            KEY,
-            format!("{} is neither .csv nor .bz2", quoted(name)),
-            "name a CSV trace file.csv, or a netrace v1 trace file.tra.bz2",
-        ));
-    };
+    let format = format_of(c, name)?;
     let flit_bytes = match (format, t.trace_flit_bytes) {
         (TraceFormat::Csv, Some(_)) => {
             return Err(c.err(
@@ -99,7 +74,7 @@ pub(super) fn traffic(c: &Checker, t: &RawTraffic, topo: &TopologySpec) -> Resul
         ));
     }
     let trace = TraceSpec {
-        file: name.clone(),
+        file: name.to_string(),
         hash: format!("{:016x}", super::matrix::fnv1a(&bytes)),
         format,
         speedup,
@@ -120,6 +95,44 @@ pub(super) fn traffic(c: &Checker, t: &RawTraffic, topo: &TopologySpec) -> Resul
         source_concurrency: 1,
         trace: Some(std::sync::Arc::new(trace)),
         ..TrafficSpec::default()
+    })
+}
+
+/// Refuses the keys that describe sources beside a trace (`pattern` only when not its default).
+fn refuse_sources(c: &Checker, t: &RawTraffic) -> Result<()> {
+    let sources = [
+        ("rates", t.rates.is_some()),
+        ("flit_rates", t.flit_rates.is_some()),
+        ("process", t.process.is_some()),
+        ("message_length", t.message_length.is_some()),
+        ("message_lengths", t.message_lengths.is_some()),
+        ("length_probabilities", t.length_probabilities.is_some()),
+        ("pattern_fraction", t.pattern_fraction.is_some()),
+        ("burst_length", t.burst_length.is_some()),
+        ("pattern", t.pattern != "uniform"),
+    ];
+    if let Some((key, _)) = sources.iter().find(|(_, given)| *given) {
+        return Err(c.err(
+            &format!("[traffic] {key}"),
+            "a trace gives the messages (their cycles, places and lengths), so sources have no loads, pattern, process or lengths",
+            format!("remove {key}, or remove trace to use sources"),
+        ));
+    }
+    Ok(())
+}
+
+/// The format of the trace file `name`, from its extension.
+fn format_of(c: &Checker, name: &str) -> Result<TraceFormat> {
+    Ok(if name.ends_with(".csv") {
+        TraceFormat::Csv
+    } else if name.ends_with(".bz2") {
+        TraceFormat::Netrace
+    } else {
+        return Err(c.err(
+            KEY,
+            format!("{} is neither .csv nor .bz2", quoted(name)),
+            "name a CSV trace file.csv, or a netrace v1 trace file.tra.bz2",
+        ));
     })
 }
 

@@ -57,8 +57,8 @@ pub(super) fn traffic(
     router: &RouterSpec,
 ) -> Result<TrafficSpec> {
     let pattern = pattern(c, t, topo)?;
-    if t.trace.is_some() {
-        return super::trace::traffic(c, t, topo);
+    if let Some(name) = &t.trace {
+        return super::trace::traffic(c, t, topo, name);
     }
     super::trace::no_trace_keys(c, t)?;
     let pattern_fractions = match &t.pattern_fraction {

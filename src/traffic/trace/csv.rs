@@ -86,6 +86,22 @@ pub fn read_csv(text: &str, shown: &str, processors: u64) -> Result<TraceMessage
         }
         messages.push((cycle, src as u32, dst as u32, len as u16));
     }
+    let edges = edges(&rows, &ids, shown)?;
+    let nodes = messages
+        .iter()
+        .map(|&(_, s, d, _)| s.max(d) + 1)
+        .max()
+        .unwrap_or(0);
+    Ok(TraceMessages::build(nodes, messages, &edges))
+}
+
+/// The dependencies of `rows` as pairs (a, b): message b waits for message a (indices), each
+/// refused where it names no message, the message itself or a later line.
+fn edges(
+    rows: &[(usize, Vec<&str>)],
+    ids: &HashMap<u64, u32>,
+    shown: &str,
+) -> Result<Vec<(u32, u32)>, Refusal> {
     let mut edges = Vec::new();
     for (i, (line, cells)) in rows.iter().enumerate() {
         let at = format!("{shown} line {line}, column 6 (deps)");
@@ -109,10 +125,5 @@ pub fn read_csv(text: &str, shown: &str, processors: u64) -> Result<TraceMessage
             return Err(Refusal::new(format!("{at}: id {d} is {why}"), fix));
         }
     }
-    let nodes = messages
-        .iter()
-        .map(|&(_, s, d, _)| s.max(d) + 1)
-        .max()
-        .unwrap_or(0);
-    Ok(TraceMessages::build(nodes, messages, &edges))
+    Ok(edges)
 }
