@@ -6,7 +6,7 @@
 //! source is its destination never enters the network: it is delivered in the cycle it is
 //! ready. The replay ends when every message is delivered, with a deadlock report if the
 //! watchdog confirms one, or stopped (`drain-cap`, its undelivered messages counted) when
-//! messages are in flight and none has been delivered for `[run] drain_cycles` cycles.
+//! messages are in flight and none has been sent or delivered for `[run] drain_cycles` cycles.
 
 use super::run::{RunControl, auto_threads, build_engine_on_with, deadlock_report, measured};
 use super::watchdog::Watchdog;
