@@ -48,6 +48,13 @@ pub fn check(path: &Path, sets: &[String], force: bool) -> Result<()> {
 fn check_time(exp: &Experiment) {
     use flitsim::experiment::footprint::footprint;
     let s = exp.base();
+    if let Some(trace) = &s.traffic.trace {
+        out!(
+            "  run time: not estimated: a replay runs at least the trace's {} cycles, longer as dependencies and congestion delay its messages",
+            trace.last_scheduled() + 1
+        );
+        return;
+    }
     if footprint(s).bytes > (1u64 << 30) as f64 {
         out!("  run time: not calibrated (the network is large to build just to time it)");
         return;
@@ -177,9 +184,43 @@ fn duration(s: f64) -> String {
     }
 }
 
+/// A trace's file, messages, nodes and span.
+fn check_trace(trace: &flitsim::spec::TraceSpec, s: &Scenario) {
+    let m = &trace.messages;
+    let local = (0..m.len()).filter(|&i| m.src[i] == m.dst[i]).count();
+    let flit_bytes = match trace.flit_bytes {
+        0 => String::new(),
+        b => format!(", {b} bytes per flit"),
+    };
+    out!(
+        "  trace: {} ({}{flit_bytes}, hash {}): {} messages, {} dependencies, {local} to their own source; nodes 0..{} (trace node i is processor i of {}); scheduled in cycles {}..={} (speedup {})",
+        trace.file,
+        trace.format.name(),
+        trace.hash,
+        m.len(),
+        m.waiting.len(),
+        m.nodes.saturating_sub(1),
+        s.nodes(),
+        (0..m.len()).map(|i| trace.scheduled(i)).min().unwrap_or(0),
+        trace.last_scheduled(),
+        trace.speedup
+    );
+    let t = &s.traffic;
+    out!(
+        "  lengths: {:?} flits with shares {:?} (mean {}); one replay x {} seed(s)",
+        t.lengths,
+        t.length_probabilities,
+        t.mean_length(),
+        s.seeds.len()
+    );
+}
+
 /// The throughput bound of each configuration (`model::bound::throughput_bound`), where flitsim
-/// has one.
+/// has one (none for a trace, which gives its own load).
 fn check_bounds(exp: &Experiment) {
+    if exp.base().traffic.trace.is_some() {
+        return;
+    }
     for conf in &exp.configurations {
         let at = if exp.axes.is_empty() {
             String::new()
@@ -231,6 +272,15 @@ fn check_experiment(exp: &Experiment) {
     let points = exp.points();
     let cycles: u64 = points.iter().map(|&p| exp.max_cycles(p)).sum();
     let s = exp.base();
+    if s.traffic.trace.is_some() {
+        out!(
+            "  points: {} ({} configuration(s) x {} seed(s)), one replay of the trace each",
+            points.len(),
+            exp.configurations.len(),
+            s.seeds.len()
+        );
+        return;
+    }
     out!(
         "  points: {} ({} configuration(s) x {} load(s) x {} seed(s)), at most {} simulated cycles in all",
         points.len(),
@@ -385,6 +435,10 @@ fn describe_fat_tree(s: &Scenario, f: &flitsim::topology::FatTree) -> Result<()>
 /// `check`'s account of the traffic and run control.
 fn check_traffic(s: &Scenario) -> Result<()> {
     let t = &s.traffic;
+    if let Some(trace) = &t.trace {
+        check_trace(trace, s);
+        return Ok(());
+    }
     let lengths = if t.lengths.len() == 1 {
         format!("{} flits/message", t.lengths[0])
     } else {

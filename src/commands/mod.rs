@@ -55,6 +55,18 @@ pub(crate) fn load_experiment(args: &RunArgs) -> Result<Experiment> {
     Ok(exp)
 }
 
+/// Refuses a trace replay for `command`, which studies sources at offered loads (a model, the
+/// saturation load) that a trace, giving its own messages, does not have.
+pub(crate) fn refuse_trace(exp: &Experiment, command: &str) -> Result<()> {
+    if exp.base().traffic.trace.is_none() {
+        return Ok(());
+    }
+    Err(flitsim::Error::Input(format!(
+        "{}: [traffic] trace: `flitsim {command}` studies sources at offered loads, and a trace replay has none; fix: replay it with `flitsim run`, or remove trace",
+        exp.file
+    )))
+}
+
 /// The output directory (`--out`, or results/<name>), opened for `owner` (with `--replace`)
 /// and locked.
 fn open_out(args: &RunArgs, exp: &Experiment, owner: Owner) -> Result<OutDir> {

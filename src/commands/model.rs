@@ -35,6 +35,7 @@ pub(super) fn rows_of(m: &flitsim::model::Model, s: &Scenario) -> Vec<ModelRow> 
 /// configuration, the model's table and saturation load.
 pub fn model(path: &Path, out: Option<PathBuf>, sets: &[String], replace: bool) -> Result<()> {
     let exp = Experiment::load(path, sets, None)?;
+    super::refuse_trace(&exp, "model")?;
     let models = exp
         .configurations
         .iter()

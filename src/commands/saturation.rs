@@ -24,6 +24,7 @@ pub fn saturation(args: &RunArgs, tolerance: f64) -> Result<()> {
         ));
     }
     let exp = load_experiment(args)?;
+    super::refuse_trace(&exp, "saturation")?;
     let path = args
         .out
         .clone()

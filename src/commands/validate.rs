@@ -23,6 +23,7 @@ use flitsim::stats::PointResult;
 /// set and, unless `--quiet`, the tables.
 pub fn validate(args: &RunArgs) -> Result<()> {
     let exp = load_experiment(args)?;
+    super::refuse_trace(&exp, "validate")?;
     let points = exp.points();
     // Channel rates and mean distances side by side wherever every point has them; a latency
     // model is needed only when they are missing.

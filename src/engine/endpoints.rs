@@ -21,6 +21,8 @@ use crate::traffic::{Arrivals, Burst, Source, Traffic};
 /// One delivered message, logged when `Engine::log_deliveries` is set (for tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delivery {
+    /// The message's slot, as [`super::Engine::send`] returned it.
+    pub msg: u32,
     /// Source processor.
     pub src: u32,
     /// Destination processor.

@@ -32,11 +32,13 @@ mod partition;
 mod parts;
 mod prefetch;
 mod probes;
+mod replay;
 mod route_ahead;
 mod run;
 mod selection;
 mod step;
 mod timing;
+mod watchdog;
 
 pub use crate::deadlock::{DeadlockCause, DeadlockReport, Place, StuckBuffer, StuckMessage, Wait};
 pub use config::{CycleKind, EngineConfig, Plan, RouterModel, SourceModel};
@@ -44,6 +46,7 @@ pub use endpoints::Delivery;
 pub use partition::MAX_THREADS;
 pub use partition::profile::{STEPS, SplitProfile};
 pub use probes::{REFRESH, Span, Totals};
+pub use replay::{MessageTimes, replay, replay_timed};
 pub use run::{
     AUTO_SPLIT_BUFFERS, BUFFERS_PER_THREAD, RunControl, SIMULATED, SIMULATED_STEP, auto_threads,
     build_engine, build_engine_on, build_engine_with, run_engine, run_point, run_point_on,
@@ -342,8 +345,9 @@ impl Engine {
 
     /// Queues a message of `len` flits at `s` for `dst`, generated in the current cycle: its
     /// tie bits a hash of the tie seed and its serial number under `tie = "random"`, else 0
-    /// (every tie `+`).
-    pub fn send(&mut self, s: u32, dst: u32, len: u16) {
+    /// (every tie `+`). Returns the message's slot, which its [`Delivery`] names: unique among
+    /// the messages in flight, reused once it is delivered.
+    pub fn send(&mut self, s: u32, dst: u32, len: u16) -> u32 {
         let tie = match self.random_tie {
             true => tie_bits(self.tie_seed, self.generated_msgs),
             false => 0,
@@ -355,6 +359,7 @@ impl Engine {
             self.outstanding += 1;
         }
         self.sources.enqueue(s, m, &mut self.msgs.next);
+        m
     }
 
     /// Step 1: arrivals due this cycle join their source queues (none while draining).

@@ -204,6 +204,7 @@ impl Engine {
         }
         if self.log_deliveries {
             self.deliveries.push(Delivery {
+                msg: m,
                 src: self.msgs.src[mi],
                 dst: self.msgs.dst[mi],
                 len: self.msgs.len[mi],

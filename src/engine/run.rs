@@ -2,6 +2,7 @@
 //! detection; the point's results.
 
 use super::probes::Span;
+use super::watchdog::Watchdog;
 use super::{Engine, EngineConfig};
 use crate::deadlock::{DeadlockCause, DeadlockReport, StuckBuffer};
 use crate::error::{Error, Result};
@@ -17,9 +18,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Cycles simulated by every point of this process so far, in steps of [`SIMULATED_STEP`]: what
 /// a run's progress report counts while a long point runs.
 pub static SIMULATED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// The default `[run] watchdog_cycles`: the longest the watchdog's own floors grow to.
-const DEFAULT_WATCHDOG: u64 = 10_000;
 
 /// How often (in a point's cycles) [`SIMULATED`] is advanced.
 pub const SIMULATED_STEP: u64 = 4096;
@@ -82,7 +80,7 @@ pub fn build_engine_on(s: &Scenario, net: Network, rate: f64, seed: u64) -> Engi
 }
 
 /// [`build_engine_on`] with its configuration changed by `tune`.
-fn build_engine_on_with(
+pub(super) fn build_engine_on_with(
     s: &Scenario,
     net: Network,
     rate: f64,
@@ -113,6 +111,7 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// [`run_point_on`] that ends early, with an error, once `stop` is set (checked every
 /// [`SIMULATED_STEP`] cycles): how a run stops its points when it cannot keep their results.
+/// A scenario with a trace (`[traffic] trace`) is replayed instead ([`super::replay`]).
 pub fn run_point_until(
     s: &Scenario,
     rate: f64,
@@ -120,6 +119,9 @@ pub fn run_point_until(
     threads: usize,
     stop: &AtomicBool,
 ) -> Result<PointResult> {
+    if let Some(trace) = &s.traffic.trace {
+        return super::replay(s, trace, seed, threads, stop);
+    }
     let mut rc = RunControl::from_scenario(s);
     loop {
         let net = Network::for_scenario(s);
@@ -230,18 +232,7 @@ fn simulate(
     let backlog_cap = rc.max_backlog.saturating_mul(nodes);
     let mut span = Span::default();
     let mut occupancy = None;
-    let mut stalled = 0u64;
-    // The watchdog's scan reads every buffer: it runs at most every buffers/64 cycles, so that
-    // its cost stays a small fraction of the cycle's whatever `watchdog_cycles` is (on a large
-    // network a tiny `watchdog_cycles` acts as a larger one; a deadlocked buffer never moves
-    // again, so it is found all the same).
-    let nbuf = e.net.buffers() as u64;
-    let scan = rc.watchdog.max((nbuf / 64).min(DEFAULT_WATCHDOG)).max(1);
-    // Confirming a deadlock drains a copy of the network: it waits for buffers stuck at least
-    // buffers/2 cycles (up to the default watchdog; congestion rarely holds a flit that long),
-    // and after a copy found congestion, as long again before the next.
-    let stuck_for = rc.watchdog.max((nbuf / 2).min(DEFAULT_WATCHDOG)).max(1);
-    let mut next_confirm = 0u64;
+    let mut dog = Watchdog::new(e, rc.watchdog);
     let stop = loop {
         if e.cycle == ph.next_check
             && let Some(stop) = ph.judge(e, &rc)
@@ -275,24 +266,11 @@ fn simulate(
                 )));
             }
         }
-        stalled = if e.moved == 0 && e.flits_in_net > 0 {
-            stalled + 1
-        } else {
-            0
-        };
-        if stalled >= scan || (e.cycle.is_multiple_of(scan) && e.cycle > 0) {
-            // Flits that have not moved for a whole watchdog period may be deadlocked, or only
-            // waiting behind heavy congestion: a drained copy of the network tells which.
-            if e.cycle >= next_confirm && !e.stuck_buffers(stuck_for).is_empty() {
-                if let Some(frozen) = e.confirm_deadlock() {
-                    let why = DeadlockCause::Watchdog {
-                        cycles: rc.watchdog,
-                    };
-                    return Err(deadlock_report(e, frozen, why, rate, seed));
-                }
-                next_confirm = e.cycle + stuck_for;
-            }
-            stalled = 0;
+        if let Some(frozen) = dog.check(e) {
+            let why = DeadlockCause::Watchdog {
+                cycles: rc.watchdog,
+            };
+            return Err(deadlock_report(e, frozen, why, rate, seed));
         }
     };
     // A point about to stop as saturated may be deadlocked instead, before the watchdog's
@@ -366,7 +344,7 @@ impl Phases {
 
 /// What a point that stopped for `stop` measured in its window `w0..w1` (P_v over it in
 /// `occupancy` if it closed).
-fn measured(
+pub(super) fn measured(
     e: &mut Engine,
     stop: StopReason,
     w0: u64,
@@ -406,7 +384,7 @@ fn measured(
 }
 
 /// The deadlock error: the cycle, the point, why the check ran (`why`) and the stuck buffers.
-fn deadlock_report(
+pub(super) fn deadlock_report(
     e: &Engine,
     stuck: Vec<StuckBuffer>,
     why: DeadlockCause,

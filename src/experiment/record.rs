@@ -5,7 +5,7 @@
 use crate::stats::PointResult;
 
 /// The record's format; a record of another format is not trusted.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
 /// The bytes of a record: the format, the key text, the results.
 pub fn encode(key_text: &str, r: &PointResult) -> Vec<u8> {

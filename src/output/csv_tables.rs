@@ -265,6 +265,68 @@ pub fn vc_occupancy_csv(results: &[PointResult]) -> String {
     per_item(VC_OCCUPANCY, results, |r| 0..r.vc_occupancy.len()).text()
 }
 
+/// trace.csv's columns: a trace replay's own results (`TraceStats`).
+const TRACE: &[Column<crate::stats::TraceStats>] = &[
+    seed(),
+    Column {
+        name: "messages",
+        unit: "count",
+        doc: "the trace's messages",
+        value: |_, t| Cell::Int(t.messages),
+    },
+    Column {
+        name: "delivered",
+        unit: "count",
+        doc: "messages delivered: all of them unless the replay stopped early (`stop` in summary.csv)",
+        value: |_, t| Cell::Int(t.delivered),
+    },
+    Column {
+        name: "local",
+        unit: "count",
+        doc: "messages to their own source, delivered in the cycle they were ready without entering the network",
+        value: |_, t| Cell::Int(t.local),
+    },
+    Column {
+        name: "runtime_cycles",
+        unit: "cycles",
+        doc: "the cycle the last message's tail was delivered in",
+        value: |_, t| Cell::Int(t.runtime_cycles),
+    },
+    Column {
+        name: "trace_cycles",
+        unit: "cycles",
+        doc: "the trace's last scheduled cycle, ⌊c / speedup⌋ of its last message",
+        value: |_, t| Cell::Int(t.trace_cycles),
+    },
+    Column {
+        name: "mean_slowdown",
+        unit: "cycles",
+        doc: "the mean over messages of the cycle each was generated in minus its scheduled cycle: the delay waiting for its dependencies added",
+        value: |_, t| Cell::Num(t.mean_slowdown),
+    },
+    Column {
+        name: "max_slowdown",
+        unit: "cycles",
+        doc: "the largest such delay",
+        value: |_, t| Cell::Int(t.max_slowdown),
+    },
+    Column {
+        name: "latency_mean",
+        unit: "cycles",
+        doc: "mean latency of the messages through the network, from the cycle each was generated to its tail's delivery (as summary.csv's)",
+        value: |r, _| Cell::Num(r.stats.mean()),
+    },
+];
+
+/// trace.csv: one row per replay of a trace, the columns of `TRACE`; None when the points are
+/// not replays.
+pub fn trace_csv(results: &[PointResult]) -> Option<String> {
+    results
+        .iter()
+        .any(|r| r.trace.is_some())
+        .then(|| per_item(TRACE, results, |r| r.trace.iter().copied()).text())
+}
+
 /// The column lists of this module's tables as markdown, by file name, for the book's reference.
 pub(super) fn tables_markdown() -> Vec<(&'static str, String)> {
     use super::columns::markdown;
@@ -274,5 +336,6 @@ pub(super) fn tables_markdown() -> Vec<(&'static str, String)> {
         ("hops.csv", markdown(HOPS)),
         ("vc_occupancy.csv", markdown(VC_OCCUPANCY)),
         ("mway_channels.csv", markdown(MWAY_CHANNELS)),
+        ("trace.csv", markdown(TRACE)),
     ]
 }

@@ -3,7 +3,7 @@
 //! scenario file and `experiment.json`.
 
 use super::channels::channels_table;
-use super::csv_tables::{mway_channels_table, nodes_table};
+use super::csv_tables::{mway_channels_table, nodes_table, trace_csv};
 use super::{histogram_csv, hops_csv, summary_csv, vc_occupancy_csv};
 use crate::experiment::Experiment;
 use crate::network::Network;
@@ -203,8 +203,8 @@ fn network(exp: &Experiment, c: usize) -> (Network, Pattern) {
 }
 
 /// Every table of a finished experiment (summary.csv, channels.csv, nodes.csv,
-/// histogram.csv, hops.csv, vc_occupancy.csv, mway_channels.csv for m-way networks, pooled.csv
-/// with several seeds), the scenario file as scenario.toml, and experiment.json: each made as
+/// histogram.csv, hops.csv, vc_occupancy.csv, mway_channels.csv for m-way networks, trace.csv
+/// for trace replays, pooled.csv with several seeds), the scenario file as scenario.toml, and experiment.json: each made as
 /// it is written, so that a sweep of a large network never holds a whole table (or two).
 pub fn experiment_files<'a>(
     exp: &'a Experiment,
@@ -246,6 +246,13 @@ pub fn experiment_files<'a>(
                 }
                 let net = Network::for_scenario(s);
                 mway_channels_table(r, &net).write_to(w).map(|()| true)
+            }),
+        ),
+        (
+            "trace.csv",
+            Box::new(|_, _, r, w| match trace_csv(r) {
+                Some(text) => w.write_all(text.as_bytes()).map(|()| true),
+                None => Ok(false),
             }),
         ),
     ];

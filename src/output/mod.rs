@@ -15,12 +15,15 @@ pub mod validation;
 pub use channels::channels_csv;
 pub use columns::decimal;
 pub use columns::{Cell, Column, markdown as markdown_columns};
-pub use csv_tables::{histogram_csv, hops_csv, mway_channels_csv, nodes_csv, vc_occupancy_csv};
+pub use csv_tables::{
+    histogram_csv, hops_csv, mway_channels_csv, nodes_csv, trace_csv, vc_occupancy_csv,
+};
 use row::NumTexts;
 
 /// The CSV tables that have a column list, each as its file name and its columns as a markdown
 /// table (`| column | unit | meaning |`): summary.csv, channels.csv, nodes.csv, histogram.csv,
-/// hops.csv, vc_occupancy.csv and mway_channels.csv. The book's column reference is made of them.
+/// hops.csv, vc_occupancy.csv, mway_channels.csv and trace.csv. The book's column reference is
+/// made of them.
 pub fn column_tables() -> Vec<(&'static str, String)> {
     let mut tables = vec![
         ("summary.csv", markdown_columns(SUMMARY)),
@@ -38,7 +41,8 @@ use crate::stats::PointResult;
 use std::path::Path;
 
 /// Writes summary.csv, channels.csv, nodes.csv, histogram.csv, hops.csv, vc_occupancy.csv,
-/// mway_channels.csv for an m-way network, and a copy of the scenario into `dir`. Each file is
+/// mway_channels.csv for an m-way network, trace.csv for a trace replay, and a copy of the
+/// scenario into `dir`. Each file is
 /// written to a temporary name and renamed into place.
 pub fn write_results(
     dir: &Path,
@@ -66,6 +70,9 @@ pub fn write_results(
     ];
     if net.shared {
         files.push(("mway_channels.csv", mway_channels_csv(results, &net)));
+    }
+    if let Some(text) = trace_csv(results) {
+        files.push(("trace.csv", text));
     }
     for (name, text) in files {
         write_file(dir, name, &text)?;

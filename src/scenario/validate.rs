@@ -5,6 +5,7 @@ mod router;
 mod routing;
 mod run;
 mod topology;
+mod trace;
 mod traffic;
 
 use super::*;

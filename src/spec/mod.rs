@@ -6,9 +6,11 @@
 pub mod keys;
 mod routing;
 mod topology;
+mod trace;
 
 pub use routing::{Algorithm, Dateline, Tie, UpPorts, default_conventions};
 pub use topology::{DragonflyShape, Family, Kind, Placement, TopologySpec};
+pub use trace::{TraceFormat, TraceMessages, TraceSpec};
 
 /// A validated scenario: every value in range, every combination possible.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -310,11 +312,15 @@ pub struct TrafficSpec {
     /// serialized scenario then, so that their points' keys are unchanged).
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared")]
     pub matrix: Option<std::sync::Arc<TrafficMatrix>>,
+    /// The trace replayed instead of sources (`[traffic] trace`), or None (left out of the
+    /// serialized scenario then, so that other points' keys are unchanged).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared")]
+    pub trace: Option<std::sync::Arc<TraceSpec>>,
 }
 
-/// Serializes a shared traffic matrix as the matrix itself.
-fn shared<S: serde::Serializer>(
-    m: &Option<std::sync::Arc<TrafficMatrix>>,
+/// Serializes a shared traffic matrix (or trace) as the thing itself.
+fn shared<T: serde::Serialize, S: serde::Serializer>(
+    m: &Option<std::sync::Arc<T>>,
     s: S,
 ) -> Result<S::Ok, S::Error> {
     serde::Serialize::serialize(&m.as_deref(), s)
@@ -485,6 +491,7 @@ impl Default for TrafficSpec {
             flit_rates: None,
             options: Default::default(),
             matrix: None,
+            trace: None,
         }
     }
 }

@@ -6,11 +6,13 @@ mod hops;
 pub mod mser;
 pub mod occupancy;
 mod point;
+mod trace;
 
 pub(crate) use hops::hop;
 pub use hops::{BufferClasses, HopProbe, Hops};
 pub use occupancy::{VcOccupancy, multiplexing_degree};
 pub use point::{Counters, Measured, PointResult, SHORTFALL_SIGMAS, StopReason, offered_variance};
+pub use trace::TraceStats;
 
 /// Two-sided 97.5% quantiles of Student's t for 1..=30 degrees of freedom.
 const T975: [f64; 30] = [

@@ -193,6 +193,8 @@ pub struct PointResult {
     /// The load as the scenario gave it in flits/node/cycle (`flit_rates`), if it did: the
     /// offered load is written as given, never as `rate` × M recomputed.
     pub given_flit_rate: Option<f64>,
+    /// A trace replay's own results (`[traffic] trace`), None for sources.
+    pub trace: Option<super::TraceStats>,
 }
 
 impl PointResult {
@@ -257,6 +259,7 @@ impl PointResult {
             },
             vc_occupancy: m.vc_occupancy,
             given_flit_rate: None,
+            trace: None,
         }
     }
 

@@ -5,6 +5,7 @@
 mod addresses;
 mod locality;
 mod pattern;
+pub mod trace;
 
 pub use addresses::Addresses;
 pub use locality::DistanceTable;

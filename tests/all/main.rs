@@ -52,4 +52,5 @@ mod traffic_matrix;
 mod traffic_mixture_lengths;
 mod traffic_patterns;
 mod traffic_saturation;
+mod traffic_trace;
 mod watchdog;

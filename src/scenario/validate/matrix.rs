@@ -177,8 +177,8 @@ fn cells(c: &Checker, path: &std::path::Path, text: &str, n: usize) -> Result<Ve
     Ok(cells)
 }
 
-/// FNV-1a, 64 bits: the matrix file's content hash.
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: the matrix (or trace) file's content hash.
+pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })

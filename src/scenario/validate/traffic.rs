@@ -57,6 +57,10 @@ pub(super) fn traffic(
     router: &RouterSpec,
 ) -> Result<TrafficSpec> {
     let pattern = pattern(c, t, topo)?;
+    if let Some(name) = &t.trace {
+        return super::trace::traffic(c, t, topo, name);
+    }
+    super::trace::no_trace_keys(c, t)?;
     let pattern_fractions = match &t.pattern_fraction {
         Some(x) => c.probs("[traffic] pattern_fraction", &x.to_vec())?,
         None => vec![1.0],
@@ -133,6 +137,7 @@ pub(super) fn traffic(
         source_concurrency,
         flit_rates: per_flit.then_some(list),
         matrix,
+        trace: None,
     })
 }
 

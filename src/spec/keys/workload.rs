@@ -155,6 +155,30 @@ table! {
             allowed: Words(&["relative", "absolute"]),
             doc: "`matrix` only: `relative` scales the cells to the offered loads (source s at λ·N·rowsum(s)/total); `absolute` reads them as flits/cycle, the matrix alone giving the load (no `rates` or `flit_rates`)",
         },
+        trace: Option<String> => {
+            ty: Ty::Str,
+            need: O,
+            default: "none: sources generate the messages",
+            unit: "",
+            allowed: Rule("a netrace v1 file (`.bz2`) or a CSV trace (`.csv`)"),
+            doc: "replay this trace instead of sources (no loads, pattern, process or lengths), relative to the scenario's directory: each message is generated at its cycle or once the messages it depends on are delivered, whichever is later",
+        },
+        speedup: Option<f64> => {
+            ty: Ty::Num,
+            need: O,
+            default: "1",
+            unit: "",
+            allowed: Rule("> 0"),
+            doc: "`trace` only: the trace's cycle c is replayed at ⌊c / speedup⌋",
+        },
+        trace_flit_bytes: Option<i64> => {
+            ty: Ty::Int,
+            need: O,
+            default: "8",
+            unit: "bytes",
+            allowed: Ints(1, 1024),
+            doc: "netrace `trace` only: bytes per flit; a packet of b bytes is ⌈b / trace_flit_bytes⌉ flits (8-byte requests 1 flit, 72-byte data 9 at the default)",
+        },
     }
     /// The `[traffic]` keys that are plain (see `Plain`): each a typed value with its default.
     plain TrafficOptions {

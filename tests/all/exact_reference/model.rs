@@ -422,6 +422,8 @@ impl Reference {
                 if tail {
                     let r = &self.msgs[m];
                     self.deliveries.push(Delivery {
+                        // The model's own message number (the comparison leaves it out).
+                        msg: m as u32,
                         src: r.src,
                         dst: r.dst,
                         len: r.len as u16,
