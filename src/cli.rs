@@ -168,6 +168,11 @@ pub enum Command {
         /// The latency axis' range (latency.svg), e.g. 0:200.
         #[arg(long, value_name = "LO:HI", allow_hyphen_values = true)]
         y_range: Option<String>,
+        /// The files' format: svg; png (rendered at twice the SVG's size, with the DejaVu Sans
+        /// font flitsim carries, no system font needed); pdf (one page, vector graphics, by
+        /// svg2pdf). Every plot is written in it, named plot.png or plot.pdf.
+        #[arg(long, value_name = "FORMAT", default_value = "svg", value_parser = ["svg", "png", "pdf"])]
+        format: String,
     },
     /// The analytical model's latency at each load of the scenario, and its saturation load.
     ///
