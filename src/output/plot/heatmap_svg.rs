@@ -93,8 +93,8 @@ pub(super) fn heatmap(panels: &[Panel], caption: &str) -> String {
     let cells: Vec<(f64, (f64, f64))> = panels.iter().map(cell).collect();
     let cw = cells.iter().map(|c| c.1.0).fold(0.0, f64::max);
     let ch = cells.iter().map(|c| c.1.1).fold(0.0, f64::max);
-    // Wide enough for the caption too (22-pixel type: at most 12 pixels a character).
-    let width = (cw * columns as f64).max(caption.chars().count() as f64 * 12.0) + SCALE_WIDTH;
+    // Wide enough for the caption too (22-pixel type: about 11 pixels a character).
+    let width = (cw * columns as f64).max(caption.chars().count() as f64 * 11.0) + SCALE_WIDTH;
     let height = (CAPTION + ch * rows as f64).max(CAPTION + 300.0);
     let mut s = String::new();
     let _ = write!(

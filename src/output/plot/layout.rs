@@ -105,7 +105,7 @@ pub(crate) fn layout(topo: &Topology) -> Layout {
         }
         Topology::Dragonfly(_) | Topology::FatTree(_) => topo
             .listed_links()
-            .map(|k| line(l.routers[k.src as usize], l.routers[k.dst as usize], 0.0))
+            .map(|k| line(l.routers[k.src as usize], l.routers[k.dst as usize], OFFSET))
             .collect(),
     };
     l.links = strokes;

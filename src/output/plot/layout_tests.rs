@@ -50,19 +50,16 @@ fn drawn_once(topo: &Topology) -> Layout {
             assert!(p.0 >= 0.0 && p.1 >= 0.0 && p.0 <= l.size.0 && p.1 <= l.size.1);
         }
     }
+    // Each stroke as a set of points (its ends in either order), so that a link drawn over its
+    // reverse counts as the same place.
     let mut keys: Vec<[i64; 6]> = l
         .links
         .iter()
         .map(|s| {
-            let r = |v: f64| (v * 100.0).round() as i64;
-            [
-                r(s.from.0),
-                r(s.from.1),
-                r(s.ctl.0),
-                r(s.ctl.1),
-                r(s.to.0),
-                r(s.to.1),
-            ]
+            let r = |p: Pt| [(p.0 * 100.0).round() as i64, (p.1 * 100.0).round() as i64];
+            let (a, b) = (r(s.from).min(r(s.to)), r(s.from).max(r(s.to)));
+            let c = r(s.ctl);
+            [a[0], a[1], c[0], c[1], b[0], b[1]]
         })
         .collect();
     keys.sort_unstable();

@@ -124,9 +124,7 @@ pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<Stri
     if let [dir] = dirs {
         let caption = match opts.title.as_deref() {
             Some(t) => format!("{t}: link utilisation"),
-            None => {
-                "Link utilisation at each configuration's highest load below saturation".to_string()
-            }
+            None => "Link utilisation at the highest load below saturation".to_string(),
         };
         if let Some(svg) = heatmap::heatmap_svg(dir, &caption)? {
             extra.push(("heatmap.svg".to_string(), svg));
