@@ -96,16 +96,17 @@ pub fn heatmaps(dir: &Path) -> Result<Vec<Heatmap>> {
         return Ok(Vec::new());
     };
     let curves = read_dir(dir)?;
+    let layouts: Vec<Option<Layout>> = topologies.iter().map(|t| t.as_ref().map(layout)).collect();
     let mut out = Vec::new();
     for load in &loads {
         let c = load.config;
-        let Some(topo) = &topologies[c] else { continue };
+        let Some(drawn) = &layouts[c] else { continue };
         let (offered, saturated) = offered(&curves, &exp.configurations[c].coordinates, load);
         let config = configuration_label(&axes(&exp), &exp.configurations[c].coordinates);
         let hottest = hottest(&load.links, HOTTEST);
         let panel = Panel {
             title: panel_title(&config, &exp.name, offered),
-            layout: &layout(topo),
+            layout: drawn,
             links: &load.links,
             hottest: &hottest,
         };
@@ -277,94 +278,23 @@ fn read_channels(path: &Path, exp: &Experiment, topos: &[Option<Topology>]) -> R
             .position(|h| h == name)
             .ok_or_else(|| bad(format!("no column {name}")))
     };
-    let [rate, channel, src, dst, dim, dir, util] = [
-        "rate",
-        "channel",
-        "src",
-        "dst",
-        "dim",
-        "dir",
-        "flits_per_cycle",
-    ]
-    .map(col);
-    let (rate, channel, util) = (rate?, channel?, util?);
-    let (src, dst, dim, dir) = (src?, dst?, dim?, dir?);
-    // Per (configuration, rate): each channel's sum over the seeds and their count.
+    let rate = col("rate")?;
+    let columns = ["channel", "src", "dst", "dim", "dir", "flits_per_cycle"].map(col);
+    let [a, b, c, d, e, f] = columns;
+    let columns = [a?, b?, c?, d?, e?, f?];
+    // Per (configuration, rate): each channel's sum over the seeds and their count. The rows
+    // come a load at a time: the last row's coordinates and rate, and its load.
     let mut loads: Vec<(Load, Vec<u32>)> = Vec::new();
+    let (mut key, mut at): (Vec<String>, Option<usize>) = (Vec::new(), None);
     for rec in r.records() {
         let rec = rec.map_err(|e| bad(e.to_string()))?;
-        let coords: Vec<&str> = (1..rate).map(|i| &rec[i]).collect();
-        let config = exp
-            .configurations
-            .iter()
-            .position(|c| {
-                c.coordinates
-                    .iter()
-                    .map(String::as_str)
-                    .eq(coords.iter().copied())
-            })
-            .ok_or_else(|| {
-                bad(format!(
-                    "a row of configuration ({}) that scenario.toml does not have",
-                    coords.join(", ")
-                ))
-            })?;
-        let Some(topo) = &topos[config] else { continue };
-        let num = |i: usize| -> Result<f64> {
-            rec[i]
-                .parse()
-                .map_err(|_| bad(format!("{} is not a number", &rec[i])))
-        };
-        let int = |i: usize| -> Result<u32> {
-            rec[i]
-                .parse()
-                .map_err(|_| bad(format!("{} is not a count", &rec[i])))
-        };
-        let x = num(rate)?;
-        let at = match loads
-            .iter()
-            .position(|(l, _)| l.config == config && l.rate == x)
-        {
-            Some(i) => i,
-            None => {
-                let links = topo
-                    .listed_links()
-                    .enumerate()
-                    .map(|(c, l)| HotLink {
-                        channel: c,
-                        src: l.src,
-                        dst: l.dst,
-                        dim: u32::from(l.dim),
-                        dir: l.dir.sign().to_string(),
-                        util: 0.0,
-                    })
-                    .collect();
-                let n = topo.links().len();
-                loads.push((
-                    Load {
-                        config,
-                        rate: x,
-                        links,
-                    },
-                    vec![0; n],
-                ));
-                loads.len() - 1
-            }
-        };
-        let (load, seen) = &mut loads[at];
-        let c = int(channel)? as usize;
-        let row = (int(src)?, int(dst)?, int(dim)?, &rec[dir]);
-        match load.links.get_mut(c) {
-            Some(l) if (l.src, l.dst, l.dim, l.dir.as_str()) == row => {
-                l.util += num(util)?;
-                seen[c] += 1;
-            }
-            _ => {
-                return Err(bad(format!(
-                    "channel {c} ({}→{} dim {} {}) is not a link of the scenario's network",
-                    row.0, row.1, row.2, row.3
-                )));
-            }
+        if key.is_empty() || !(1..=rate).all(|i| rec[i] == key[i - 1]) {
+            key = (1..=rate).map(|i| rec[i].to_string()).collect();
+            at = load_of(&key, exp, topos, &mut loads).map_err(bad)?;
+        }
+        if let Some(at) = at {
+            let (load, seen) = &mut loads[at];
+            add_row(&rec, columns, load, seen).map_err(bad)?;
         }
     }
     Ok(loads
@@ -376,4 +306,91 @@ fn read_channels(path: &Path, exp: &Experiment, topos: &[Option<Topology>]) -> R
             load
         })
         .collect())
+}
+
+/// The index in `loads` of the load a row's coordinates and rate `key` name, added (every link
+/// at 0) when it is the first row of it; None when its network is not drawn.
+fn load_of(
+    key: &[String],
+    exp: &Experiment,
+    topos: &[Option<Topology>],
+    loads: &mut Vec<(Load, Vec<u32>)>,
+) -> std::result::Result<Option<usize>, String> {
+    let (coords, rate) = key.split_at(key.len() - 1);
+    let config = exp
+        .configurations
+        .iter()
+        .position(|c| c.coordinates == coords)
+        .ok_or_else(|| {
+            format!(
+                "a row of configuration ({}) that scenario.toml does not have",
+                coords.join(", ")
+            )
+        })?;
+    let Some(topo) = &topos[config] else {
+        return Ok(None);
+    };
+    let rate: f64 = rate[0]
+        .parse()
+        .map_err(|_| format!("rate {} is not a number", rate[0]))?;
+    if let Some(i) = loads
+        .iter()
+        .position(|(l, _)| l.config == config && l.rate == rate)
+    {
+        return Ok(Some(i));
+    }
+    let links = topo
+        .listed_links()
+        .enumerate()
+        .map(|(c, l)| HotLink {
+            channel: c,
+            src: l.src,
+            dst: l.dst,
+            dim: u32::from(l.dim),
+            dir: l.dir.sign().to_string(),
+            util: 0.0,
+        })
+        .collect();
+    let seen = vec![0; topo.links().len()];
+    loads.push((
+        Load {
+            config,
+            rate,
+            links,
+        },
+        seen,
+    ));
+    Ok(Some(loads.len() - 1))
+}
+
+/// Adds a channels.csv row (its columns `channel`, `src`, `dst`, `dim`, `dir` and
+/// `flits_per_cycle` at `cols`) to its link of `load`, counting it in `seen`; refused when
+/// the link is not the network's link of that id.
+fn add_row(
+    rec: &csv::StringRecord,
+    cols: [usize; 6],
+    load: &mut Load,
+    seen: &mut [u32],
+) -> std::result::Result<(), String> {
+    let [channel, src, dst, dim, dir, util] = cols;
+    let int = |i: usize| -> std::result::Result<u32, String> {
+        rec[i]
+            .parse()
+            .map_err(|_| format!("{} is not a count", &rec[i]))
+    };
+    let c = int(channel)? as usize;
+    let row = (int(src)?, int(dst)?, int(dim)?, &rec[dir]);
+    match load.links.get_mut(c) {
+        Some(l) if (l.src, l.dst, l.dim, l.dir.as_str()) == row => {
+            l.util += rec[util]
+                .parse::<f64>()
+                .map_err(|_| format!("{} is not a number", &rec[util]))?;
+            seen[c] += 1;
+            Ok(())
+        }
+        _ => Err(format!(
+            "channel {c} ({}→{} dim {} {}) is not a link of the scenario's network",
+            row.0, row.1, row.2, row.3
+        )),
+    }
 }

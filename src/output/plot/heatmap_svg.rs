@@ -38,9 +38,13 @@ const STOPS: [(u8, u8, u8); 5] = [
 /// One heatmap to draw: its title, its topology's layout, every link (by channel id) and the
 /// hottest links to list under it.
 pub(super) struct Panel<'a> {
+    /// Its title, above it.
     pub title: String,
+    /// Where its routers and links are drawn.
     pub layout: &'a Layout,
+    /// Every link, by channel id (beside the layout's strokes).
     pub links: &'a [HotLink],
+    /// The links listed under it.
     pub hottest: &'a [HotLink],
 }
 
