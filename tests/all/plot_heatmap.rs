@@ -144,3 +144,21 @@ fn a_channels_csv_of_another_network_is_refused() {
         "{err}"
     );
 }
+
+/// A network of more than `MAX_LINKS` links (a 33 x 33 torus both ways: 4,356) gets no
+/// heatmap: `heatmaps` gives none and `flitsim plot` writes no heatmap.svg.
+#[test]
+fn a_network_too_large_to_see_gets_no_heatmap() {
+    assert!(2 * 2 * 33 * 33 > flitsim::output::plot::MAX_LINKS);
+    let (_tmp, out) = run(
+        "large",
+        "name = \"l\"\n[topology]\nkind = \"torus\"\nlinks = \"bidirectional\"\nk = 33\nn = 2\n\
+         [traffic]\nmessage_length = 4\nflit_rates = [0.01]\n[run]\nwarmup_cycles = 50\n\
+         measure_cycles = 200\n",
+    );
+    assert!(out.join("channels.csv").exists());
+    assert!(heatmaps(&out).unwrap().is_empty());
+    let o = bin().arg("plot").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{o:?}");
+    assert!(out.join("latency.svg").exists() && !out.join("heatmap.svg").exists());
+}
