@@ -149,7 +149,7 @@ fn a_channels_csv_of_another_network_is_refused() {
 /// heatmap: `heatmaps` gives none and `flitsim plot` writes no heatmap.svg.
 #[test]
 fn a_network_too_large_to_see_gets_no_heatmap() {
-    assert!(2 * 2 * 33 * 33 > flitsim::output::plot::MAX_LINKS);
+    const { assert!(2 * 2 * 33 * 33 > flitsim::output::plot::MAX_LINKS) };
     let (_tmp, out) = run(
         "large",
         "name = \"l\"\n[topology]\nkind = \"torus\"\nlinks = \"bidirectional\"\nk = 33\nn = 2\n\
