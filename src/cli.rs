@@ -108,8 +108,8 @@ pub enum Command {
         #[command(flatten)]
         sets: SetArgs,
     },
-    /// Draw latency, throughput, latency std dev and traffic plots (SVG), one curve per
-    /// configuration, from results directories (pooled.csv when there are replications).
+    /// Draw latency, throughput, latency std dev and traffic plots (SVG, PNG or PDF), one curve
+    /// per configuration, from results directories (pooled.csv when there are replications).
     ///
     /// Draws latency.svg (mean latency with its 95% confidence interval against offered load;
     /// saturated points left out), throughput.svg (accepted against offered load),
@@ -117,7 +117,12 @@ pub enum Command {
     /// (mean channel traffic, % of cycles), one curve per configuration; from one directory
     /// also latency_hist.svg (histogram.csv: each configuration's latency distribution, a
     /// panel each, a curve per load below saturation, as the fraction of messages per cycle of
-    /// latency, the seeds pooled, the axis to 10% past the largest 99th percentile).
+    /// latency, the seeds pooled, the axis to 10% past the largest 99th percentile) and
+    /// heatmap.svg (channels.csv: every network link on the topology's own layout, coloured by
+    /// its utilisation in flits/cycle on a 0-to-1 scale, the mean over the seeds; a panel per
+    /// configuration at its highest offered load below saturation, its hottest links listed;
+    /// none for a network of more than 4,096 links). With --format png or pdf every plot is
+    /// written in that format instead.
     ///
     /// Curves are labelled by the swept keys' values only (`duato, V=5, M=64`): router.vcs as
     /// V=, traffic.message_length as M=, router.buffer_depth as depth=,
@@ -168,6 +173,11 @@ pub enum Command {
         /// The latency axis' range (latency.svg), e.g. 0:200.
         #[arg(long, value_name = "LO:HI", allow_hyphen_values = true)]
         y_range: Option<String>,
+        /// The files' format: svg; png (rendered at twice the SVG's size, with the DejaVu Sans
+        /// font flitsim carries, no system font needed); pdf (one page, vector graphics, by
+        /// svg2pdf). Every plot is written in it: latency.png, heatmap.pdf and so on.
+        #[arg(long, value_name = "FORMAT", default_value = "svg", value_parser = ["svg", "png", "pdf"])]
+        format: String,
     },
     /// The analytical model's latency at each load of the scenario, and its saturation load.
     ///

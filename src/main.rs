@@ -140,12 +140,14 @@ fn dispatch(cmd: Command) -> Result<()> {
             log_y,
             x_range,
             y_range,
+            format,
         } => commands::scale(log_y, x_range, y_range).and_then(|scale| {
             let opts = flitsim::output::plot::PlotOptions {
                 title,
                 labels,
                 panels,
                 scale,
+                format: flitsim::output::plot::Format::parse(&format)?,
             };
             commands::plot(&results, out, &opts)
         }),

@@ -31,6 +31,8 @@ mod mway_zero_load;
 mod output_columns;
 mod output_directory;
 mod plot;
+mod plot_format;
+mod plot_heatmap;
 mod pooled;
 mod routing_adaptive;
 mod routing_deadlock_freedom;

@@ -403,4 +403,31 @@ fn validation_plot_has_two_curves_per_configuration() {
             "V=4: model"
         ]
     );
+    // Each configuration one colour, its simulation solid and its model dashed.
+    let styles: Vec<(&str, bool)> = svg
+        .split("<polyline")
+        .skip(1)
+        .filter(|p| !p.contains("stroke=\"#000000\""))
+        .take(4)
+        .map(|p| {
+            let colour = p.split("stroke=\"").nth(1).unwrap();
+            (&colour[..7], p.contains("stroke-dasharray"))
+        })
+        .collect();
+    assert_eq!(styles[0].0, styles[1].0);
+    assert_eq!(styles[2].0, styles[3].0);
+    assert_ne!(styles[0].0, styles[2].0);
+    assert_eq!(
+        styles.iter().map(|s| s.1).collect::<Vec<_>>(),
+        [false, true, false, true]
+    );
+    // Offered load in flits/node/cycle: the rates 0.002 to 0.008 messages/node/cycle of
+    // 16-flit messages reach 0.128, so the axis is labelled past 0.1.
+    assert!(svg.contains("offered load (flits/node/cycle)"));
+    let ticks: Vec<f64> = svg
+        .split("text-anchor=\"middle\"")
+        .skip(1)
+        .filter_map(|t| t.split('>').nth(1)?.split('<').next()?.trim().parse().ok())
+        .collect();
+    assert!(ticks.iter().any(|&x| x > 0.1), "{ticks:?}");
 }

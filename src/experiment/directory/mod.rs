@@ -294,18 +294,15 @@ impl OutDir {
         self.write(name, bytes)
     }
 
-    /// Adds or replaces plots (name → SVG text), each all at once; they stay beside the tables
+    /// Adds or replaces plots (name → its bytes), each all at once; they stay beside the tables
     /// until a command takes the directory over. Returns their paths.
-    pub fn add_plots(&self, plots: &[(String, String)]) -> Result<Vec<PathBuf>> {
+    pub fn add_plots(&self, plots: &[(String, Vec<u8>)]) -> Result<Vec<PathBuf>> {
         let mut m = self.owned();
         m.plots.extend(plots.iter().map(|(n, _)| n.clone()));
         self.set_manifest(m)?;
         plots
             .iter()
-            .map(|(name, svg)| {
-                self.write(name, svg.as_bytes())
-                    .map(|()| self.real.join(name))
-            })
+            .map(|(name, bytes)| self.write(name, bytes).map(|()| self.real.join(name)))
             .collect()
     }
 

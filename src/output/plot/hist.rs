@@ -181,7 +181,7 @@ pub(super) fn draw(svg: &mut String, dists: &[Distributions], caption: &str) -> 
 }
 
 /// A load as the legend shows it: at most four decimals, without trailing zeros (0.0375, 0.1).
-fn load_label(x: f64) -> String {
+pub(super) fn load_label(x: f64) -> String {
     let s = format!("{x:.4}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }

@@ -9,7 +9,11 @@
 //! panel by, each plot has a panel per value of it (`panels.rs`).
 
 mod curves;
+mod format;
+mod heatmap;
+mod heatmap_svg;
 mod hist;
+mod layout;
 mod look;
 mod panels;
 mod scale;
@@ -17,6 +21,8 @@ mod scale;
 pub use curves::{
     Curve, DirCurves, Row, configuration_label, coordinate_label, panel_title, read_dir,
 };
+pub use format::Format;
+pub use heatmap::{Heatmap, HotLink, MAX_LINKS, heatmaps};
 
 use crate::error::{Error, Result};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
@@ -50,6 +56,8 @@ pub struct PlotOptions {
     pub panels: Option<String>,
     /// The axes: `--x-range` on every plot, `--y-range` and `--log-y` on latency.svg.
     pub scale: Scale,
+    /// The files' format (`--format`).
+    pub format: Format,
 }
 
 /// A curve to draw: its full label, its points and its look (colour, line style, marker).
@@ -70,7 +78,8 @@ enum Layout<'a> {
 }
 
 /// Plots the directories' curves into `out` (latency.svg, throughput.svg, latency_std.svg,
-/// traffic.svg); returns the files written.
+/// traffic.svg; from one directory also latency_hist.svg and heatmap.svg where it has their
+/// data), in `opts.format`; returns the files written.
 pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<String>> {
     if !opts.labels.is_empty() && opts.labels.len() != dirs.len() {
         return Err(Error::Input(format!(
@@ -112,7 +121,17 @@ pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<Stri
             .map_err(|e| Error::Io(format!("{}: {e}", out.display())))?;
         extra.push(("latency_hist.svg".to_string(), look::dash_lines(svg)));
     }
-    write_plots(out, &layout, opts.title.as_deref(), opts.scale, extra)
+    if let [dir] = dirs {
+        let caption = match opts.title.as_deref() {
+            Some(t) => format!("{t}: link utilisation"),
+            None => "Link utilisation at the highest load below saturation".to_string(),
+        };
+        if let Some(svg) = heatmap::heatmap_svg(dir, &caption)? {
+            extra.push(("heatmap.svg".to_string(), svg));
+        }
+    }
+    let files = write_plots(out, &layout, opts.title.as_deref(), opts.scale, extra)?;
+    format::write(out, files, opts.format)
 }
 
 /// A curve's look: from its directory's place `dir` among `several`, then its swept keys'
@@ -159,16 +178,15 @@ fn dir_labels(dirs: &[PathBuf], read: &[DirCurves], given: &[String]) -> Vec<Str
         .collect()
 }
 
-/// Writes the four plots into `dir`, each atomically, listed in its manifest as plots (the
-/// directory is locked meanwhile; a file of those names that flitsim did not write is refused,
-/// never overwritten).
+/// The four plots' SVGs (latency.svg, throughput.svg, latency_std.svg, traffic.svg), then
+/// `extra`'s, by file name (a failure to draw names `dir`).
 fn write_plots(
     dir: &Path,
     layout: &Layout,
     title: Option<&str>,
     scale: Scale,
     extra: Vec<(String, String)>,
-) -> Result<Vec<String>> {
+) -> Result<Vec<(String, String)>> {
     let io = |e: String| Error::Io(format!("{}: {e}", dir.display()));
     let caption = |what: &str| match title {
         Some(t) => format!("{t}: {what}"),
@@ -237,18 +255,7 @@ fn write_plots(
         )
     })?;
     files.extend(extra);
-    let claim = crate::experiment::directory::Claim {
-        owner: crate::experiment::directory::Owner::Plots,
-        scenario: String::new(),
-        given: String::new(),
-        replace: false,
-    };
-    let out = crate::experiment::directory::OutDir::open(dir, claim)?;
-    out.add_plots(&files)?;
-    Ok(files
-        .iter()
-        .map(|(name, _)| dir.join(name).display().to_string())
-        .collect())
+    Ok(files)
 }
 
 /// Draws one plot of `layout` under `caption` on axes `scale`, with a y = x diagonal when
