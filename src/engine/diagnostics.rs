@@ -127,6 +127,7 @@ impl Engine {
             routing: &self.routing,
             msgs: &self.msgs,
             random_tie: self.random_tie,
+            reply_vc: self.reply_vc,
             now: self.cycle as u32,
         };
         let mut cand = Candidates::default();

@@ -6,6 +6,10 @@
 //! c > 1, up to c of its oldest messages hold injection virtual channels at once (paper 000's
 //! eq. 27 splits the source among the V injection virtual channels); their flits share the
 //! injection channel, one per cycle, round-robin over the source's injection buffers.
+//!
+//! With `[traffic] reply_length`, each processor counts its open requests (generated, reply
+//! not yet delivered); with `max_outstanding` = n a source with n open requests is suspended:
+//! its pending arrival waits, its clock stopped, until a reply arrives (BookSim's closed loop).
 
 use super::calendar::Calendar;
 use super::injection::Injector;
@@ -91,6 +95,13 @@ pub(super) struct Sources {
     fly_count: Vec<u8>,
     /// The injection buffer (0..width) that sent the source's last flit.
     fly_rr: Vec<u8>,
+    /// With replies (`[traffic] reply_length`), each processor's open requests: generated,
+    /// their reply not yet delivered; else empty.
+    open: Vec<u32>,
+    /// `[traffic] max_outstanding` n: a source with n open requests is suspended (0: never).
+    most: u32,
+    /// The sources suspended at `most` open requests, their pending arrival held.
+    parked: Vec<bool>,
 }
 
 impl Sources {
@@ -114,6 +125,8 @@ impl Sources {
             + vec_bytes(&self.fly_sent)
             + vec_bytes(&self.fly_count)
             + vec_bytes(&self.fly_rr)
+            + vec_bytes(&self.open)
+            + vec_bytes(&self.parked)
     }
 
     /// `nodes` Poisson sources of `rate` messages/cycle each (0: none), seeded from `seed`.
@@ -142,6 +155,9 @@ impl Sources {
             fly_sent: Vec::new(),
             fly_count: Vec::new(),
             fly_rr: Vec::new(),
+            open: Vec::new(),
+            most: 0,
+            parked: Vec::new(),
         };
         s.start(Process::Poisson, Burst::default(), None);
         s
@@ -165,6 +181,42 @@ impl Sources {
             // The search starts after the last buffer granted: at buffer 0 the first time.
             self.fly_rr = vec![(w - 1) as u8; nodes];
         }
+    }
+
+    /// Counts each processor's open requests (messages are requests answered by replies), and
+    /// suspends a source at `most` of them (0: never).
+    pub fn close_loop(&mut self, most: u32) {
+        let nodes = self.head.len();
+        self.open = vec![0; nodes];
+        self.parked = vec![false; nodes];
+        self.most = most;
+    }
+
+    /// Processor `s` generated a request (with replies; nothing otherwise).
+    pub(super) fn request_opened(&mut self, s: u32) {
+        if let Some(n) = self.open.get_mut(s as usize) {
+            *n += 1;
+        }
+    }
+
+    /// The reply to a request of processor `s` was delivered at the end of cycle `now`: a
+    /// source suspended at `max_outstanding` resumes, its held arrival due the next cycle and
+    /// its later ones as many cycles later as it was held.
+    pub(super) fn request_closed(&mut self, s: u32, now: u64) {
+        let su = s as usize;
+        self.open[su] -= 1;
+        if self.parked[su] {
+            self.parked[su] = false;
+            let source = &mut self.gens[su];
+            let resume = now + 1;
+            source.next += (resume - source.next_cycle()) as f64;
+            self.arrivals.insert(s, resume);
+        }
+    }
+
+    /// Processor `s`'s open requests (0 without replies).
+    pub(super) fn open_requests(&self, s: u32) -> u32 {
+        self.open.get(s as usize).copied().unwrap_or(0)
     }
 
     /// On a network larger than the caches, before the `k`-th drawn message joins its queue:
@@ -208,13 +260,20 @@ impl Sources {
                 &own[s as usize]
             };
             // A source's arrivals due this cycle come before the next source's.
+            let mut drawn = 0;
             loop {
+                if self.most > 0 && self.open[s as usize] + drawn >= self.most {
+                    // Suspended: the arrival waits for a reply (`request_closed`).
+                    self.parked[s as usize] = true;
+                    break;
+                }
                 let src = &mut self.gens[s as usize];
                 let rng = src.arrive(process);
                 let sent = traffic.message(s, rng);
                 let next = src.next_cycle();
                 if let Some((dst, len)) = sent {
                     self.arrived.push((s, dst, len));
+                    drawn += 1;
                 }
                 if next > now {
                     self.arrivals.draw(s, next);

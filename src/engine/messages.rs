@@ -16,10 +16,17 @@ pub struct Messages {
     pub tie: Vec<u32>,
     /// Next message in the same source queue (an intrusive FIFO), or NONE.
     pub next: Vec<u32>,
+    /// A reply (`[traffic] reply_length`): it routes in the reply class of virtual channels.
+    pub reply: Vec<bool>,
+    /// A reply's request's network latency (head injected to tail ejected), which the round
+    /// trip's network latency adds to the reply's; 0 for other messages.
+    pub before: Vec<u64>,
     free: Vec<u32>,
 }
 
 impl Messages {
+    /// A message of `len` flits from `src` to `dst` generated in cycle `created`, with tie
+    /// bits `tie`: a request, or a message without reply.
     pub fn alloc(&mut self, src: u32, dst: u32, len: u16, created: u64, tie: u32) -> u32 {
         if let Some(id) = self.free.pop() {
             let i = id as usize;
@@ -30,6 +37,8 @@ impl Messages {
             self.inject[i] = 0;
             self.tie[i] = tie;
             self.next[i] = NONE;
+            self.reply[i] = false;
+            self.before[i] = 0;
             id
         } else {
             self.src.push(src);
@@ -39,8 +48,16 @@ impl Messages {
             self.inject.push(0);
             self.tie.push(tie);
             self.next.push(NONE);
+            self.reply.push(false);
+            self.before.push(0);
             (self.src.len() - 1) as u32
         }
+    }
+
+    /// Message `m` becomes a reply whose request spent `before` cycles in the network.
+    pub fn make_reply(&mut self, m: u32, before: u64) {
+        self.reply[m as usize] = true;
+        self.before[m as usize] = before;
     }
 
     pub fn release(&mut self, id: u32) {
@@ -62,5 +79,7 @@ impl Messages {
             + vec_bytes(&self.inject)
             + vec_bytes(&self.tie)
             + vec_bytes(&self.next)
+            + vec_bytes(&self.reply)
+            + vec_bytes(&self.before)
     }
 }

@@ -174,6 +174,11 @@ pub struct Engine {
     tie_seed: u64,
     /// The cycle split across threads (`[run] threads_per_point`), or None: one thread.
     split: Option<Box<Split>>,
+    /// R: every message is a request, answered by an R-flit reply when its tail is ejected
+    /// (`[traffic] reply_length`; 0: no replies).
+    reply_length: u16,
+    /// The first virtual channel of the reply class, V/2 (0: no replies).
+    reply_vc: u32,
 }
 
 impl Engine {
@@ -201,6 +206,13 @@ impl Engine {
             net.inj_vcs
         );
         sources.set_concurrency(concurrency, net.inj_vcs);
+        let reply_length = config.sources.reply_length;
+        let reply_vc = if reply_length > 0 { net.vcs / 2 } else { 0 };
+        let mut classes = routing.buffer_classes(&net);
+        if reply_length > 0 {
+            sources.close_loop(config.sources.max_outstanding);
+            classes = classes.with_replies(reply_vc);
+        }
         let mut e = Engine {
             cand: Candidates::default(),
             ahead: route_ahead::RouteAhead::default(),
@@ -217,7 +229,7 @@ impl Engine {
                     )
                 })
                 .collect(),
-            hops: HopProbe::new(routing.buffer_classes(&net)),
+            hops: HopProbe::new(classes),
             occupancy: VcOccupancy::new(net.links as usize, net.vcs),
             traffic,
             bufs: Buffers::new(&net),
@@ -256,6 +268,8 @@ impl Engine {
             ports: InputPorts::new(&net, router.per_port),
             tie_seed: tie_seed(seed),
             split: None,
+            reply_length,
+            reply_vc,
             routing,
             net,
         };
@@ -354,6 +368,9 @@ impl Engine {
         if self.window.holds(self.cycle) {
             self.outstanding += 1;
         }
+        if self.reply_length > 0 {
+            self.sources.request_opened(s);
+        }
         self.sources.enqueue(s, m, &mut self.msgs.next);
     }
 
@@ -416,6 +433,7 @@ impl Engine {
             pipe,
             ports,
             plan,
+            reply_vc,
             ..
         } = self;
         let q = step::request::Requests {
@@ -425,6 +443,7 @@ impl Engine {
                 routing,
                 msgs,
                 random_tie: *random_tie,
+                reply_vc: *reply_vc,
                 now: *cycle as u32,
             },
             selection: *selection,

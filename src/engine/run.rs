@@ -377,18 +377,22 @@ fn measured(
 ) -> Measured {
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
     let offered_fraction = e.traffic.offered_fraction();
+    // With replies each request sent brings M + R flits into the network: the moments of that.
+    let (m1, r) = (e.traffic.mean_length(), e.reply_length as f64);
+    let m2 = e.traffic.length_moment(2) + 2.0 * r * m1 + r * r;
     Measured {
         rate,
         seed,
         variant: e.traffic.variant(),
-        mean_length: e.traffic.mean_length(),
+        mean_length: m1,
+        reply_length: e.reply_length,
         offered_fraction,
         offered_variance: offered_variance(
             e.sources.kind,
             rate,
             offered_fraction,
-            e.traffic.mean_length(),
-            e.traffic.length_moment(2),
+            m1 + r,
+            m2,
             e.traffic.burst(),
         ),
         warmup_cycles: w0.min(e.cycle),

@@ -33,6 +33,8 @@ pub struct Measured {
     pub variant: (f64, Option<f64>),
     /// Mean message length in flits.
     pub mean_length: f64,
+    /// R, the replies' length in flits (0: no replies).
+    pub reply_length: u16,
     /// Fraction of generated messages actually sent.
     pub offered_fraction: f64,
     /// Variance per node and cycle of the flits the sources offer ([`offered_variance`]).
@@ -145,8 +147,13 @@ pub struct PointResult {
     /// Fraction of generated messages actually sent (nodes a pattern maps onto themselves
     /// send nothing).
     pub offered_fraction: f64,
-    /// Variance per node and cycle of the flits the sources offer ([`offered_variance`]): a
-    /// window of W cycles on N nodes offers a count of flits whose variance is N·W times this.
+    /// R, the replies' length in flits (0: no replies): each request sent brings R flits more
+    /// into the network.
+    #[serde(default)]
+    pub reply_length: u16,
+    /// Variance per node and cycle of the flits the sources offer, replies included
+    /// ([`offered_variance`]): a window of W cycles on N nodes offers a count of flits whose
+    /// variance is N·W times this.
     pub offered_variance: f64,
     /// Processors.
     pub nodes: u32,
@@ -227,6 +234,7 @@ impl PointResult {
             hotspot_fraction: m.variant.1,
             mean_length: m.mean_length,
             offered_fraction: m.offered_fraction,
+            reply_length: m.reply_length,
             offered_variance: m.offered_variance,
             nodes: net.nodes,
             warmup_cycles: m.warmup_cycles,
@@ -280,14 +288,14 @@ impl PointResult {
     }
 
     /// The window's accepted flits short of its offered flits, in standard deviations of the
-    /// offered count: (O − A)/σ with O = `offered_flits` · N · W, A = `accepted_flits` · N · W
+    /// offered count: (O − A)/σ with O = `network_offered_flits` · N · W, A = `accepted_flits` · N · W
     /// and σ² = `offered_variance` · N · W (N nodes, W window cycles); 0 when nothing is offered.
     /// At a stable load E\[A\] = E\[O\] and the sources' counting noise σ dominates its spread.
     pub fn shortfall(&self) -> f64 {
         let node_cycles = self.nodes as f64 * self.window_cycles as f64;
         let sigma = (self.offered_variance * node_cycles).sqrt();
         if sigma > 0.0 {
-            (self.offered_flits() - self.accepted_flits) * node_cycles / sigma
+            (self.network_offered_flits() - self.accepted_flits) * node_cycles / sigma
         } else {
             0.0
         }
@@ -301,6 +309,14 @@ impl PointResult {
         } else {
             &self.mway_channel_flits
         }
+    }
+
+    /// The flits/node/cycle the offered load puts into the network: the offered requests'
+    /// (`offered_flits`, λ·M̄) and, with replies, an R-flit reply to each, λ·(M̄ + R) in all.
+    /// A stable point accepts this many.
+    pub fn network_offered_flits(&self) -> f64 {
+        let r = self.reply_length as f64;
+        self.offered_flits() * (self.mean_length + r) / self.mean_length
     }
 
     /// Offered load in flits/node/cycle: λ times the mean length times the share sent (the
