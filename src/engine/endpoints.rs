@@ -31,7 +31,7 @@ pub struct Delivery {
     pub dst: u32,
     /// Length in flits.
     pub len: u16,
-    /// Cycle the message was generated.
+    /// Cycle the message was generated (a reply: its request's).
     pub created: u64,
     /// Cycle its head crossed the injection channel.
     pub inject: u64,

@@ -2,6 +2,16 @@
 //! id. Flits are not objects: a buffer records which message it holds and how many flits.
 
 use crate::network::NONE;
+use crate::stats::Hops;
+
+/// What a reply carries of its request, for the round trip's statistics.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Leg {
+    /// The request's network latency: head injected to tail ejected.
+    pub network: u64,
+    /// The request's hops.
+    pub hops: Hops,
+}
 
 #[derive(Clone, Default)]
 pub struct Messages {
@@ -18,9 +28,9 @@ pub struct Messages {
     pub next: Vec<u32>,
     /// A reply (`[traffic] reply_length`): it routes in the reply class of virtual channels.
     pub reply: Vec<bool>,
-    /// A reply's request's network latency (head injected to tail ejected), which the round
-    /// trip's network latency adds to the reply's; 0 for other messages.
-    pub before: Vec<u64>,
+    /// A reply's request's network latency and hops, which the round trip's add to the
+    /// reply's; zero for other messages.
+    pub before: Vec<Leg>,
     free: Vec<u32>,
 }
 
@@ -38,7 +48,7 @@ impl Messages {
             self.tie[i] = tie;
             self.next[i] = NONE;
             self.reply[i] = false;
-            self.before[i] = 0;
+            self.before[i] = Leg::default();
             id
         } else {
             self.src.push(src);
@@ -49,13 +59,13 @@ impl Messages {
             self.tie.push(tie);
             self.next.push(NONE);
             self.reply.push(false);
-            self.before.push(0);
+            self.before.push(Leg::default());
             (self.src.len() - 1) as u32
         }
     }
 
-    /// Message `m` becomes a reply whose request spent `before` cycles in the network.
-    pub fn make_reply(&mut self, m: u32, before: u64) {
+    /// Message `m` becomes a reply to a request that made `before`.
+    pub fn make_reply(&mut self, m: u32, before: Leg) {
         self.reply[m as usize] = true;
         self.before[m as usize] = before;
     }

@@ -3,6 +3,7 @@
 //! closes, so that a window keeps no copy of them), and the virtual-channel occupancy.
 
 use super::endpoints::Delivery;
+use super::messages::Leg;
 use super::parts::Arbiters;
 use super::{Engine, SplitProfile, Window};
 use crate::network::Network;
@@ -214,14 +215,15 @@ impl Engine {
         if w.holds(created) {
             self.outstanding -= 1;
             let batch = ((created - w.start) * w.batches / (w.end - w.start)) as usize;
-            self.stats.record(
-                self.cycle - created,
-                self.cycle - inject + self.msgs.before[mi],
-                hops.links as u32,
-                batch,
-            );
+            let before = self.msgs.before[mi];
+            let (prior, network) = (before.hops, self.cycle - inject + before.network);
+            let links = (hops.links + prior.links) as u32;
             self.stats
-                .record_classes(hops.escape as u32, hops.detour as u32);
+                .record(self.cycle - created, network, links, batch);
+            self.stats.record_classes(
+                (hops.escape + prior.escape) as u32,
+                (hops.detour + prior.detour) as u32,
+            );
         }
         self.msgs.release(m);
     }
@@ -239,8 +241,8 @@ impl Engine {
             false => 0,
         };
         let r = self.msgs.alloc(dst, src, self.reply_length, created, tie);
-        self.msgs.make_reply(r, self.cycle - self.msgs.inject[mi]);
-        self.hops.carry(r, hops);
+        let network = self.cycle - self.msgs.inject[mi];
+        self.msgs.make_reply(r, Leg { network, hops });
         self.generated_msgs += 1;
         self.backlog += 1;
         self.sources.enqueue(dst, r, &mut self.msgs.next);

@@ -123,12 +123,6 @@ impl HopProbe {
         hop(&mut self.hops[..], self.classes, m, c, vc);
     }
 
-    /// Message `m` starts with hops `h` (a reply, its request's): its round trip's.
-    pub fn carry(&mut self, m: u32, h: Hops) {
-        self.fit(m as usize + 1);
-        self.hops[m as usize] = h;
-    }
-
     /// Message `m`'s hops so far.
     pub fn of(&self, m: u32) -> Hops {
         self.hops[m as usize]
