@@ -11,6 +11,8 @@
 //! not yet delivered); with `max_outstanding` = n a source with n open requests is suspended:
 //! its pending arrival waits, its clock stopped, until a reply arrives (BookSim's closed loop).
 
+mod closed_loop;
+
 use super::calendar::Calendar;
 use super::injection::Injector;
 use super::messages::Messages;
@@ -181,42 +183,6 @@ impl Sources {
             // The search starts after the last buffer granted: at buffer 0 the first time.
             self.fly_rr = vec![(w - 1) as u8; nodes];
         }
-    }
-
-    /// Counts each processor's open requests (messages are requests answered by replies), and
-    /// suspends a source at `most` of them (0: never).
-    pub fn close_loop(&mut self, most: u32) {
-        let nodes = self.head.len();
-        self.open = vec![0; nodes];
-        self.parked = vec![false; nodes];
-        self.most = most;
-    }
-
-    /// Processor `s` generated a request (with replies; nothing otherwise).
-    pub(super) fn request_opened(&mut self, s: u32) {
-        if let Some(n) = self.open.get_mut(s as usize) {
-            *n += 1;
-        }
-    }
-
-    /// The reply to a request of processor `s` was delivered at the end of cycle `now`: a
-    /// source suspended at `max_outstanding` resumes, its held arrival due the next cycle and
-    /// its later ones as many cycles later as it was held.
-    pub(super) fn request_closed(&mut self, s: u32, now: u64) {
-        let su = s as usize;
-        self.open[su] -= 1;
-        if self.parked[su] {
-            self.parked[su] = false;
-            let source = &mut self.gens[su];
-            let resume = now + 1;
-            source.next += (resume - source.next_cycle()) as f64;
-            self.arrivals.insert(s, resume);
-        }
-    }
-
-    /// Processor `s`'s open requests (0 without replies).
-    pub(super) fn open_requests(&self, s: u32) -> u32 {
-        self.open.get(s as usize).copied().unwrap_or(0)
     }
 
     /// On a network larger than the caches, before the `k`-th drawn message joins its queue:
