@@ -148,7 +148,7 @@ pub struct PointResult {
     /// send nothing).
     pub offered_fraction: f64,
     /// R, the replies' length in flits (0: no replies): each request sent brings R flits more
-    /// into the network.
+    /// into the network, which `offered_flits` counts.
     #[serde(default)]
     pub reply_length: u16,
     /// Variance per node and cycle of the flits the sources offer, replies included
@@ -288,14 +288,14 @@ impl PointResult {
     }
 
     /// The window's accepted flits short of its offered flits, in standard deviations of the
-    /// offered count: (O − A)/σ with O = `network_offered_flits` · N · W, A = `accepted_flits` · N · W
+    /// offered count: (O − A)/σ with O = `offered_flits` · N · W, A = `accepted_flits` · N · W
     /// and σ² = `offered_variance` · N · W (N nodes, W window cycles); 0 when nothing is offered.
     /// At a stable load E\[A\] = E\[O\] and the sources' counting noise σ dominates its spread.
     pub fn shortfall(&self) -> f64 {
         let node_cycles = self.nodes as f64 * self.window_cycles as f64;
         let sigma = (self.offered_variance * node_cycles).sqrt();
         if sigma > 0.0 {
-            (self.network_offered_flits() - self.accepted_flits) * node_cycles / sigma
+            (self.offered_flits() - self.accepted_flits) * node_cycles / sigma
         } else {
             0.0
         }
@@ -311,20 +311,18 @@ impl PointResult {
         }
     }
 
-    /// The flits/node/cycle the offered load puts into the network: the offered requests'
-    /// (`offered_flits`, λ·M̄) and, with replies, an R-flit reply to each, λ·(M̄ + R) in all.
-    /// A stable point accepts this many.
-    pub fn network_offered_flits(&self) -> f64 {
-        let r = self.reply_length as f64;
-        self.offered_flits() * (self.mean_length + r) / self.mean_length
-    }
-
     /// Offered load in flits/node/cycle: λ times the mean length times the share sent (the
-    /// scenario's flit rate as given when every node sends).
+    /// scenario's flit rate as given when every node sends); with replies, each request sent
+    /// also brings its R-flit reply, λ·(M̄ + R) times that share in all, so that a stable point
+    /// accepts what is offered either way.
     pub fn offered_flits(&self) -> f64 {
-        match self.given_flit_rate {
+        let requests = match self.given_flit_rate {
             Some(f) if self.offered_fraction == 1.0 => f,
             _ => self.rate * self.mean_length * self.offered_fraction,
+        };
+        if self.reply_length == 0 {
+            return requests;
         }
+        requests * (self.mean_length + self.reply_length as f64) / self.mean_length
     }
 }

@@ -269,6 +269,30 @@ fn past_saturation_a_closed_loop_plateaus_without_its_queues_growing() {
 }
 
 #[test]
+fn below_saturation_the_network_carries_the_requests_and_their_replies() {
+    // 0.05 request flits/node/cycle of 4-flit requests: λ = 0.0125, and with 12-flit replies
+    // λ·(M + R) = 0.2 flits/node/cycle offered, which a stable point accepts.
+    let s = scenario(&closed_loop(0.05, None, "poisson"));
+    let r = run_point(&s, s.traffic.rates[0], 1).unwrap();
+    assert!(
+        (r.offered_flits() - 0.2).abs() < 1e-12,
+        "{}",
+        r.offered_flits()
+    );
+    assert!(!r.saturated(), "accepted {}", r.accepted_flits);
+    assert!(
+        (r.accepted_flits - 0.2).abs() < 0.01,
+        "accepted {}",
+        r.accepted_flits
+    );
+    assert!(
+        (r.accepted_rate - 2.0 * 0.0125).abs() < 0.001,
+        "{}",
+        r.accepted_rate
+    );
+}
+
+#[test]
 fn with_one_open_request_throughput_is_one_per_round_trip() {
     // Little's law, L = λ·W: one request is always open (the source, suspended while it is,
     // generates the next in the cycle after its reply's tail is ejected), each for its round
