@@ -6,7 +6,7 @@
 
 use crate::common::{Topo, flitsim_check};
 use flitsim::Scenario;
-use flitsim::engine::{Delivery, Engine, build_engine, run_point, run_point_on};
+use flitsim::engine::{Delivery, Engine, build_engine, build_engine_with, run_point, run_point_on};
 use flitsim::stats::PointResult;
 use rand::{Rng, SeedableRng};
 
@@ -37,7 +37,14 @@ fn scenario(text: &str) -> Scenario {
 
 /// An engine of `text` without sources (messages only through `send`), logging deliveries.
 fn quiet(text: &str) -> Engine {
-    let mut e = build_engine(&scenario(text), 0.0, 1);
+    quiet_with(text, false)
+}
+
+/// [`quiet`], with the one-pass cycle (headers routed ahead, worms flowing) if `one_pass`.
+fn quiet_with(text: &str, one_pass: bool) -> Engine {
+    let mut e = build_engine_with(&scenario(text), 0.0, 1, |c| {
+        c.prefetch = Some(one_pass);
+    });
     e.log_deliveries = true;
     e
 }
@@ -151,17 +158,20 @@ fn every_request_gets_one_reply_from_its_destination_in_the_reply_class() {
         (Topo::bi_torus(4, 2), DOR, 4),
         (Topo::bi_torus(4, 2), DUATO, 6),
     ];
-    for (topo, routing, vcs) in cases {
-        let ctx = format!("{topo:?} {routing} V={vcs}");
-        let mut e = quiet(&text(
-            &topo,
-            routing,
-            vcs,
-            4,
-            (m, r),
-            "rates = [0.001]",
-            "measure_cycles = 100",
-        ));
+    for ((topo, routing, vcs), one_pass) in cases.into_iter().zip([false, true, false, true]) {
+        let ctx = format!("{topo:?} {routing} V={vcs} one-pass {one_pass}");
+        let mut e = quiet_with(
+            &text(
+                &topo,
+                routing,
+                vcs,
+                4,
+                (m, r),
+                "rates = [0.001]",
+                "measure_cycles = 100",
+            ),
+            one_pass,
+        );
         let mut sent = offer_and_watch(&mut e, 0.05, m, 3000);
         let (requests, replies): (Vec<Delivery>, Vec<Delivery>) =
             e.deliveries.iter().partition(|d| d.len == m);
