@@ -356,7 +356,7 @@ impl Engine {
 
     /// Queues a message of `len` flits at `s` for `dst`, generated in the current cycle: its
     /// tie bits a hash of the tie seed and its serial number under `tie = "random"`, else 0
-    /// (every tie `+`).
+    /// (every tie `+`). With replies it is a request, open at `s` until its reply arrives.
     pub fn send(&mut self, s: u32, dst: u32, len: u16) {
         let tie = match self.random_tie {
             true => tie_bits(self.tie_seed, self.generated_msgs),

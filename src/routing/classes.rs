@@ -1,12 +1,14 @@
 //! Protocol classes of request and reply traffic (`[traffic] reply_length`): the V virtual
 //! channels of every network channel split into two classes of V/2, requests on `0..V/2` and
 //! replies on `V/2..V`, each running the configured routing exactly as it would on V/2 virtual
-//! channels. A request's delivery waits for nothing of a reply's, and a reply never waits for
-//! a request's buffer, so the protocol adds no cycle of dependencies (the protocol-deadlock
-//! rule: Dally and Towles, "Principles and Practices of Interconnection Networks", section
-//! 14.1.5), and each routing's own deadlock-freedom argument holds in each class. Injection
-//! buffers are shared: a source queue is unbounded and an ejection channel always sinks, so
-//! no dependency runs through them.
+//! channels, so each routing's own deadlock-freedom argument holds in each class. At an
+//! endpoint of finite queues a request is consumed only once its reply can be queued, and
+//! replies waiting for buffers that requests hold would close a cycle of dependencies through
+//! the endpoints (protocol deadlock; Dally and Towles, "Principles and Practices of
+//! Interconnection Networks", on deadlock): in separate classes a reply never waits for a
+//! request's buffer. flitsim's source queues are unbounded and an ejection channel always
+//! sinks, so its endpoints add no dependency, and requests and replies share the injection
+//! buffers.
 
 use super::{Algorithm, Candidates, Refusal, Routing, Setting};
 use crate::network::Network;
