@@ -33,7 +33,7 @@ impl Engine {
     /// Read-only, for tests that check the protocol classes.
     pub fn buffer_holds_reply(&self, b: u32) -> bool {
         let m = self.bufs.buf[b as usize].msg;
-        m != NONE && self.msgs.reply[m as usize]
+        m != NONE && self.msgs.reply.get(m as usize) == Some(&true)
     }
 
     /// Buffers holding flits whose front flit has not moved for `cycles` cycles.

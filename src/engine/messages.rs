@@ -26,15 +26,26 @@ pub struct Messages {
     pub tie: Vec<u32>,
     /// Next message in the same source queue (an intrusive FIFO), or NONE.
     pub next: Vec<u32>,
-    /// A reply (`[traffic] reply_length`): it routes in the reply class of virtual channels.
+    /// With replies (`[traffic] reply_length`; else empty): a reply, which routes in the
+    /// reply class of virtual channels.
     pub reply: Vec<bool>,
-    /// A reply's request's network latency and hops, which the round trip's add to the
-    /// reply's; zero for other messages.
+    /// With replies (else empty): a reply's request's network latency and hops, which the
+    /// round trip's add to the reply's; zero for requests.
     pub before: Vec<Leg>,
+    /// Messages are requests answered by replies: `reply` and `before` are kept.
+    replies: bool,
     free: Vec<u32>,
 }
 
 impl Messages {
+    /// The columns of requests answered by replies.
+    pub fn with_replies() -> Messages {
+        Messages {
+            replies: true,
+            ..Messages::default()
+        }
+    }
+
     /// A message of `len` flits from `src` to `dst` generated in cycle `created`, with tie
     /// bits `tie`: a request, or a message without reply.
     pub fn alloc(&mut self, src: u32, dst: u32, len: u16, created: u64, tie: u32) -> u32 {
@@ -47,8 +58,10 @@ impl Messages {
             self.inject[i] = 0;
             self.tie[i] = tie;
             self.next[i] = NONE;
-            self.reply[i] = false;
-            self.before[i] = Leg::default();
+            if self.replies {
+                self.reply[i] = false;
+                self.before[i] = Leg::default();
+            }
             id
         } else {
             self.src.push(src);
@@ -58,8 +71,10 @@ impl Messages {
             self.inject.push(0);
             self.tie.push(tie);
             self.next.push(NONE);
-            self.reply.push(false);
-            self.before.push(Leg::default());
+            if self.replies {
+                self.reply.push(false);
+                self.before.push(Leg::default());
+            }
             (self.src.len() - 1) as u32
         }
     }

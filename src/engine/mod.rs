@@ -240,7 +240,10 @@ impl Engine {
             } else {
                 EarlyFree::default()
             },
-            msgs: Messages::default(),
+            msgs: match reply_length {
+                0 => Messages::default(),
+                _ => Messages::with_replies(),
+            },
             sources,
             delivered: Vec::new(),
             plan,

@@ -203,6 +203,7 @@ impl Engine {
                 hops: hops.links,
             });
         }
+        let mut before = Leg::default();
         if self.reply_length > 0 {
             if !self.msgs.reply[mi] {
                 self.answer(m, hops);
@@ -210,12 +211,12 @@ impl Engine {
                 return;
             }
             self.sources.request_closed(self.msgs.dst[mi], self.cycle);
+            before = self.msgs.before[mi];
         }
         let w = self.window;
         if w.holds(created) {
             self.outstanding -= 1;
             let batch = ((created - w.start) * w.batches / (w.end - w.start)) as usize;
-            let before = self.msgs.before[mi];
             let (prior, network) = (before.hops, self.cycle - inject + before.network);
             let links = (hops.links + prior.links) as u32;
             self.stats
