@@ -255,6 +255,12 @@ impl Engine {
         self.sources.open_requests(s)
     }
 
+    /// A closed loop: requests answered by replies, each processor's open requests bounded
+    /// (`[traffic] max_outstanding`).
+    pub fn closed_loop(&self) -> bool {
+        self.sources.bounded()
+    }
+
     /// Messages queued at processor `s`'s source, not yet fully injected.
     pub fn queued(&self, s: u32) -> u32 {
         let mut n = 0;

@@ -230,6 +230,9 @@ fn simulate(
     let backlog_cap = rc.max_backlog.saturating_mul(nodes);
     let mut span = Span::default();
     let mut occupancy = None;
+    // Cycles in a row with flits in the network and none moving; `stalled` the same since the
+    // watchdog's last scan.
+    let mut still = 0u64;
     let mut stalled = 0u64;
     // The watchdog's scan reads every buffer: it runs at most every buffers/64 cycles, so that
     // its cost stays a small fraction of the cycle's whatever `watchdog_cycles` is (on a large
@@ -275,11 +278,12 @@ fn simulate(
                 )));
             }
         }
-        stalled = if e.moved == 0 && e.flits_in_net > 0 {
-            stalled + 1
+        still = if e.moved == 0 && e.flits_in_net > 0 {
+            still + 1
         } else {
             0
         };
+        stalled = if still > 0 { stalled + 1 } else { 0 };
         if stalled >= scan || (e.cycle.is_multiple_of(scan) && e.cycle > 0) {
             // Flits that have not moved for a whole watchdog period may be deadlocked, or only
             // waiting behind heavy congestion: a drained copy of the network tells which.
@@ -296,11 +300,14 @@ fn simulate(
         }
     };
     // A point about to stop as saturated may be deadlocked instead, before the watchdog's
-    // period has passed: a drained copy of the network tells (truthful outcomes).
-    if stop != StopReason::Drained
+    // period has passed: a drained copy of the network tells (truthful outcomes). So may one
+    // ending with flits standing still in a closed loop (`max_outstanding`), whose sources,
+    // all waiting on stuck replies, generate nothing to measure, so that it drains at once.
+    if (stop != StopReason::Drained || (e.closed_loop() && still > 0))
         && let Some(frozen) = e.confirm_deadlock()
     {
         let why = match stop {
+            StopReason::Drained => DeadlockCause::Ending { cycles: still },
             StopReason::Backlog => DeadlockCause::Backlog,
             StopReason::WarmupCap => DeadlockCause::WarmupCap,
             _ => DeadlockCause::DrainCap,

@@ -6,6 +6,7 @@
 
 use crate::common::{Topo, flitsim_check};
 use flitsim::Scenario;
+use flitsim::engine::DeadlockCause;
 use flitsim::engine::{Delivery, Engine, build_engine, build_engine_with, run_point, run_point_on};
 use flitsim::stats::PointResult;
 use rand::{Rng, SeedableRng};
@@ -448,5 +449,35 @@ fn closed_loops_past_saturation_with_1_flit_buffers_do_not_deadlock() {
                 r.accepted_flits
             );
         }
+    }
+}
+
+#[test]
+fn a_stuck_closed_loop_is_reported_as_a_deadlock_not_as_drained() {
+    // Dimension order on a unidirectional torus without its dateline classes (deadlock_check
+    // off, one virtual channel per class) deadlocks within a few hundred cycles. Every source
+    // then waits on a stuck reply and generates nothing: the window measures no message and
+    // would drain at once; the point ends with its network frozen, which a drained copy
+    // confirms, before the watchdog's 10,000 cycles have passed.
+    let t = text(
+        &Topo::uni_torus(4, 2),
+        "algorithm = \"dor\"\ndeadlock_check = false",
+        2,
+        2,
+        (8, 8),
+        "flit_rates = [1.0]\nmax_outstanding = 4",
+        "warmup_cycles = 1000\nmeasure_cycles = 2000",
+    );
+    let s = scenario(&t);
+    match run_point(&s, s.traffic.rates[0], 1) {
+        Err(flitsim::error::Error::Deadlock(r)) => {
+            assert!(
+                matches!(r.cause, DeadlockCause::Ending { cycles } if cycles > 1000),
+                "{:?}",
+                r.cause
+            );
+            assert!(!r.stuck.is_empty());
+        }
+        other => panic!("expected a deadlock, got {other:?}"),
     }
 }

@@ -37,6 +37,11 @@ impl Sources {
         }
     }
 
+    /// A source is suspended at `max_outstanding` open requests.
+    pub(in crate::engine) fn bounded(&self) -> bool {
+        self.most > 0
+    }
+
     /// Processor `s`'s open requests (0 without replies).
     pub(in crate::engine) fn open_requests(&self, s: u32) -> u32 {
         self.open.get(s as usize).copied().unwrap_or(0)
