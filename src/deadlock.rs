@@ -20,6 +20,13 @@ pub enum DeadlockCause {
     DrainCap,
     /// The point was stopping on its warm-up cap (`[run] max_warmup_cycles`).
     WarmupCap,
+    /// The point was ending with no flit moved for its last `cycles` cycles, though flits
+    /// were in the network (a closed loop whose every source waits on a stuck reply measures
+    /// nothing, and so drains at once).
+    Ending {
+        /// The cycles without a flit moving.
+        cycles: u64,
+    },
 }
 
 impl fmt::Display for DeadlockCause {
@@ -27,6 +34,12 @@ impl fmt::Display for DeadlockCause {
         let limit = match self {
             DeadlockCause::Watchdog { cycles } => {
                 return write!(f, "flits had not moved for {cycles} cycles");
+            }
+            DeadlockCause::Ending { cycles } => {
+                return write!(
+                    f,
+                    "the point was ending with flits that had not moved for {cycles} cycles"
+                );
             }
             DeadlockCause::Backlog => "backlog limit",
             DeadlockCause::DrainCap => "drain cap",

@@ -491,6 +491,23 @@ fn check_traffic(s: &Scenario) -> Result<()> {
         1 => lengths,
         c => format!("{lengths}, up to {c} messages injected at once per source"),
     };
+    // And one-way messages.
+    let (r, n, half) = (
+        t.options.reply_length,
+        t.options.max_outstanding,
+        s.router.vcs / 2,
+    );
+    let lengths = match (r, n) {
+        (0, _) => lengths,
+        (r, 0) => format!(
+            "{lengths}, each answered by a {r}-flit reply (requests on virtual channels 0..{half}, replies on {half}..{})",
+            2 * half
+        ),
+        (r, n) => format!(
+            "{lengths}, each answered by a {r}-flit reply (requests on virtual channels 0..{half}, replies on {half}..{}), at most {n} open requests per processor",
+            2 * half
+        ),
+    };
     out!(
         "  traffic: {}{mixture}, {lengths}, {} load point(s) x {} seed(s)",
         t.pattern.name(),

@@ -63,6 +63,10 @@ pub struct SourceModel {
     pub process: Process,
     /// Messages a source injects at once, each in its own injection virtual channel.
     pub concurrency: u32,
+    /// R: every message is a request answered by an R-flit reply (0: no replies).
+    pub reply_length: u16,
+    /// The most open requests of a processor, its source suspended there (0: unbounded).
+    pub max_outstanding: u32,
 }
 
 /// Everything an engine is built with beyond its network, routing and traffic.
@@ -97,6 +101,8 @@ impl EngineConfig {
         sources: SourceModel {
             process: Process::Poisson,
             concurrency: 1,
+            reply_length: 0,
+            max_outstanding: 0,
         },
         selection: Selection::Random,
         random_tie: false,
@@ -113,6 +119,8 @@ impl EngineConfig {
             sources: SourceModel {
                 process: s.traffic.process,
                 concurrency: s.traffic.source_concurrency,
+                reply_length: s.traffic.options.reply_length as u16,
+                max_outstanding: s.traffic.options.max_outstanding,
             },
             selection: s.routing.selection,
             random_tie: Routing::random_tie(s, net),

@@ -29,6 +29,13 @@ impl Engine {
         r.sent
     }
 
+    /// Whether buffer `b`'s current (or last) message is a reply (`[traffic] reply_length`).
+    /// Read-only, for tests that check the protocol classes.
+    pub fn buffer_holds_reply(&self, b: u32) -> bool {
+        let m = self.bufs.buf[b as usize].msg;
+        m != NONE && self.msgs.reply.get(m as usize) == Some(&true)
+    }
+
     /// Buffers holding flits whose front flit has not moved for `cycles` cycles.
     pub fn stuck_buffers(&self, cycles: u64) -> Vec<u32> {
         let mut v: Vec<u32> = (0..self.net.buffers() as u32)
@@ -127,6 +134,7 @@ impl Engine {
             routing: &self.routing,
             msgs: &self.msgs,
             random_tie: self.random_tie,
+            reply_vc: self.reply_vc,
             now: self.cycle as u32,
         };
         let mut cand = Candidates::default();

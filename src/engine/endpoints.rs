@@ -6,6 +6,12 @@
 //! c > 1, up to c of its oldest messages hold injection virtual channels at once (paper 000's
 //! eq. 27 splits the source among the V injection virtual channels); their flits share the
 //! injection channel, one per cycle, round-robin over the source's injection buffers.
+//!
+//! With `[traffic] reply_length`, each processor counts its open requests (generated, reply
+//! not yet delivered); with `max_outstanding` = n a source with n open requests is suspended:
+//! its pending arrival waits, its clock stopped, until a reply arrives (BookSim's closed loop).
+
+mod closed_loop;
 
 use super::calendar::Calendar;
 use super::injection::Injector;
@@ -29,7 +35,7 @@ pub struct Delivery {
     pub dst: u32,
     /// Length in flits.
     pub len: u16,
-    /// Cycle the message was generated.
+    /// Cycle the message was generated (a reply: its request's).
     pub created: u64,
     /// Cycle its head crossed the injection channel.
     pub inject: u64,
@@ -93,6 +99,13 @@ pub(super) struct Sources {
     fly_count: Vec<u8>,
     /// The injection buffer (0..width) that sent the source's last flit.
     fly_rr: Vec<u8>,
+    /// With replies (`[traffic] reply_length`), each processor's open requests: generated,
+    /// their reply not yet delivered; else empty.
+    open: Vec<u32>,
+    /// `[traffic] max_outstanding` n: a source with n open requests is suspended (0: never).
+    most: u32,
+    /// The sources suspended at `most` open requests, their pending arrival held.
+    parked: Vec<bool>,
 }
 
 impl Sources {
@@ -116,6 +129,8 @@ impl Sources {
             + vec_bytes(&self.fly_sent)
             + vec_bytes(&self.fly_count)
             + vec_bytes(&self.fly_rr)
+            + vec_bytes(&self.open)
+            + vec_bytes(&self.parked)
     }
 
     /// `nodes` Poisson sources of `rate` messages/cycle each (0: none), seeded from `seed`.
@@ -144,6 +159,9 @@ impl Sources {
             fly_sent: Vec::new(),
             fly_count: Vec::new(),
             fly_rr: Vec::new(),
+            open: Vec::new(),
+            most: 0,
+            parked: Vec::new(),
         };
         s.start(Process::Poisson, Burst::default(), None);
         s
@@ -210,13 +228,20 @@ impl Sources {
                 &own[s as usize]
             };
             // A source's arrivals due this cycle come before the next source's.
+            let mut drawn = 0;
             loop {
+                if self.most > 0 && self.open[s as usize] + drawn >= self.most {
+                    // Suspended: the arrival waits for a reply (`request_closed`).
+                    self.parked[s as usize] = true;
+                    break;
+                }
                 let src = &mut self.gens[s as usize];
                 let rng = src.arrive(process);
                 let sent = traffic.message(s, rng);
                 let next = src.next_cycle();
                 if let Some((dst, len)) = sent {
                     self.arrived.push((s, dst, len));
+                    drawn += 1;
                 }
                 if next > now {
                     self.arrivals.draw(s, next);

@@ -2,6 +2,16 @@
 //! id. Flits are not objects: a buffer records which message it holds and how many flits.
 
 use crate::network::NONE;
+use crate::stats::Hops;
+
+/// What a reply carries of its request, for the round trip's statistics.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Leg {
+    /// The request's network latency: head injected to tail ejected.
+    pub network: u64,
+    /// The request's hops.
+    pub hops: Hops,
+}
 
 #[derive(Clone, Default)]
 pub struct Messages {
@@ -16,10 +26,28 @@ pub struct Messages {
     pub tie: Vec<u32>,
     /// Next message in the same source queue (an intrusive FIFO), or NONE.
     pub next: Vec<u32>,
+    /// With replies (`[traffic] reply_length`; else empty): a reply, which routes in the
+    /// reply class of virtual channels.
+    pub reply: Vec<bool>,
+    /// With replies (else empty): a reply's request's network latency and hops, which the
+    /// round trip's add to the reply's; zero for requests.
+    pub before: Vec<Leg>,
+    /// Messages are requests answered by replies: `reply` and `before` are kept.
+    replies: bool,
     free: Vec<u32>,
 }
 
 impl Messages {
+    /// The columns of requests answered by replies.
+    pub fn with_replies() -> Messages {
+        Messages {
+            replies: true,
+            ..Messages::default()
+        }
+    }
+
+    /// A message of `len` flits from `src` to `dst` generated in cycle `created`, with tie
+    /// bits `tie`: a request, or a message without reply.
     pub fn alloc(&mut self, src: u32, dst: u32, len: u16, created: u64, tie: u32) -> u32 {
         if let Some(id) = self.free.pop() {
             let i = id as usize;
@@ -30,6 +58,10 @@ impl Messages {
             self.inject[i] = 0;
             self.tie[i] = tie;
             self.next[i] = NONE;
+            if self.replies {
+                self.reply[i] = false;
+                self.before[i] = Leg::default();
+            }
             id
         } else {
             self.src.push(src);
@@ -39,8 +71,18 @@ impl Messages {
             self.inject.push(0);
             self.tie.push(tie);
             self.next.push(NONE);
+            if self.replies {
+                self.reply.push(false);
+                self.before.push(Leg::default());
+            }
             (self.src.len() - 1) as u32
         }
+    }
+
+    /// Message `m` becomes a reply to a request that made `before`.
+    pub fn make_reply(&mut self, m: u32, before: Leg) {
+        self.reply[m as usize] = true;
+        self.before[m as usize] = before;
     }
 
     pub fn release(&mut self, id: u32) {
@@ -62,5 +104,7 @@ impl Messages {
             + vec_bytes(&self.inject)
             + vec_bytes(&self.tie)
             + vec_bytes(&self.next)
+            + vec_bytes(&self.reply)
+            + vec_bytes(&self.before)
     }
 }

@@ -177,6 +177,11 @@ pub struct Engine {
     tie_seed: u64,
     /// The cycle split across threads (`[run] threads_per_point`), or None: one thread.
     split: Option<Box<Split>>,
+    /// R: every message is a request, answered by an R-flit reply when its tail is ejected
+    /// (`[traffic] reply_length`; 0: no replies).
+    reply_length: u16,
+    /// The first virtual channel of the reply class, V/2 (0: no replies).
+    reply_vc: u32,
 }
 
 impl Engine {
@@ -204,6 +209,13 @@ impl Engine {
             net.inj_vcs
         );
         sources.set_concurrency(concurrency, net.inj_vcs);
+        let reply_length = config.sources.reply_length;
+        let reply_vc = if reply_length > 0 { net.vcs / 2 } else { 0 };
+        let mut classes = routing.buffer_classes(&net);
+        if reply_length > 0 {
+            sources.close_loop(config.sources.max_outstanding);
+            classes = classes.with_replies(reply_vc);
+        }
         let mut e = Engine {
             cand: Candidates::default(),
             ahead: route_ahead::RouteAhead::default(),
@@ -220,7 +232,7 @@ impl Engine {
                     )
                 })
                 .collect(),
-            hops: HopProbe::new(routing.buffer_classes(&net)),
+            hops: HopProbe::new(classes),
             occupancy: VcOccupancy::new(net.links as usize, net.vcs),
             traffic,
             bufs: Buffers::new(&net),
@@ -231,7 +243,10 @@ impl Engine {
             } else {
                 EarlyFree::default()
             },
-            msgs: Messages::default(),
+            msgs: match reply_length {
+                0 => Messages::default(),
+                _ => Messages::with_replies(),
+            },
             sources,
             delivered: Vec::new(),
             plan,
@@ -259,6 +274,8 @@ impl Engine {
             ports: InputPorts::new(&net, router.per_port),
             tie_seed: tie_seed(seed),
             split: None,
+            reply_length,
+            reply_vc,
             routing,
             net,
         };
@@ -345,8 +362,9 @@ impl Engine {
 
     /// Queues a message of `len` flits at `s` for `dst`, generated in the current cycle: its
     /// tie bits a hash of the tie seed and its serial number under `tie = "random"`, else 0
-    /// (every tie `+`). Returns the message's slot, which its [`Delivery`] names: unique among
-    /// the messages in flight, reused once it is delivered.
+    /// (every tie `+`). With replies it is a request, open at `s` until its reply arrives.
+    /// Returns the message's slot, which its [`Delivery`] names: unique among the messages in
+    /// flight, reused once it is delivered.
     pub fn send(&mut self, s: u32, dst: u32, len: u16) -> u32 {
         let tie = match self.random_tie {
             true => tie_bits(self.tie_seed, self.generated_msgs),
@@ -357,6 +375,9 @@ impl Engine {
         self.backlog += 1;
         if self.window.holds(self.cycle) {
             self.outstanding += 1;
+        }
+        if self.reply_length > 0 {
+            self.sources.request_opened(s);
         }
         self.sources.enqueue(s, m, &mut self.msgs.next);
         m
@@ -421,6 +442,7 @@ impl Engine {
             pipe,
             ports,
             plan,
+            reply_vc,
             ..
         } = self;
         let q = step::request::Requests {
@@ -430,6 +452,7 @@ impl Engine {
                 routing,
                 msgs,
                 random_tie: *random_tie,
+                reply_vc: *reply_vc,
                 now: *cycle as u32,
             },
             selection: *selection,

@@ -348,6 +348,7 @@ impl Split {
                 .sides
                 .owners(e.net.vcs, e.net.shared, &self.routers, true),
             random_tie: e.random_tie,
+            reply_vc: e.reply_vc,
             now: e.cycle as u32,
             far: e.plan.prefetch,
         };

@@ -3,11 +3,12 @@
 //! closes, so that a window keeps no copy of them), and the virtual-channel occupancy.
 
 use super::endpoints::Delivery;
+use super::messages::Leg;
 use super::parts::Arbiters;
 use super::{Engine, SplitProfile, Window};
 use crate::network::Network;
 use crate::stats::Counters;
-use crate::stats::LatencyStats;
+use crate::stats::{Hops, LatencyStats};
 
 /// Cycles between refreshes of the 32-bit per-channel counters: a channel carries at most
 /// one flit a cycle, so none of them overflows in between.
@@ -181,7 +182,9 @@ impl Engine {
         self.split.as_ref()?.profile()
     }
 
-    /// The tail of message `m` was ejected this cycle.
+    /// The tail of message `m` was ejected this cycle. With replies, a request's delivery
+    /// queues its reply (`answer`), and a reply's closes its request: the round trip is
+    /// measured then.
     pub(super) fn deliver(&mut self, m: u32) {
         let mi = m as usize;
         self.ejected_msgs += 1;
@@ -189,19 +192,6 @@ impl Engine {
         self.ejected_latency += self.cycle - created;
         let inject = self.msgs.inject[mi];
         let hops = self.hops.take(m);
-        let w = self.window;
-        if w.holds(created) {
-            self.outstanding -= 1;
-            let batch = ((created - w.start) * w.batches / (w.end - w.start)) as usize;
-            self.stats.record(
-                self.cycle - created,
-                self.cycle - inject,
-                hops.links as u32,
-                batch,
-            );
-            self.stats
-                .record_classes(hops.escape as u32, hops.detour as u32);
-        }
         if self.log_deliveries {
             self.deliveries.push(Delivery {
                 msg: m,
@@ -214,7 +204,73 @@ impl Engine {
                 hops: hops.links,
             });
         }
+        let mut before = Leg::default();
+        if self.reply_length > 0 {
+            if !self.msgs.reply[mi] {
+                self.answer(m, hops);
+                self.msgs.release(m);
+                return;
+            }
+            self.sources.request_closed(self.msgs.dst[mi], self.cycle);
+            before = self.msgs.before[mi];
+        }
+        let w = self.window;
+        if w.holds(created) {
+            self.outstanding -= 1;
+            let batch = ((created - w.start) * w.batches / (w.end - w.start)) as usize;
+            let (prior, network) = (before.hops, self.cycle - inject + before.network);
+            let links = (hops.links + prior.links) as u32;
+            self.stats
+                .record(self.cycle - created, network, links, batch);
+            self.stats.record_classes(
+                (hops.escape + prior.escape) as u32,
+                (hops.detour + prior.detour) as u32,
+            );
+        }
         self.msgs.release(m);
+    }
+
+    /// Request `m`, whose header made `hops`, was delivered: its destination answers with a
+    /// reply of `reply_length` flits, generated now and queued behind the destination's
+    /// messages (FIFO). The reply carries the request's generation cycle (so its latency is
+    /// the round trip's, and it is measured when the request was), its network latency and
+    /// its hops. A measured request stays outstanding as its reply.
+    fn answer(&mut self, m: u32, hops: Hops) {
+        let mi = m as usize;
+        let (src, dst, created) = (self.msgs.src[mi], self.msgs.dst[mi], self.msgs.created[mi]);
+        let tie = match self.random_tie {
+            true => super::tie_bits(self.tie_seed, self.generated_msgs),
+            false => 0,
+        };
+        let r = self.msgs.alloc(dst, src, self.reply_length, created, tie);
+        let network = self.cycle - self.msgs.inject[mi];
+        self.msgs.make_reply(r, Leg { network, hops });
+        self.generated_msgs += 1;
+        self.backlog += 1;
+        self.sources.enqueue(dst, r, &mut self.msgs.next);
+    }
+
+    /// Processor `s`'s open requests: generated, their reply not yet delivered (0 without
+    /// replies); at most `[traffic] max_outstanding`.
+    pub fn open_requests(&self, s: u32) -> u32 {
+        self.sources.open_requests(s)
+    }
+
+    /// A closed loop: requests answered by replies, each processor's open requests bounded
+    /// (`[traffic] max_outstanding`).
+    pub fn closed_loop(&self) -> bool {
+        self.sources.bounded()
+    }
+
+    /// Messages queued at processor `s`'s source, not yet fully injected.
+    pub fn queued(&self, s: u32) -> u32 {
+        let mut n = 0;
+        let mut m = self.sources.head[s as usize];
+        while m != crate::network::NONE {
+            n += 1;
+            m = self.msgs.next[m as usize];
+        }
+        n
     }
 }
 

@@ -30,6 +30,8 @@ pub(super) struct RouteCtx<'a> {
     pub routing: &'a Routing,
     pub msgs: &'a Messages,
     pub random_tie: bool,
+    /// The first virtual channel of the reply class (0: no replies).
+    pub reply_vc: u32,
     pub now: u32,
 }
 
@@ -47,6 +49,11 @@ impl RouteCtx<'_> {
         // The header arrived (stamp `last`) and was first routed the next cycle.
         let waited = self.now.wrapping_sub(r.last).wrapping_sub(1 + delay) as u64;
         let dst = self.msgs.dst[mi];
+        if self.reply_vc > 0 && self.msgs.reply[mi] {
+            let half = self.reply_vc;
+            let routing = self.routing;
+            return routing.route_reply(self.net, at, dst, b, waited, tie, half, out);
+        }
         self.routing.route(self.net, at, dst, b, waited, tie, out);
     }
 }

@@ -274,11 +274,16 @@ fn simulate(
         }
     };
     // A point about to stop as saturated may be deadlocked instead, before the watchdog's
-    // period has passed: a drained copy of the network tells (truthful outcomes).
-    if stop != StopReason::Drained
+    // period has passed: a drained copy of the network tells (truthful outcomes). So may one
+    // ending with flits standing still in a closed loop (`max_outstanding`), whose sources,
+    // all waiting on stuck replies, generate nothing to measure, so that it drains at once.
+    if (stop != StopReason::Drained || (e.closed_loop() && dog.still() > 0))
         && let Some(frozen) = e.confirm_deadlock()
     {
         let why = match stop {
+            StopReason::Drained => DeadlockCause::Ending {
+                cycles: dog.still(),
+            },
             StopReason::Backlog => DeadlockCause::Backlog,
             StopReason::WarmupCap => DeadlockCause::WarmupCap,
             _ => DeadlockCause::DrainCap,
@@ -355,18 +360,22 @@ pub(super) fn measured(
 ) -> Measured {
     let window_cycles = e.cycle.min(w1).saturating_sub(w0);
     let offered_fraction = e.traffic.offered_fraction();
+    // With replies each request sent brings M + R flits into the network: the moments of that.
+    let (m1, r) = (e.traffic.mean_length(), e.reply_length as f64);
+    let m2 = e.traffic.length_moment(2) + 2.0 * r * m1 + r * r;
     Measured {
         rate,
         seed,
         variant: e.traffic.variant(),
-        mean_length: e.traffic.mean_length(),
+        mean_length: m1,
+        reply_length: e.reply_length,
         offered_fraction,
         offered_variance: offered_variance(
             e.sources.kind,
             rate,
             offered_fraction,
-            e.traffic.mean_length(),
-            e.traffic.length_moment(2),
+            m1 + r,
+            m2,
             e.traffic.burst(),
         ),
         warmup_cycles: w0.min(e.cycle),

@@ -15,6 +15,8 @@ pub(super) struct Watchdog {
     /// How long a buffer must be stuck before a drained copy is tried.
     stuck_for: u64,
     /// Consecutive cycles in which flits were in the network and none moved.
+    still: u64,
+    /// `still`, counted since the last scan.
     stalled: u64,
     /// The first cycle a drained copy may be tried again.
     next_confirm: u64,
@@ -34,6 +36,7 @@ impl Watchdog {
         Watchdog {
             scan: watchdog.max((nbuf / 64).min(DEFAULT_WATCHDOG)).max(1),
             stuck_for: watchdog.max((nbuf / 2).min(DEFAULT_WATCHDOG)).max(1),
+            still: 0,
             stalled: 0,
             next_confirm: 0,
         }
@@ -41,11 +44,12 @@ impl Watchdog {
 
     /// After a step of `e`: the stuck buffers of a confirmed deadlock, or None.
     pub(super) fn check(&mut self, e: &Engine) -> Option<Vec<StuckBuffer>> {
-        self.stalled = if e.moved == 0 && e.flits_in_net > 0 {
-            self.stalled + 1
+        self.still = if e.moved == 0 && e.flits_in_net > 0 {
+            self.still + 1
         } else {
             0
         };
+        self.stalled = if self.still > 0 { self.stalled + 1 } else { 0 };
         if self.stalled >= self.scan || (e.cycle.is_multiple_of(self.scan) && e.cycle > 0) {
             self.stalled = 0;
             if e.cycle >= self.next_confirm && !e.stuck_buffers(self.stuck_for).is_empty() {
@@ -57,5 +61,11 @@ impl Watchdog {
             }
         }
         None
+    }
+
+    /// Consecutive cycles, up to the last step, in which flits were in the network and none
+    /// moved.
+    pub(super) fn still(&self) -> u64 {
+        self.still
     }
 }

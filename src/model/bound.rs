@@ -43,8 +43,13 @@ fn tighter(a: Option<Bound>, b: Option<Bound>) -> Option<Bound> {
 
 /// The tightest bound flitsim can compute exactly for a scenario of one traffic variant (the
 /// links' rates and the pattern at the first seed, the minimal routes, the hot node's ejection
-/// channel, every injection channel), or None when it has none of the network's bounds.
+/// channel, every injection channel), or None when it has none of the network's bounds, or
+/// when requests are answered by replies (which follow the reverse pattern, not the one the
+/// bounds weigh).
 pub fn throughput_bound(s: &Scenario) -> Option<Bound> {
+    if s.traffic.options.reply_length > 0 {
+        return None;
+    }
     let network = [
         busiest_link_bound(s),
         minimal_routing_bound(s),

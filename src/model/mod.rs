@@ -99,6 +99,12 @@ pub enum Model {
 impl Model {
     /// The model that covers a scenario, or why none does.
     pub fn for_scenario(s: &Scenario) -> Result<Model, String> {
+        if s.traffic.options.reply_length > 0 {
+            return Err(
+                "the models are of one-way messages, not of requests answered by replies ([traffic] reply_length)"
+                    .to_string(),
+            );
+        }
         if !s.topology.is_kary_ncube() {
             return Err(format!(
                 "the models are for k-ary n-cubes' point-to-point channels, not {}",
@@ -175,11 +181,15 @@ pub enum LinkRates {
 impl LinkRates {
     /// The channel-rate model of a scenario (one traffic variant), or None. Never for k-ary
     /// m-way networks (their processors are not the nodes of the channel graph); on a
-    /// concentrated k-ary n-cube, enumeration only.
+    /// concentrated k-ary n-cube, enumeration only; never for requests answered by replies
+    /// (their replies follow the reverse pattern).
     pub fn for_scenario(s: &Scenario) -> Option<LinkRates> {
         use crate::scenario::{Algorithm, Pattern};
         use crate::topology::Kind;
         let t = &s.topology;
+        if s.traffic.options.reply_length > 0 {
+            return None;
+        }
         if matches!(t.family, crate::topology::Family::Dragonfly(_)) {
             let small = t.processors() as usize <= ENUMERATION_MAX_NODES;
             return (s.routing.algorithm == Algorithm::Min && small)

@@ -25,7 +25,7 @@ pub const SUMMARY: &[Column] = &[
     Column {
         name: "offered_flits",
         unit: "flits/node/cycle",
-        doc: "λ·M",
+        doc: "λ·M (with `reply_length` R, λ·(M + R): the requests' and their replies' flits)",
         value: |r, _| Cell::Num(r.offered_flits()),
     },
     Column {

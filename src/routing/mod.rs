@@ -3,6 +3,7 @@
 //! them (ARCHITECTURE.md). Enum dispatch keeps the per-flit path free of dynamic calls.
 
 mod adaptive;
+mod classes;
 pub mod conventions;
 mod dor;
 mod dragonfly;
@@ -14,6 +15,7 @@ mod ring;
 
 pub use crate::spec::Algorithm;
 pub use adaptive::Adaptive;
+pub use classes::check as check_classes;
 pub use conventions::{Dateline, Tie};
 pub use dor::Dor;
 pub use dragonfly::DragonflyRouting;
@@ -99,6 +101,7 @@ impl Candidates {
 }
 
 /// What a routing's requirements are checked against: the scenario's network and router.
+#[derive(Clone, Copy)]
 pub struct Setting<'a> {
     /// The validated topology.
     pub topology: &'a TopologySpec,
@@ -259,7 +262,7 @@ pub enum Routing {
 impl Routing {
     /// The routing `[routing] algorithm` names, set up for `net`'s virtual channels (and
     /// `[routing] timeout` for duato-timeout).
-    pub fn new(s: &Scenario, net: &Network) -> Routing {
+    fn for_vcs(s: &Scenario, net: &Network) -> Routing {
         match s.routing.algorithm {
             Algorithm::Dor => Routing::Dor(Dor::new(net, s.routing.dateline)),
             Algorithm::PCube => Routing::PCube(PCube::new(net)),

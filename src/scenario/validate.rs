@@ -1,6 +1,7 @@
 //! Range and combination checks that turn a `RawScenario` into a `Scenario`.
 
 mod matrix;
+mod replies;
 mod router;
 mod routing;
 mod run;
@@ -11,6 +12,7 @@ mod traffic;
 use super::*;
 use crate::error::{echoed, number, quoted};
 use crate::spec::keys::RawScenario;
+use replies::replies;
 use router::router;
 use routing::routing;
 use run::run;
@@ -180,6 +182,7 @@ pub(super) fn validate(raw: RawScenario, file: &str, dir: &std::path::Path) -> R
     let router = router(&c, &raw.router, &raw.topology, &topology)?;
     let routing = routing(&c, &raw.routing, &topology, &router)?;
     let traffic = traffic(&c, &raw.traffic, &topology, &router)?;
+    replies(&c, &traffic, &routing, &topology, &router)?;
     let run = run(&c, &raw.run)?;
     Ok(Scenario {
         name: raw.name,

@@ -18,6 +18,9 @@ pub struct BufferClasses {
     /// `detour_from` on (`u32::MAX`: none).
     detour_vcs: u8,
     detour_from: u32,
+    /// First virtual channel of the reply class, whose virtual channels count as the request
+    /// class's from 0 (`u8::MAX`: one class).
+    reply: u8,
 }
 
 impl Default for BufferClasses {
@@ -33,7 +36,24 @@ impl BufferClasses {
             adaptive: adaptive as u8,
             detour_vcs: 0,
             detour_from: u32::MAX,
+            reply: u8::MAX,
         }
+    }
+
+    /// The same classes in each of two protocol classes, the reply class's virtual channels
+    /// from `first` on.
+    pub fn with_replies(self, first: u32) -> BufferClasses {
+        BufferClasses {
+            reply: first as u8,
+            ..self
+        }
+    }
+
+    /// Virtual channel `vc` as its protocol class numbers it.
+    #[inline(always)]
+    fn in_class(&self, vc: u32) -> u32 {
+        let reply = self.reply as u32;
+        if vc >= reply { vc - reply } else { vc }
     }
 
     /// The same classes with virtual channels `0..vcs` of the network links from `first` on
@@ -49,14 +69,14 @@ impl BufferClasses {
     /// Whether a hop on virtual channel `vc` is an escape (or deterministic) hop.
     #[inline(always)]
     pub fn escape(&self, vc: u32) -> bool {
-        vc >= self.adaptive as u32
+        self.in_class(vc) >= self.adaptive as u32
     }
 
     /// Whether a hop over network link `c` into its virtual channel `vc` enters a detour
     /// buffer.
     #[inline(always)]
     pub fn detour(&self, c: u32, vc: u32) -> bool {
-        c >= self.detour_from && vc < self.detour_vcs as u32
+        c >= self.detour_from && self.in_class(vc) < self.detour_vcs as u32
     }
 }
 

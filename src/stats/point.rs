@@ -33,6 +33,8 @@ pub struct Measured {
     pub variant: (f64, Option<f64>),
     /// Mean message length in flits.
     pub mean_length: f64,
+    /// R, the replies' length in flits (0: no replies).
+    pub reply_length: u16,
     /// Fraction of generated messages actually sent.
     pub offered_fraction: f64,
     /// Variance per node and cycle of the flits the sources offer ([`offered_variance`]).
@@ -145,8 +147,13 @@ pub struct PointResult {
     /// Fraction of generated messages actually sent (nodes a pattern maps onto themselves
     /// send nothing).
     pub offered_fraction: f64,
-    /// Variance per node and cycle of the flits the sources offer ([`offered_variance`]): a
-    /// window of W cycles on N nodes offers a count of flits whose variance is N·W times this.
+    /// R, the replies' length in flits (0: no replies): each request sent brings R flits more
+    /// into the network, which `offered_flits` counts.
+    #[serde(default)]
+    pub reply_length: u16,
+    /// Variance per node and cycle of the flits the sources offer, replies included
+    /// ([`offered_variance`]): a window of W cycles on N nodes offers a count of flits whose
+    /// variance is N·W times this.
     pub offered_variance: f64,
     /// Processors.
     pub nodes: u32,
@@ -229,6 +236,7 @@ impl PointResult {
             hotspot_fraction: m.variant.1,
             mean_length: m.mean_length,
             offered_fraction: m.offered_fraction,
+            reply_length: m.reply_length,
             offered_variance: m.offered_variance,
             nodes: net.nodes,
             warmup_cycles: m.warmup_cycles,
@@ -307,11 +315,17 @@ impl PointResult {
     }
 
     /// Offered load in flits/node/cycle: λ times the mean length times the share sent (the
-    /// scenario's flit rate as given when every node sends).
+    /// scenario's flit rate as given when every node sends); with replies, each request sent
+    /// also brings its R-flit reply, λ·(M̄ + R) times that share in all, so that a stable point
+    /// accepts what is offered either way.
     pub fn offered_flits(&self) -> f64 {
-        match self.given_flit_rate {
+        let requests = match self.given_flit_rate {
             Some(f) if self.offered_fraction == 1.0 => f,
             _ => self.rate * self.mean_length * self.offered_fraction,
+        };
+        if self.reply_length == 0 {
+            return requests;
         }
+        requests * (self.mean_length + self.reply_length as f64) / self.mean_length
     }
 }

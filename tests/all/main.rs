@@ -53,6 +53,7 @@ mod traffic_hotspot;
 mod traffic_matrix;
 mod traffic_mixture_lengths;
 mod traffic_patterns;
+mod traffic_request_reply;
 mod traffic_saturation;
 mod traffic_trace;
 mod watchdog;

@@ -424,6 +424,12 @@ fn malformed_traces_are_refused_with_file_place_and_fix() {
     );
     let err = refused(&scenario(d, 4, "ok.csv", "speedup = 0", ""));
     assert!(err.contains("[traffic] speedup"), "{err}");
+    // A trace holds its replies: reply_length would answer every replayed message again.
+    let err = refused(&scenario(d, 4, "ok.csv", "reply_length = 4", ""));
+    assert!(
+        err.contains("[traffic] reply_length") && err.contains("fix: remove reply_length"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -30,6 +30,8 @@ pub(super) struct RequestCtx<'a> {
     /// Who holds each buffer, channel and stream in the requests (debug builds check it).
     pub(super) owners: [Owners<'a>; 3],
     pub(super) random_tie: bool,
+    /// The first virtual channel of the reply class (0: no replies).
+    pub(super) reply_vc: u32,
     pub(super) now: u32,
     pub(super) far: bool,
 }
@@ -64,6 +66,7 @@ pub(super) fn request_part<const SHARED: bool, const ONE: bool>(
             routing: ctx.routing,
             msgs: ctx.msgs,
             random_tie: ctx.random_tie,
+            reply_vc: ctx.reply_vc,
             now: ctx.now,
         },
         selection: ctx.selection,

@@ -187,6 +187,16 @@ table! {
             allowed: super::Allowed::Between(1.0, 1e6),
             doc: "`on-off` only: B, the mean number of messages of a burst (geometric); the off period's mean is B/λ − B·M̄ cycles",
         },
+        reply_length: u32 = 0 => {
+            unit: "flits",
+            allowed: super::Allowed::Ints(0, 65535),
+            doc: "R: every message is a request its destination answers with an R-flit reply, requests and replies in separate virtual-channel classes of V/2 each, latency counted to the reply's tail; 0: no replies",
+        },
+        max_outstanding: u32 = 0 => {
+            unit: "requests",
+            allowed: super::Allowed::Ints(0, 1048576),
+            doc: "with `reply_length` only: n, the most open requests (sent or queued, reply not yet delivered) of a processor, whose source is suspended at n (a closed loop); 0: unbounded",
+        },
     }
 }
 
