@@ -45,7 +45,7 @@ const LINK: &str = "a symbolic link, which flitsim does not follow";
 
 /// Every name flitsim writes a table or plot under in an output directory: such a file that
 /// the manifest does not list is the user's, and a command that would write it is refused.
-pub const WRITTEN: [&str; 21] = [
+pub const WRITTEN: [&str; 22] = [
     "summary.csv",
     "channels.csv",
     "nodes.csv",
@@ -67,6 +67,7 @@ pub const WRITTEN: [&str; 21] = [
     "throughput.svg",
     "latency_std.svg",
     "traffic.svg",
+    "report.html",
 ];
 
 /// What a command claims an output directory for.
