@@ -37,7 +37,11 @@ fn drawn(dirs: &[Dir]) -> Vec<Drawn<'_>> {
             let label = full_label(several, &d.label, &curve.label);
             out.push(Drawn {
                 id: format!("c{}-{i}", d.index),
-                label: if label.is_empty() { "all points".into() } else { label },
+                label: if label.is_empty() {
+                    "all points".into()
+                } else {
+                    label
+                },
                 look: look_at(several, d.index, &at),
                 curve,
                 scenario: &c.scenario,
@@ -89,7 +93,11 @@ fn latency_plot(curves: &[Drawn], log: bool) -> String {
         .fold(0.0, f64::max);
     let y = match log {
         true => {
-            let low = pts.iter().flatten().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            let low = pts
+                .iter()
+                .flatten()
+                .map(|p| p.1)
+                .fold(f64::INFINITY, f64::min);
             Axis::log("latency (cycles)", low, top)
         }
         false => Axis::linear("latency (cycles)", top),
@@ -99,7 +107,10 @@ fn latency_plot(curves: &[Drawn], log: bool) -> String {
         plot.curve(&c.id, c.look, p);
     }
     let scale = if log { "log" } else { "linear" };
-    plot.svg("plot latency", &format!("data-plot=\"latency\" data-scale=\"{scale}\""))
+    plot.svg(
+        "plot latency",
+        &format!("data-plot=\"latency\" data-scale=\"{scale}\""),
+    )
 }
 
 /// The x axis' title.
@@ -131,7 +142,12 @@ fn throughput_plot(curves: &[Drawn], marks: &[(String, Look, f64, f64)]) -> Stri
         .collect();
     let top = pts.iter().flatten().map(|p| p.1).fold(0.0, f64::max);
     let x = Axis::linear(OFFERED, x_max(curves));
-    let mut plot = Plot::new(SIZE.0, SIZE.1, x, Axis::linear("accepted load (flits/node/cycle)", top));
+    let mut plot = Plot::new(
+        SIZE.0,
+        SIZE.1,
+        x,
+        Axis::linear("accepted load (flits/node/cycle)", top),
+    );
     for (c, p) in curves.iter().zip(&pts) {
         plot.curve(&c.id, c.look, p);
     }
@@ -203,7 +219,11 @@ pub fn section(dirs: &[Dir]) -> Result<Option<Section>> {
          <div class=\"scale-view\" data-scale=\"linear\">{}</div><div class=\"scale-view\" data-scale=\"log\" hidden>{}</div><figcaption>Mean latency against offered load</figcaption></figure>\
          <figure>{}<figcaption>Accepted against offered load</figcaption></figure></div></div>",
         source(dirs),
-        if marks.is_empty() { "" } else { "; diamonds mark saturation.csv's saturation loads" },
+        if marks.is_empty() {
+            ""
+        } else {
+            "; diamonds mark saturation.csv's saturation loads"
+        },
         latency_plot(&curves, false),
         latency_plot(&curves, true),
         throughput_plot(&curves, &marks),

@@ -5,7 +5,7 @@
 //! low end); a percentile is the upper end of the bin where its fraction of the messages is
 //! reached, and the mean is taken at the bins' middles, both exact for bins one cycle wide.
 
-use super::svg::{Axis, Plot};
+use super::svg::{Axis, Plot, sig4};
 use super::tables::Csv;
 use super::{Dir, Section, esc};
 use crate::error::Result;
@@ -56,7 +56,11 @@ impl Dist {
 
     /// The mean latency at the bins' middles.
     pub fn mean(&self) -> f64 {
-        let sum: f64 = self.bins.iter().map(|b| (b.0 + b.1) as f64 / 2.0 * b.2 as f64).sum();
+        let sum: f64 = self
+            .bins
+            .iter()
+            .map(|b| (b.0 + b.1) as f64 / 2.0 * b.2 as f64)
+            .sum();
         sum / self.total() as f64
     }
 }
@@ -75,16 +79,39 @@ fn figure(label: &str, dist: &Dist) -> String {
     let shown: Vec<&(u64, u64, u64)> = dist.bins.iter().filter(|b| (b.0 as f64) < x_end).collect();
     let per_cycle = |b: &(u64, u64, u64)| b.2 as f64 / (total * (b.1 + 1 - b.0) as f64);
     let top = shown.iter().map(|b| per_cycle(b)).fold(0.0, f64::max);
-    let x = || Axis::linear("latency (cycles)", x_end / 1.05);
+    // From the first bin's decade (at 0 when the latencies start below 10).
+    let first = dist.bins.first().map_or(0.0, |b| b.0 as f64);
+    let x_start = if first < 10.0 {
+        0.0
+    } else {
+        (first / 10.0).floor() * 10.0
+    };
+    let x = || Axis::range("latency (cycles)", x_start, x_end);
     let mut hist = Plot::new(SIZE.0, SIZE.1, x(), Axis::linear("fraction per cycle", top));
-    let mut cdf = Plot::new(SIZE.0, SIZE.1, x(), Axis::linear("cumulative fraction", 1.0 / 1.05));
+    let mut cdf = Plot::new(
+        SIZE.0,
+        SIZE.1,
+        x(),
+        Axis::linear("cumulative fraction", 1.0 / 1.05),
+    );
     let (mut step, mut line, mut seen) = (String::new(), String::new(), 0u64);
     for b in &shown {
-        let (x0, x1) = (hist.px(b.0 as f64 - 0.5), hist.px(b.1 as f64 + 0.5));
+        let (x0, x1) = (
+            hist.px((b.0 as f64 - 0.5).max(x_start)),
+            hist.px(b.1 as f64 + 0.5),
+        );
         let y = hist.py(per_cycle(b));
-        step.push_str(&format!("M{x0:.1} {:.1}V{y:.1}H{x1:.1}V{:.1}", hist.py(0.0), hist.py(0.0)));
+        step.push_str(&format!(
+            "M{x0:.1} {:.1}V{y:.1}H{x1:.1}V{:.1}",
+            hist.py(0.0),
+            hist.py(0.0)
+        ));
         seen += b.2;
-        line.push_str(&format!("{:.1},{:.1} ", cdf.px(b.1 as f64), cdf.py(seen as f64 / total)));
+        line.push_str(&format!(
+            "{:.1},{:.1} ",
+            cdf.px(b.1 as f64),
+            cdf.py(seen as f64 / total)
+        ));
     }
     hist.push(&format!("<path class=\"bars\" d=\"{step}\" fill=\"#56b4e9\" fill-opacity=\".6\" stroke=\"#0072b2\"/>"));
     cdf.push(&format!("<polyline class=\"cdf\" fill=\"none\" stroke=\"#0072b2\" stroke-width=\"2\" points=\"{}\"/>", line.trim_end()));
@@ -107,7 +134,7 @@ fn figure(label: &str, dist: &Dist) -> String {
         "<figure class=\"dist\" data-config=\"{}\"><figcaption>{}: mean {}, p50 {}, p95 {}, p99 {} cycles</figcaption><div class=\"figures\">{}{}</div></figure>",
         esc(label),
         esc(label),
-        num(marks[0].1),
+        sig4(marks[0].1),
         num(marks[1].1),
         num(marks[2].1),
         num(marks[3].1),
@@ -122,7 +149,11 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
         return Ok(None);
     };
     let f = "histogram.csv";
-    let (lo, hi, count) = (csv.col("latency_lo", f)?, csv.col("latency_hi", f)?, csv.col("count", f)?);
+    let (lo, hi, count) = (
+        csv.col("latency_lo", f)?,
+        csv.col("latency_hi", f)?,
+        csv.col("count", f)?,
+    );
     // Per configuration and rate: every seed's (lo, hi, count).
     let mut points: Vec<(Vec<String>, String, Vec<(u64, u64, u64)>)> = Vec::new();
     for row in &csv.rows {

@@ -124,18 +124,26 @@ pub fn read_dirs(paths: &[PathBuf]) -> Result<Vec<Dir>> {
         let curves = has("summary.csv") || has("pooled.csv");
         read.push(curves.then(|| read_dir(path)).transpose()?);
     }
-    // Several directories: labelled as `flitsim plot` labels them when each has curves,
-    // else by their paths.
-    let labels: Vec<String> = match read.iter().all(Option::is_some) {
-        _ if paths.len() == 1 => vec![String::new()],
-        true => {
-            let all: Vec<DirCurves> = read.into_iter().flatten().collect();
-            let labels = crate::output::plot::dir_labels(paths, &all, &[]);
-            read = all.into_iter().map(Some).collect();
-            labels
+    // Several directories: those with curves labelled as `flitsim plot` labels them, the
+    // others by their paths.
+    let mut labels: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    if paths.len() == 1 {
+        labels[0].clear();
+    } else {
+        let (with, curves): (Vec<PathBuf>, Vec<DirCurves>) = paths
+            .iter()
+            .zip(&mut read)
+            .filter_map(|(p, c)| Some((p.clone(), c.take()?)))
+            .unzip();
+        let mut named = crate::output::plot::dir_labels(&with, &curves, &[]).into_iter();
+        let mut curves = curves.into_iter();
+        for (p, (label, c)) in paths.iter().zip(labels.iter_mut().zip(&mut read)) {
+            if with.contains(p) {
+                *label = named.next().unwrap_or_default();
+                *c = curves.next();
+            }
         }
-        false => paths.iter().map(|p| p.display().to_string()).collect(),
-    };
+    }
     Ok(paths
         .iter()
         .zip(read)
@@ -233,12 +241,22 @@ fn write_out(out: &Path, html: &str) -> Result<()> {
                     std::io::Read::read_to_end(&mut std::io::Read::take(f, 512), &mut head)
                         .map(|_| head)
                 })
-                .map_err(|e| Error::Io(format!("{}: {e}; fix: give --out a file you can read and write", out.display())))?;
+                .map_err(|e| {
+                    Error::Io(format!(
+                        "{}: {e}; fix: give --out a file you can read and write",
+                        out.display()
+                    ))
+                })?;
             if !String::from_utf8_lossy(&head).contains(GENERATOR) {
                 return Err(refuse("a file that is not a report flitsim wrote"));
             }
         }
-        Err(e) => return Err(Error::Io(format!("{}: {e}; fix: give --out a path you can write", out.display()))),
+        Err(e) => {
+            return Err(Error::Io(format!(
+                "{}: {e}; fix: give --out a path you can write",
+                out.display()
+            )));
+        }
     }
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -249,6 +267,10 @@ fn write_out(out: &Path, html: &str) -> Result<()> {
         .ok_or_else(|| refuse("not a file name"))?
         .to_string_lossy()
         .to_string();
-    files::write_atomic(parent, &name, html.as_bytes())
-        .map_err(|e| Error::Io(format!("{}: {e}; fix: give --out a path you can write", out.display())))
+    files::write_atomic(parent, &name, html.as_bytes()).map_err(|e| {
+        Error::Io(format!(
+            "{}: {e}; fix: give --out a path you can write",
+            out.display()
+        ))
+    })
 }

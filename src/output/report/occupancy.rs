@@ -6,7 +6,7 @@
 //! Bars are the simulation (the seeds' counts summed, or their probabilities' mean); dots
 //! the reference.
 
-use super::svg::{Axis, Plot};
+use super::svg::{Axis, Plot, sig4};
 use super::tables::{ByLoad, Csv, by_load, mean};
 use super::{Dir, Section, esc};
 use crate::error::Result;
@@ -19,10 +19,30 @@ const SIZE: (f64, f64) = (340.0, 230.0);
 /// A bar chart of the simulated `bars` (x, y) with the `reference` (x, y) as dots, titled
 /// `label`, on axes `titles`; each bar's tooltip gives its value and the reference's (four
 /// significant digits).
-fn bars_figure(label: &str, titles: (&str, &str), bars: &[(f64, f64)], reference: &[(f64, f64)]) -> String {
-    let x_top = bars.iter().chain(reference).map(|b| b.0).fold(0.0, f64::max) + 0.5;
-    let y_top = bars.iter().chain(reference).map(|b| b.1).filter(|y| y.is_finite()).fold(0.0, f64::max);
-    let mut p = Plot::new(SIZE.0, SIZE.1, Axis::linear(titles.0, x_top), Axis::linear(titles.1, y_top));
+fn bars_figure(
+    label: &str,
+    titles: (&str, &str),
+    bars: &[(f64, f64)],
+    reference: &[(f64, f64)],
+) -> String {
+    let x_top = bars
+        .iter()
+        .chain(reference)
+        .map(|b| b.0)
+        .fold(0.0, f64::max)
+        + 0.5;
+    let y_top = bars
+        .iter()
+        .chain(reference)
+        .map(|b| b.1)
+        .filter(|y| y.is_finite())
+        .fold(0.0, f64::max);
+    let mut p = Plot::new(
+        SIZE.0,
+        SIZE.1,
+        Axis::range(titles.0, -0.5, x_top),
+        Axis::linear(titles.1, y_top),
+    );
     let half = ((p.px(1.0) - p.px(0.0)) * 0.35).max(1.0);
     let reference: Vec<&(f64, f64)> = reference.iter().filter(|r| r.1.is_finite()).collect();
     for &(x, y) in bars {
@@ -56,26 +76,23 @@ fn bars_figure(label: &str, titles: (&str, &str), bars: &[(f64, f64)], reference
     )
 }
 
-/// `v` to four significant digits.
-fn sig4(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return num(v);
-    }
-    let decimals = (3 - v.abs().log10().floor() as i32).max(0) as usize;
-    num(format!("{v:.decimals$}").parse().unwrap_or(v))
-}
-
 /// Each configuration's exact hop distribution, by its swept keys' values, where flitsim
 /// enumerates it: the scenario.toml of the directory with its run's `--set`s (from
 /// experiment.json; none when the directory has neither it nor a manifest naming
 /// overrides), the first seed's traffic.
 fn exact_hops(d: &Dir) -> Vec<(Vec<String>, Vec<f64>)> {
     use crate::topology::Topology;
-    let Ok(text) = crate::output::files::read_regular_text(&d.path.join("scenario.toml"), 1 << 26) else {
+    let Ok(text) = crate::output::files::read_regular_text(&d.path.join("scenario.toml"), 1 << 26)
+    else {
         return Vec::new();
     };
     let sets: Vec<String> = match super::provenance::experiment_json(d) {
-        Some(j) => j["sets"].as_array().into_iter().flatten().filter_map(|s| s.as_str().map(str::to_string)).collect(),
+        Some(j) => j["sets"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect(),
         None if overrides_unknown(d) => return Vec::new(),
         None => Vec::new(),
     };
@@ -90,10 +107,16 @@ fn exact_hops(d: &Dir) -> Vec<(Vec<String>, Vec<f64>)> {
             continue;
         }
         let topo = Topology::build(&s.topology);
-        let Topology::KAryNCube(cube) = &topo else { continue };
+        let Topology::KAryNCube(cube) = &topo else {
+            continue;
+        };
         let addr = crate::traffic::Addresses::of_processors(&topo);
-        let traffic = crate::traffic::Traffic::new(&s.traffic, addr, s.seeds.first().copied().unwrap_or(1));
-        out.push((c.coordinates.clone(), crate::model::enumerate::hop_distribution(cube, &traffic)));
+        let traffic =
+            crate::traffic::Traffic::new(&s.traffic, addr, s.seeds.first().copied().unwrap_or(1));
+        out.push((
+            c.coordinates.clone(),
+            crate::model::enumerate::hop_distribution(cube, &traffic),
+        ));
     }
     out
 }
@@ -126,7 +149,12 @@ fn bars_section(
     let figures: Vec<(Vec<String>, String, String)> = groups
         .iter()
         .map(|g| {
-            let fig = bars_figure(&d.config_label(&g.coords), spec.titles, &bars(g), &reference(g));
+            let fig = bars_figure(
+                &d.config_label(&g.coords),
+                spec.titles,
+                &bars(g),
+                &reference(g),
+            );
             (g.coords.clone(), g.rate.clone(), fig)
         })
         .collect();
@@ -138,7 +166,11 @@ fn bars_section(
         kind: spec.kind,
         id: format!("{}-{}", spec.kind, d.index),
         title: d.title(spec.title),
-        body: format!("<p class=\"note\">{}</p>{}", spec.note, d.load_panels(&id, figures)),
+        body: format!(
+            "<p class=\"note\">{}</p>{}",
+            spec.note,
+            d.load_panels(&id, figures)
+        ),
     })
 }
 
@@ -147,7 +179,11 @@ pub fn hops_section(d: &Dir) -> Result<Option<Section>> {
     let Some(csv) = Csv::read(&d.path, "hops.csv", "rate")? else {
         return Ok(None);
     };
-    let groups = by_load(&csv, csv.col("hops", "hops.csv")?, csv.col("count", "hops.csv")?);
+    let groups = by_load(
+        &csv,
+        csv.col("hops", "hops.csv")?,
+        csv.col("count", "hops.csv")?,
+    );
     let exact = exact_hops(d);
     let note = match exact.is_empty() {
         true => "The fraction of the measured messages that crossed h links (hops.csv, the seeds' messages together); flitsim has no exact distance distribution of this network and traffic.".to_string(),
@@ -161,13 +197,21 @@ pub fn hops_section(d: &Dir) -> Result<Option<Section>> {
     };
     let bars = |g: &ByLoad| {
         let total: f64 = g.values.iter().flat_map(|v| &v.1).sum();
-        g.values.iter().map(|(h, c)| (*h, c.iter().sum::<f64>() / total)).collect()
+        g.values
+            .iter()
+            .map(|(h, c)| (*h, c.iter().sum::<f64>() / total))
+            .collect()
     };
     let reference = |g: &ByLoad| {
         exact
             .iter()
             .find(|e| e.0 == g.coords)
-            .map(|e| e.1.iter().enumerate().map(|(h, p)| (h as f64, *p)).collect())
+            .map(|e| {
+                e.1.iter()
+                    .enumerate()
+                    .map(|(h, p)| (h as f64, *p))
+                    .collect()
+            })
             .unwrap_or_default()
     };
     Ok(bars_section(d, spec, &groups, bars, reference))
@@ -189,7 +233,11 @@ pub fn vc_section(d: &Dir) -> Result<Option<Section>> {
     };
     let note = format!(
         "P_v, the probability that v virtual channels of a network channel are busy (vc_occupancy.csv, the seeds' mean; bars){}.",
-        if model.is_empty() { "" } else { ", against the model's (validation_vc.csv; dots)" }
+        if model.is_empty() {
+            ""
+        } else {
+            ", against the model's (validation_vc.csv; dots)"
+        }
     );
     let spec = Bars {
         kind: "vc-occupancy",

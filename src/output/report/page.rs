@@ -216,12 +216,18 @@ mod tests {
         assert!(h.contains("<a href=\"#curves\">Load &amp; latency</a>"));
         assert!(h.contains("data-section=\"curves\""));
         assert!(h.contains(GENERATOR));
-        assert!(!h.contains("http://") && !h.contains("https://"), "no request leaves the page");
+        assert!(
+            !h.contains("http://") && !h.contains("https://"),
+            "no request leaves the page"
+        );
     }
 
     #[test]
     fn the_load_selector_shows_the_first_panel_only() {
-        let h = load_selector("d0", &[("0.1".into(), "A".into()), ("0.2".into(), "B".into())]);
+        let h = load_selector(
+            "d0",
+            &[("0.1".into(), "A".into()), ("0.2".into(), "B".into())],
+        );
         assert!(h.contains("<option value=\"1\">0.2</option>"));
         assert!(h.contains("data-load=\"0.1\">A</div>"));
         assert!(h.contains("data-load=\"0.2\" hidden>B</div>"));

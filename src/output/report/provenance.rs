@@ -15,10 +15,10 @@ const MAX_TEXT: u64 = 1 << 26;
 pub fn scenario_name(d: &Dir) -> String {
     match &d.curves {
         Some(c) if !c.scenario.is_empty() => c.scenario.clone(),
-        _ => d
-            .path
-            .file_name()
-            .map_or_else(|| d.path.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        _ => d.path.file_name().map_or_else(
+            || d.path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
     }
 }
 
@@ -73,21 +73,35 @@ fn facts(d: &Dir) -> Result<Vec<(&'static str, String)>> {
                     .flatten()
                     .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
                     .collect();
-                format!("{} = [{}]", a["key"].as_str().unwrap_or("?"), values.join(", "))
+                format!(
+                    "{} = [{}]",
+                    a["key"].as_str().unwrap_or("?"),
+                    values.join(", ")
+                )
             })
             .collect();
         out.push(("swept keys", or_none(sweep.join("; "))));
-        let sets: Vec<String> = j["sets"].as_array().into_iter().flatten().filter_map(s).collect();
+        let sets: Vec<String> = j["sets"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(s)
+            .collect();
         if !sets.is_empty() {
             out.push(("--set", sets.join(" ")));
         }
         let version = s(&j["flitsim"]["version"]).unwrap_or_default();
         let rev = s(&j["flitsim"]["git_revision"]).unwrap_or_default();
         out.push(("flitsim", format!("{version} (git {rev})")));
-        let cmd: Vec<String> = j["command"].as_array().into_iter().flatten().filter_map(s).collect();
+        let cmd: Vec<String> = j["command"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(s)
+            .collect();
         out.push(("command line", cmd.join(" ")));
-        if let Ok(t) = std::fs::symlink_metadata(d.path.join("experiment.json"))
-            .and_then(|m| m.modified())
+        if let Ok(t) =
+            std::fs::symlink_metadata(d.path.join("experiment.json")).and_then(|m| m.modified())
             && let Ok(since) = t.duration_since(std::time::UNIX_EPOCH)
         {
             out.push(("date (experiment.json written)", utc(since.as_secs())));
@@ -96,7 +110,11 @@ fn facts(d: &Dir) -> Result<Vec<(&'static str, String)>> {
             out.push(("points in the experiment", n.to_string()));
         }
     } else {
-        let keys = d.curves.as_ref().map(|c| c.keys.join(", ")).unwrap_or_default();
+        let keys = d
+            .curves
+            .as_ref()
+            .map(|c| c.keys.join(", "))
+            .unwrap_or_default();
         out.push(("swept keys", or_none(keys)));
         out.push((
             "flitsim, command line, date",

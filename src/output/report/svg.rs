@@ -35,6 +35,16 @@ impl Axis {
         }
     }
 
+    /// A linear axis from `lo` to `hi`.
+    pub fn range(title: &str, lo: f64, hi: f64) -> Axis {
+        Axis {
+            lo,
+            hi: if hi > lo { hi } else { lo + 1.0 },
+            log: false,
+            title: title.to_string(),
+        }
+    }
+
     /// A logarithmic axis over the decades that hold `min`..`max` (positive values).
     pub fn log(title: &str, min: f64, max: f64) -> Axis {
         let (min, max) = match (min.is_finite() && min > 0.0, max.is_finite() && max > 0.0) {
@@ -68,7 +78,11 @@ impl Axis {
     pub fn ticks(&self) -> Vec<f64> {
         if self.log {
             let decades = (self.hi / self.lo).log10().round() as i32;
-            let steps: &[f64] = if decades < 2 { &[1.0, 2.0, 5.0] } else { &[1.0] };
+            let steps: &[f64] = if decades < 2 {
+                &[1.0, 2.0, 5.0]
+            } else {
+                &[1.0]
+            };
             let mut out = Vec::new();
             for d in 0..=decades {
                 for s in steps {
@@ -112,6 +126,15 @@ pub fn tick_label(v: f64) -> String {
     let s = format!("{v:.4}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" { "0".into() } else { s.into() }
+}
+
+/// `v` to four significant digits.
+pub fn sig4(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return num(v);
+    }
+    let decimals = (3 - v.abs().log10().floor() as i32).max(0) as usize;
+    num(format!("{v:.decimals$}").parse().unwrap_or(v))
 }
 
 /// A plot being drawn: its size, its axes and its marks so far.
@@ -180,7 +203,11 @@ impl Plot {
         ));
         for p in &shown {
             if p.2.is_finite() && p.2 > 0.0 {
-                let lo = if self.y.log { (p.1 - p.2).max(self.y.lo) } else { p.1 - p.2 };
+                let lo = if self.y.log {
+                    (p.1 - p.2).max(self.y.lo)
+                } else {
+                    p.1 - p.2
+                };
                 let (x, y0, y1) = (self.px(p.0), self.py(lo), self.py(p.1 + p.2));
                 g.push_str(&format!(
                     "<path class=\"err\" stroke=\"{colour}\" d=\"M{:.1} {y0:.1}V{y1:.1}M{:.1} {y0:.1}h6M{:.1} {y1:.1}h6\"/>",
@@ -277,7 +304,9 @@ pub fn marker(look: Look, (x, y): (f64, f64), tip: &str, data: &str) -> String {
         false => format!("{data} data-tip=\"{}\"", esc(tip)),
     };
     match look.marker() {
-        0 => format!("<circle class=\"pt\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3.5\" fill=\"{c}\" {tip}/>"),
+        0 => format!(
+            "<circle class=\"pt\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3.5\" fill=\"{c}\" {tip}/>"
+        ),
         1 => format!(
             "<path class=\"pt\" d=\"M{x:.1} {:.1}l4.5 8h-9z\" fill=\"{c}\" {tip}/>",
             y - 5.0
@@ -287,7 +316,9 @@ pub fn marker(look: Look, (x, y): (f64, f64), tip: &str, data: &str) -> String {
             x - 4.0,
             y - 4.0
         ),
-        _ => format!("<circle class=\"pt\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3.5\" fill=\"#fff\" stroke=\"{c}\" {tip}/>"),
+        _ => format!(
+            "<circle class=\"pt\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3.5\" fill=\"#fff\" stroke=\"{c}\" {tip}/>"
+        ),
     }
 }
 
@@ -331,7 +362,12 @@ mod tests {
 
     #[test]
     fn a_curve_carries_its_id_its_tooltips_and_its_error_bars() {
-        let mut p = Plot::new(400.0, 300.0, Axis::linear("x", 1.0), Axis::linear("y", 10.0));
+        let mut p = Plot::new(
+            400.0,
+            300.0,
+            Axis::linear("x", 1.0),
+            Axis::linear("y", 10.0),
+        );
         let pts = vec![
             (0.1, 2.0, 0.5, "a <b>".to_string()),
             (0.2, 4.0, f64::NAN, "c".to_string()),
@@ -340,8 +376,15 @@ mod tests {
         let s = p.svg("plot", "data-kind=\"t\"");
         assert!(s.contains("<g class=\"curve\" data-curve=\"c7\">"));
         assert_eq!(s.matches("class=\"pt\"").count(), 2);
-        assert_eq!(s.matches("class=\"err\"").count(), 1, "no bar for a NaN half-width");
+        assert_eq!(
+            s.matches("class=\"err\"").count(),
+            1,
+            "no bar for a NaN half-width"
+        );
         assert!(s.contains("data-tip=\"a &lt;b&gt;\""));
-        assert!(s.contains("#56b4e9"), "the second colour of flitsim plot's palette");
+        assert!(
+            s.contains("#56b4e9"),
+            "the second colour of flitsim plot's palette"
+        );
     }
 }

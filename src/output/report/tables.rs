@@ -24,7 +24,11 @@ impl Csv {
     /// table (no `scenario` column first, no column `after_keys`) is refused naming it.
     pub fn read(dir: &Path, name: &str, after_keys: &str) -> Result<Option<Csv>> {
         let path = dir.join(name);
-        if crate::output::files::kind_at(&path).ok().flatten().is_none() {
+        if crate::output::files::kind_at(&path)
+            .ok()
+            .flatten()
+            .is_none()
+        {
             return Ok(None);
         }
         let bad = |m: String| {
@@ -97,7 +101,10 @@ pub fn by_load(csv: &Csv, key: usize, value: usize) -> Vec<ByLoad> {
     for row in &csv.rows {
         let coords = csv.coords(row);
         let rate = &row[csv.lead];
-        let at = match out.iter().position(|g| g.coords == coords && &g.rate == rate) {
+        let at = match out
+            .iter()
+            .position(|g| g.coords == coords && &g.rate == rate)
+        {
             Some(i) => i,
             None => {
                 out.push(ByLoad {
@@ -130,9 +137,16 @@ mod tests {
     #[test]
     fn rows_group_by_configuration_and_load_with_every_seed() {
         let csv = Csv {
-            header: ["scenario", "routing.algorithm", "rate", "seed", "hops", "count"]
-                .map(String::from)
-                .to_vec(),
+            header: [
+                "scenario",
+                "routing.algorithm",
+                "rate",
+                "seed",
+                "hops",
+                "count",
+            ]
+            .map(String::from)
+            .to_vec(),
             rows: [
                 ["s", "dor", "0.1", "1", "1", "3"],
                 ["s", "dor", "0.1", "2", "1", "5"],
@@ -146,7 +160,10 @@ mod tests {
         };
         let g = by_load(&csv, 4, 5);
         assert_eq!(g.len(), 3);
-        assert_eq!((g[0].coords.as_slice(), g[0].rate.as_str()), (&["dor".to_string()][..], "0.1"));
+        assert_eq!(
+            (g[0].coords.as_slice(), g[0].rate.as_str()),
+            (&["dor".to_string()][..], "0.1")
+        );
         assert_eq!(g[0].values, [(1.0, vec![3.0, 5.0]), (2.0, vec![7.0])]);
         assert_eq!(g[1].values, [(1.0, vec![1.0])]);
         assert_eq!(g[2].rate, "0.2");

@@ -35,7 +35,11 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
         };
         let rate = row[csv.lead].clone();
         let sim = (row[shown] == "true" && row[sim_sat] != "true").then(|| Csv::num(row, lat));
-        let m = if row[model_sat] == "true" { f64::NAN } else { Csv::num(row, model) };
+        let m = if row[model_sat] == "true" {
+            f64::NAN
+        } else {
+            Csv::num(row, model)
+        };
         let loads = &mut configs[at].1;
         match loads.iter_mut().find(|l| l.0 == rate) {
             Some(l) => l.1.extend(sim),
@@ -54,7 +58,11 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
             .filter(|l| !l.1.is_empty())
             .map(|l| {
                 let y = mean(&l.1);
-                let tip = format!("{label}, simulation: rate {}; latency {} cycles", l.0, num(y));
+                let tip = format!(
+                    "{label}, simulation: rate {}; latency {} cycles",
+                    l.0,
+                    num(y)
+                );
                 (x(&l.0), y, f64::NAN, tip)
             })
             .collect();
@@ -76,7 +84,11 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
                 esc(&format!("{label}: {what}"))
             ));
             top = pts.iter().map(|p| p.1).fold(top, f64::max);
-            x_top = pts.iter().map(|p| p.0).filter(|x| x.is_finite()).fold(x_top, f64::max);
+            x_top = pts
+                .iter()
+                .map(|p| p.0)
+                .filter(|x| x.is_finite())
+                .fold(x_top, f64::max);
             curves.push((id, look, pts));
         }
     }
@@ -86,15 +98,31 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
     for (id, look, pts) in &curves {
         plot.curve(id, *look, pts);
     }
-    let keep: Vec<usize> = ["rate", "seed", "latency_mean", "model_latency", "rel_error", "vbar", "model_vbar"]
-        .iter()
-        .filter_map(|c| csv.header.iter().position(|h| h == c))
+    let keep: Vec<usize> = [
+        "rate",
+        "seed",
+        "latency_mean",
+        "model_latency",
+        "rel_error",
+        "vbar",
+        "model_vbar",
+    ]
+    .iter()
+    .filter_map(|c| csv.header.iter().position(|h| h == c))
+    .collect();
+    let header: Vec<String> = (1..csv.lead)
+        .chain(keep.iter().copied())
+        .map(|i| csv.header[i].clone())
         .collect();
-    let header: Vec<String> = (1..csv.lead).chain(keep.iter().copied()).map(|i| csv.header[i].clone()).collect();
     let rows: Vec<Vec<String>> = csv
         .rows
         .iter()
-        .map(|r| (1..csv.lead).chain(keep.iter().copied()).map(|i| r[i].clone()).collect())
+        .map(|r| {
+            (1..csv.lead)
+                .chain(keep.iter().copied())
+                .map(|i| r[i].clone())
+                .collect()
+        })
         .collect();
     let body = format!(
         "<p class=\"note\">The analytical model against the simulation at the same loads (validation.csv): the simulation's mean latency over the seeds at the loads `validate` shows, the model's where it is below its saturation.</p>\
