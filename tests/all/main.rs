@@ -32,6 +32,7 @@ mod output_columns;
 mod output_directory;
 mod plot;
 mod pooled;
+mod report;
 mod routing_adaptive;
 mod routing_deadlock_freedom;
 mod routing_hypercube_rates;
