@@ -168,9 +168,12 @@ fn throughput_plot(curves: &[Drawn], marks: &[(String, Look, f64, f64)]) -> Stri
     plot.svg("plot throughput", "data-plot=\"throughput\"")
 }
 
-/// The saturation rows of every directory: (scenario, swept keys' values, saturation flits,
-/// accepted flits at saturation).
-fn saturation_rows(dirs: &[Dir]) -> Result<Vec<(String, Vec<String>, f64, f64)>> {
+/// A row of saturation.csv: its scenario, swept keys' values, saturation load and accepted
+/// load there (flits/node/cycle).
+type Saturation = (String, Vec<String>, f64, f64);
+
+/// The saturation rows of every directory.
+fn saturation_rows(dirs: &[Dir]) -> Result<Vec<Saturation>> {
     let mut out = Vec::new();
     for d in dirs {
         let Some(csv) = Csv::read(&d.path, "saturation.csv", "saturation_flits")? else {

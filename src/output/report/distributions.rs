@@ -143,6 +143,9 @@ fn figure(label: &str, dist: &Dist) -> String {
     )
 }
 
+/// A point's configuration (swept keys' values), rate and its seeds' (lo, hi, count) bins.
+type PointBins = (Vec<String>, String, Vec<(u64, u64, u64)>);
+
 /// The latency-distribution section of a directory with histogram.csv.
 pub fn section(d: &Dir) -> Result<Option<Section>> {
     let Some(csv) = Csv::read(&d.path, "histogram.csv", "rate")? else {
@@ -155,7 +158,7 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
         csv.col("count", f)?,
     );
     // Per configuration and rate: every seed's (lo, hi, count).
-    let mut points: Vec<(Vec<String>, String, Vec<(u64, u64, u64)>)> = Vec::new();
+    let mut points: Vec<PointBins> = Vec::new();
     for row in &csv.rows {
         let n = |i: usize| row[i].parse::<u64>().unwrap_or(0);
         let (coords, rate) = (csv.coords(row), &row[csv.lead]);

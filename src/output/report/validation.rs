@@ -10,6 +10,10 @@ use crate::error::Result;
 use crate::output::num;
 use crate::output::plot::look::Look;
 
+/// A configuration's load in validation.csv: its rate, the seeds' simulated latencies that
+/// `validate` shows, and the model's latency (NaN past its saturation).
+type Load = (String, Vec<f64>, f64);
+
 /// The validation section of a directory with validation.csv.
 pub fn section(d: &Dir) -> Result<Option<Section>> {
     let Some(csv) = Csv::read(&d.path, "validation.csv", "rate")? else {
@@ -23,7 +27,7 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
     );
     let (model, model_sat) = (csv.col("model_latency", f)?, csv.col("model_saturated", f)?);
     // Per configuration, per rate: the shown simulated latencies and the model's.
-    let mut configs: Vec<(Vec<String>, Vec<(String, Vec<f64>, f64)>)> = Vec::new();
+    let mut configs: Vec<(Vec<String>, Vec<Load>)> = Vec::new();
     for row in &csv.rows {
         let coords = csv.coords(row).to_vec();
         let at = match configs.iter().position(|c| c.0 == coords) {
