@@ -8,6 +8,7 @@ use super::svg::{Axis, Plot, sample};
 use super::tables::Csv;
 use super::{Dir, Section, esc};
 use crate::error::Result;
+use crate::output::files::kind_at;
 use crate::output::num;
 use crate::output::plot::look::Look;
 use crate::output::plot::{Curve, full_label, look_at};
@@ -241,7 +242,9 @@ pub fn section(dirs: &[Dir]) -> Result<Option<Section>> {
 
 /// Which table the curves come from.
 fn source(dirs: &[Dir]) -> &'static str {
-    let pooled = dirs.iter().any(|d| d.path.join("pooled.csv").exists());
+    let pooled = dirs
+        .iter()
+        .any(|d| kind_at(&d.path.join("pooled.csv")).is_ok_and(|k| k.is_some()));
     match pooled {
         true => "pooled.csv: the mean over the seeds, or summary.csv where there is none",
         false => "summary.csv",

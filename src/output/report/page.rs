@@ -55,11 +55,6 @@ impl Page {
         self.sections.push(section);
     }
 
-    /// The sections added so far.
-    pub fn sections(&self) -> &[Section] {
-        &self.sections
-    }
-
     /// The whole page: head (title, CSS), contents, sections, the tooltip and the script.
     pub fn html(&self) -> String {
         let mut h = String::new();
