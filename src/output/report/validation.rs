@@ -14,11 +14,8 @@ use crate::output::plot::look::Look;
 /// `validate` shows, and the model's latency (NaN past its saturation).
 type Load = (String, Vec<f64>, f64);
 
-/// The validation section of a directory with validation.csv.
-pub fn section(d: &Dir) -> Result<Option<Section>> {
-    let Some(csv) = Csv::read(&d.path, "validation.csv", "rate")? else {
-        return Ok(None);
-    };
+/// Per configuration (its swept keys' values), its loads in validation.csv.
+fn configurations(csv: &Csv) -> Result<Vec<(Vec<String>, Vec<Load>)>> {
     let f = "validation.csv";
     let (lat, shown, sim_sat) = (
         csv.col("latency_mean", f)?,
@@ -50,6 +47,47 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
             None => loads.push((rate, sim.into_iter().collect(), m)),
         }
     }
+    Ok(configs)
+}
+
+/// validation.csv's rows as a table: the swept keys, the rate and seed, the two latencies,
+/// the relative error and the two multiplexing degrees.
+fn table(csv: &Csv) -> String {
+    let keep: Vec<usize> = [
+        "rate",
+        "seed",
+        "latency_mean",
+        "model_latency",
+        "rel_error",
+        "vbar",
+        "model_vbar",
+    ]
+    .iter()
+    .filter_map(|c| csv.header.iter().position(|h| h == c))
+    .collect();
+    let header: Vec<String> = (1..csv.lead)
+        .chain(keep.iter().copied())
+        .map(|i| csv.header[i].clone())
+        .collect();
+    let rows: Vec<Vec<String>> = csv
+        .rows
+        .iter()
+        .map(|r| {
+            (1..csv.lead)
+                .chain(keep.iter().copied())
+                .map(|i| r[i].clone())
+                .collect()
+        })
+        .collect();
+    super::page::table("validation", &header, &rows)
+}
+
+/// The validation section of a directory with validation.csv.
+pub fn section(d: &Dir) -> Result<Option<Section>> {
+    let Some(csv) = Csv::read(&d.path, "validation.csv", "rate")? else {
+        return Ok(None);
+    };
+    let configs = configurations(&csv)?;
     let mut legend = String::from("<ul class=\"legend\">");
     let mut curves = Vec::new();
     let mut top = 0.0f64;
@@ -102,37 +140,11 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
     for (id, look, pts) in &curves {
         plot.curve(id, *look, pts);
     }
-    let keep: Vec<usize> = [
-        "rate",
-        "seed",
-        "latency_mean",
-        "model_latency",
-        "rel_error",
-        "vbar",
-        "model_vbar",
-    ]
-    .iter()
-    .filter_map(|c| csv.header.iter().position(|h| h == c))
-    .collect();
-    let header: Vec<String> = (1..csv.lead)
-        .chain(keep.iter().copied())
-        .map(|i| csv.header[i].clone())
-        .collect();
-    let rows: Vec<Vec<String>> = csv
-        .rows
-        .iter()
-        .map(|r| {
-            (1..csv.lead)
-                .chain(keep.iter().copied())
-                .map(|i| r[i].clone())
-                .collect()
-        })
-        .collect();
     let body = format!(
         "<p class=\"note\">The analytical model against the simulation at the same loads (validation.csv): the simulation's mean latency over the seeds at the loads `validate` shows, the model's where it is below its saturation.</p>\
          <div class=\"figure\">{legend}<figure>{}</figure></div><details><summary>validation.csv</summary>{}</details>",
         plot.svg("plot validation", "data-plot=\"validation\""),
-        super::page::table("validation", &header, &rows)
+        table(&csv)
     );
     Ok(Some(Section {
         kind: "validation",
