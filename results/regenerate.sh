@@ -35,6 +35,10 @@ for n in "${names[@]}"; do
   if [ "$n" = dragonfly-1k ]; then
     "$bin" plot results/dragonfly-1k --panels traffic.pattern > /dev/null
   fi
+  # The report page (docs/src/report.md) of the routing study and of one paper reproduction.
+  if [ "$n" = study-torus-8x8-routing ] || [ "$n" = paper000-torus8-m32-v3 ]; then
+    "$bin" report "results/$n" > /dev/null
+  fi
   echo "$n: $(( $(date +%s) - start )) s"
 done
 

@@ -288,6 +288,35 @@ pub enum Command {
         #[arg(long)]
         replace: bool,
     },
+    /// One self-contained HTML page of results directories: report.html.
+    ///
+    /// Writes the page into the one results directory as report.html (listed in its manifest
+    /// as flitsim's, like plot's plots), or with several directories into --out FILE (then
+    /// required). The page holds its CSS, its SVG plots and a small script: it opens from disk
+    /// in any browser, with nothing fetched. Its sections, each shown only where its data
+    /// exist: provenance (experiment.json, scenario.toml); latency (linear or log axis) and
+    /// accepted throughput against offered load (flits/node/cycle), one curve per
+    /// configuration from pooled.csv (else summary.csv) with 95% half-widths, saturated points
+    /// left out of latency, curves looking as plot draws them, the directories' curves
+    /// overlaid; saturation.csv as a table and as marks on the throughput plot; model against
+    /// simulation (validation.csv); and per directory, with a load selector, the latency
+    /// histogram and CDF with the mean and p50/p95/p99 (histogram.csv), the hop counts against
+    /// the exact distance distribution where flitsim enumerates it (hops.csv), and the VC
+    /// occupancy against the model's (vc_occupancy.csv, validation_vc.csv). Hovering a point
+    /// shows its values; clicking a legend entry hides or shows its curve.
+    ///
+    /// A path that is not a results directory (no summary.csv, pooled.csv or saturation.csv)
+    /// is refused (exit 2). An existing --out FILE is overwritten only when it is a report
+    /// flitsim wrote; a report.html in the directory that flitsim did not write is refused,
+    /// never overwritten (exit 2).
+    Report {
+        /// One results directory, or several (then give --out).
+        #[arg(required = true)]
+        results: Vec<PathBuf>,
+        /// The HTML file to write (default: report.html in the one results directory).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// `--set KEY=VALUE`, on every command that reads a scenario.

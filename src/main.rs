@@ -151,5 +151,6 @@ fn dispatch(cmd: Command) -> Result<()> {
             };
             commands::plot(&results, out, &opts)
         }),
+        Command::Report { results, out } => commands::report(&results, out.as_deref()),
     }
 }

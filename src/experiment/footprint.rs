@@ -1,7 +1,7 @@
 //! A point's memory, estimated before anything is built, so that a scenario that cannot fit
 //! under the limit in force is refused at once instead of failing an allocation minutes later.
 //!
-//! The estimate is linear in the network's counts: an 8.5 MB process, 21.6 bytes per
+//! The estimate is linear in the network's counts: a 9 MB process, 21.6 bytes per
 //! virtual-channel buffer, 59 per network link, 26.4 per node, 86.5 per processor (201 more
 //! where an m-way network's processors share an interface) and 139 per row of the largest
 //! table while a batch of its rows is made. The coefficients were fitted by a linear program
@@ -40,8 +40,8 @@ use crate::scenario::Scenario;
 use crate::topology::{Family, Kind, Placement};
 
 /// Bytes of the process before any network: the runtime and the binary's resident pages (it
-/// carries the plots' SVG renderer and PDF converter, about 1 MB of them resident).
-const BASE: f64 = 8.5e6;
+/// carries the plots' SVG renderer and PDF converter and the report's page writer).
+const BASE: f64 = 9.0e6;
 /// Bytes per virtual-channel buffer (network links, injection and ejection channels).
 const PER_BUFFER: f64 = 21.6;
 /// Bytes per network link.

@@ -7,6 +7,7 @@ pub mod experiment_tables;
 pub mod files;
 pub mod plot;
 pub mod pooled;
+pub mod report;
 mod row;
 mod summary;
 pub mod terminal;

@@ -34,6 +34,7 @@ mod plot;
 mod plot_format;
 mod plot_heatmap;
 mod pooled;
+mod report;
 mod routing_adaptive;
 mod routing_deadlock_freedom;
 mod routing_hypercube_rates;

@@ -45,7 +45,7 @@ const LINK: &str = "a symbolic link, which flitsim does not follow";
 
 /// Every name flitsim writes a table or plot under in an output directory: such a file that
 /// the manifest does not list is the user's, and a command that would write it is refused.
-pub const WRITTEN: [&str; 22] = [
+pub const WRITTEN: [&str; 21] = [
     "summary.csv",
     "channels.csv",
     "nodes.csv",
@@ -53,7 +53,6 @@ pub const WRITTEN: [&str; 22] = [
     "hops.csv",
     "vc_occupancy.csv",
     "mway_channels.csv",
-    "trace.csv",
     "pooled.csv",
     "validation.csv",
     "validation_channels.csv",

@@ -26,7 +26,7 @@ const MARKERS: usize = 4;
 
 /// A curve's colour, line style and marker.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Look {
+pub(crate) struct Look {
     colour: usize,
     dash: usize,
     marker: usize,
@@ -34,7 +34,7 @@ pub(super) struct Look {
 
 impl Look {
     /// The i-th look: colours first, then line styles, then markers.
-    pub(super) fn nth(i: usize) -> Look {
+    pub(crate) fn nth(i: usize) -> Look {
         let (c, d) = (PALETTE.len(), PALETTE.len() * DASHES);
         Look {
             colour: i % c,
@@ -47,7 +47,7 @@ impl Look {
     /// values: the first key's to the colour (a key of more than seven values moves on to the
     /// line style), the second's to the line style (beyond three, on to the marker), the
     /// rest to the marker.
-    pub(super) fn of(at: &[usize]) -> Look {
+    pub(crate) fn of(at: &[usize]) -> Look {
         match at {
             [] => Look::nth(0),
             [i] => Look::nth(*i),
@@ -64,7 +64,7 @@ impl Look {
     }
 
     /// The colour.
-    pub(super) fn colour(&self) -> RGBColor {
+    pub(crate) fn colour(&self) -> RGBColor {
         PALETTE[self.colour]
     }
 
@@ -74,8 +74,13 @@ impl Look {
         self.colour().stroke_width(2 + self.dash as u32)
     }
 
+    /// The line style: 0 solid, 1 dashed, 2 dotted.
+    pub(crate) fn dash(&self) -> usize {
+        self.dash
+    }
+
     /// The marker: 0 filled circle, 1 triangle, 2 cross, 3 open circle.
-    pub(super) fn marker(&self) -> usize {
+    pub(crate) fn marker(&self) -> usize {
         self.marker
     }
 }

@@ -14,7 +14,7 @@ mod heatmap;
 mod heatmap_svg;
 mod hist;
 mod layout;
-mod look;
+pub(crate) mod look;
 mod panels;
 mod scale;
 
@@ -136,7 +136,7 @@ pub fn plot(dirs: &[PathBuf], out: &Path, opts: &PlotOptions) -> Result<Vec<Stri
 
 /// A curve's look: from its directory's place `dir` among `several`, then its swept keys'
 /// values' places `at` (see [`Look::of`]).
-fn look_at(several: bool, dir: usize, at: &[usize]) -> Look {
+pub(crate) fn look_at(several: bool, dir: usize, at: &[usize]) -> Look {
     match several {
         true => Look::of(&[&[dir], at].concat()),
         false => Look::of(at),
@@ -145,7 +145,7 @@ fn look_at(several: bool, dir: usize, at: &[usize]) -> Look {
 
 /// A curve's label in the legend: its directory's label `name` in front of its own when there
 /// are `several` directories, its own alone, or the directory's when its own is empty.
-fn full_label(several: bool, name: &str, label: &str) -> String {
+pub(crate) fn full_label(several: bool, name: &str, label: &str) -> String {
     match (several, name.is_empty(), label.is_empty()) {
         (false, _, false) => label.to_string(),
         (_, _, true) => name.to_string(),
@@ -156,7 +156,7 @@ fn full_label(several: bool, name: &str, label: &str) -> String {
 
 /// Each directory's label: `--label`, else its scenario name, else (when two directories
 /// share a scenario name or a folder name) its path.
-fn dir_labels(dirs: &[PathBuf], read: &[DirCurves], given: &[String]) -> Vec<String> {
+pub(crate) fn dir_labels(dirs: &[PathBuf], read: &[DirCurves], given: &[String]) -> Vec<String> {
     if !given.is_empty() {
         return given.to_vec();
     }
