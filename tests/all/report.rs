@@ -167,3 +167,89 @@ fn what_is_not_a_results_directory_or_not_flitsim_s_is_refused() {
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("fix: add --out FILE"));
 }
+
+/// The heatmap section: one drawing per routing with the 4-ary 2-cube's 64 links, and for
+/// each routing and load the utilisations the page recolours them with: channels.csv's
+/// flits_per_cycle, the mean over the two seeds, in thousandths of a flit per cycle, by
+/// channel id; each load's hottest links listed.
+#[test]
+fn the_heatmap_section_embeds_channels_csv_s_utilisations_by_load() {
+    let tmp = crate::common::temp_dir("report-heatmap");
+    let dir = tmp.path().join("sweep");
+    sweep(&dir);
+    assert!(flitsim(&["report", text(&dir)]).status.success());
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("data-section=\"heatmap\""));
+    let figures: Vec<&str> = html.split("<figure class=\"heatmap\">").skip(1).collect();
+    assert_eq!(figures.len(), 2, "one drawing per routing");
+    for f in &figures {
+        let svg = &f[..f.find("</svg>").unwrap()];
+        assert_eq!(svg.matches("<path class=\"link\"").count(), 64);
+    }
+    let data = html
+        .split("<script type=\"application/json\" id=\"heatmap-0-data\">")
+        .nth(1)
+        .unwrap();
+    let data: serde_json::Value =
+        serde_json::from_str(&data[..data.find("</script>").unwrap()]).unwrap();
+    assert_eq!(data["palette"].as_array().unwrap().len(), 1001);
+    // (routing, rate) -> per channel, the sum over seeds and the seeds counted.
+    let mut r = csv::Reader::from_path(dir.join("channels.csv")).unwrap();
+    let h = r.headers().unwrap().clone();
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    let (alg, rate, chan, fpc) = (
+        col("routing.algorithm"),
+        col("rate"),
+        col("channel"),
+        col("flits_per_cycle"),
+    );
+    let mut sums: Vec<(String, String, Vec<(f64, u32)>)> = Vec::new();
+    for rec in r.records() {
+        let rec = rec.unwrap();
+        let i = match sums
+            .iter()
+            .position(|s| s.0 == rec[alg] && s.1 == rec[rate])
+        {
+            Some(i) => i,
+            None => {
+                sums.push((
+                    rec[alg].to_string(),
+                    rec[rate].to_string(),
+                    vec![(0.0, 0); 64],
+                ));
+                sums.len() - 1
+            }
+        };
+        let c: usize = rec[chan].parse().unwrap();
+        sums[i].2[c].0 += rec[fpc].parse::<f64>().unwrap();
+        sums[i].2[c].1 += 1;
+    }
+    assert_eq!(sums.len(), 2 * 3);
+    for (routing, rate, links) in &sums {
+        let series = &data["series"][if routing == "dor" { 0 } else { 1 }];
+        // The message rate times M = 8 is the offered load the selector names.
+        let offered = rate.parse::<f64>().unwrap() * 8.0;
+        let (_, loads) = series
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(label, _)| {
+                let x: f64 = label.split(' ').next().unwrap().parse().unwrap();
+                (x - offered).abs() < 1e-9
+            })
+            .unwrap_or_else(|| panic!("{routing} at {offered}: {series}"));
+        let embedded: Vec<u64> = loads
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        let expected: Vec<u64> = links
+            .iter()
+            .map(|&(sum, n)| (sum / f64::from(n) * 1000.0).round() as u64)
+            .collect();
+        assert_eq!(embedded, expected, "{routing} at {rate}");
+        assert!(expected.iter().any(|&u| u > 0));
+    }
+    assert_eq!(html.matches("<figure class=\"hottest\">").count(), 2 * 3);
+}

@@ -54,11 +54,12 @@ def test_no_console_errors_on_load(browser):
 def test_every_section_is_there(browser):
     kinds = [s.get_attribute("data-section") for s in browser.find_elements(By.CSS_SELECTOR, "section")]
     assert sorted(set(kinds)) == sorted(
-        ["provenance", "curves", "saturation", "validation", "latency-distribution", "hops", "vc-occupancy"]
+        ["provenance", "curves", "saturation", "validation", "heatmap", "latency-distribution", "hops", "vc-occupancy"]
     )
     # Each directory its own provenance; the sweep's and the validated run's distributions.
     assert kinds.count("provenance") == 3
     assert kinds.count("latency-distribution") == 2
+    assert kinds.count("heatmap") == 2
     assert kinds.count("hops") == 2
     assert kinds.count("vc-occupancy") == 2
 
@@ -132,6 +133,59 @@ def test_the_load_selector_shows_one_load(browser):
     assert [p.is_displayed() for p in panels] == [True] + [False] * (len(panels) - 1)
     Select(box.find_element(By.TAG_NAME, "select")).select_by_index(1)
     assert [p.is_displayed() for p in panels] == [False, True] + [False] * (len(panels) - 2)
+
+
+def heatmap_links(browser, section):
+    """Each drawing's link elements in heatmap section `section` (0: the sweep, 1: the validated run)."""
+    figures = browser.find_elements(By.CSS_SELECTOR, f"#heatmap-section-{section} figure.heatmap")
+    return [f.find_elements(By.CSS_SELECTOR, "path.link") for f in figures]
+
+
+def test_every_link_is_drawn_once_per_configuration(browser):
+    # The sweep: two routings on the bidirectional 4-ary 2-cube, 16 routers x 4 links; the
+    # validated run: one configuration on the unidirectional one, 16 x 2.
+    assert [len(f) for f in heatmap_links(browser, 0)] == [64, 64]
+    assert [len(f) for f in heatmap_links(browser, 1)] == [32]
+    channels = [int(p.get_attribute("data-channel")) for p in heatmap_links(browser, 0)[0]]
+    assert channels == list(range(64))
+
+
+def test_choosing_a_load_recolours_the_links_and_hovering_one_shows_its_value(browser):
+    box = browser.find_element(By.CSS_SELECTOR, "#heatmap-section-0 .loads")
+    select = Select(box.find_element(By.TAG_NAME, "select"))
+    links = heatmap_links(browser, 0)[0]
+    before = [p.get_attribute("data-util") for p in links]
+    colours = [p.get_attribute("stroke") for p in links]
+    assert len(set(colours)) > 1
+    select.select_by_index(len(select.options) - 1)
+    after = [p.get_attribute("data-util") for p in links]
+    assert after != before
+    # The highest load carries more on the busiest link than the lowest.
+    assert max(map(float, after)) > max(map(float, before))
+    assert [p.get_attribute("stroke") for p in links] != colours
+    hot = max(links, key=lambda p: float(p.get_attribute("data-util")))
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", hot)
+    ActionChains(browser).move_to_element(hot).perform()
+    tip = browser.find_element(By.ID, "tooltip")
+    assert tip.is_displayed()
+    util = float(hot.get_attribute("data-util"))
+    assert tip.text.endswith(f"{util:.3f} flits/cycle"), tip.text
+    assert tip.text.startswith(f"channel {hot.get_attribute('data-channel')}: "), tip.text
+    select.select_by_index(0)
+    assert [p.get_attribute("data-util") for p in links] == before
+
+
+def test_a_screenshot_of_the_heatmaps_is_not_blank(browser):
+    section = browser.find_element(By.ID, "heatmap-section-0")
+    browser.execute_script("arguments[0].scrollIntoView()", section)
+    png = section.screenshot_as_png
+    with open(os.path.join(os.path.dirname(SHOT), "heatmap.png"), "wb") as f:
+        f.write(png)
+    pixels = png_pixels(png)
+    assert len(set(pixels)) > 20
+    # Some link is drawn in a colour of the scale's upper half (orange to dark red: red
+    # above green and blue).
+    assert any(p[0] > 200 and p[1] < 180 and p[2] < 140 for p in pixels)
 
 
 def png_pixels(data):

@@ -43,9 +43,10 @@ const POINTS: &str = ".points";
 /// A symbolic link, in words.
 const LINK: &str = "a symbolic link, which flitsim does not follow";
 
-/// Every name flitsim writes a table or plot under in an output directory: such a file that
-/// the manifest does not list is the user's, and a command that would write it is refused.
-pub const WRITTEN: [&str; 21] = [
+/// Every name flitsim writes a table, plot or report under in an output directory: such a
+/// file that the manifest does not list is the user's, and a command that would write it is
+/// refused.
+pub const WRITTEN: [&str; 37] = [
     "summary.csv",
     "channels.csv",
     "nodes.csv",
@@ -53,6 +54,7 @@ pub const WRITTEN: [&str; 21] = [
     "hops.csv",
     "vc_occupancy.csv",
     "mway_channels.csv",
+    "trace.csv",
     "pooled.csv",
     "validation.csv",
     "validation_channels.csv",
@@ -67,6 +69,21 @@ pub const WRITTEN: [&str; 21] = [
     "throughput.svg",
     "latency_std.svg",
     "traffic.svg",
+    "latency_hist.svg",
+    "heatmap.svg",
+    "latency.png",
+    "throughput.png",
+    "latency_std.png",
+    "traffic.png",
+    "latency_hist.png",
+    "heatmap.png",
+    "latency.pdf",
+    "throughput.pdf",
+    "latency_std.pdf",
+    "traffic.pdf",
+    "latency_hist.pdf",
+    "heatmap.pdf",
+    "report.html",
 ];
 
 /// What a command claims an output directory for.

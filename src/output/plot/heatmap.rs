@@ -122,6 +122,85 @@ pub fn heatmaps(dir: &Path) -> Result<Vec<Heatmap>> {
     Ok(out)
 }
 
+/// One configuration's heatmaps at every offered load, drawn once: what the HTML report
+/// embeds, its page recolouring the one drawing for the load chosen (a drawing per load would
+/// make the page of a large sweep megabytes long).
+#[derive(Clone, Debug)]
+pub struct HeatmapSeries {
+    /// The configuration's label, as [`Heatmap::config`].
+    pub config: String,
+    /// One self-contained `<svg>` element titled by the configuration, no load or hottest
+    /// links in it, coloured for its first load; its links' `<path class="link">` elements in
+    /// channel-id order, as [`Heatmap::svg`]'s.
+    pub svg: String,
+    /// Its loads, in channels.csv's order.
+    pub loads: Vec<SeriesLoad>,
+}
+
+/// One offered load of a [`HeatmapSeries`].
+#[derive(Clone, Debug)]
+pub struct SeriesLoad {
+    /// The offered load, flits/node/cycle.
+    pub offered: f64,
+    /// Whether the point saturated (any seed).
+    pub saturated: bool,
+    /// Every link's utilisation (flits/cycle), by channel id: the order of the drawing's links.
+    pub utils: Vec<f64>,
+    /// The [`HOTTEST`] (10) hottest links, hottest first.
+    pub hottest: Vec<HotLink>,
+}
+
+/// Every configuration's [`HeatmapSeries`] in directory `dir`, in channels.csv's order; empty
+/// and refused as [`heatmaps`] is.
+pub fn heatmap_series(dir: &Path) -> Result<Vec<HeatmapSeries>> {
+    let Some((exp, topologies, loads)) = read(dir)? else {
+        return Ok(Vec::new());
+    };
+    let curves = read_dir(dir)?;
+    let keys = axes(&exp);
+    let mut out: Vec<(usize, HeatmapSeries)> = Vec::new();
+    for load in &loads {
+        let c = load.config;
+        let Some(topology) = &topologies[c] else {
+            continue;
+        };
+        let coords = &exp.configurations[c].coordinates;
+        let (offered, saturated) = offered(&curves, coords, load);
+        let this = SeriesLoad {
+            offered,
+            saturated,
+            utils: load.links.iter().map(|l| l.util).collect(),
+            hottest: hottest(&load.links, HOTTEST),
+        };
+        match out.iter_mut().find(|(i, _)| *i == c) {
+            Some((_, series)) => series.loads.push(this),
+            None => {
+                let config = configuration_label(&keys, coords);
+                let panel = Panel {
+                    title: if config.is_empty() {
+                        exp.name.clone()
+                    } else {
+                        config.clone()
+                    },
+                    layout: &layout(topology),
+                    links: &load.links,
+                    hottest: &[],
+                };
+                let svg = svg::heatmap(&[panel], "");
+                out.push((
+                    c,
+                    HeatmapSeries {
+                        config,
+                        svg,
+                        loads: vec![this],
+                    },
+                ));
+            }
+        }
+    }
+    Ok(out.into_iter().map(|(_, s)| s).collect())
+}
+
 /// heatmap.svg's text, titled `caption`: a panel per configuration at its highest offered load
 /// below saturation (its lowest when every load saturated); None when [`heatmaps`] would give
 /// none.

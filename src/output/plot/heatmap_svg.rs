@@ -49,7 +49,7 @@ pub(super) struct Panel<'a> {
 }
 
 /// The colour of utilisation `u` (flits/cycle, clamped to 0..1) as `#rrggbb`.
-pub(super) fn colour(u: f64) -> String {
+pub(crate) fn colour(u: f64) -> String {
     let x = if u.is_finite() {
         u.clamp(0.0, 1.0)
     } else {
@@ -85,7 +85,7 @@ fn cell(p: &Panel) -> (f64, (f64, f64)) {
     let (w, h) = p.layout.size;
     let s = (PANEL_MAX / w.max(h)).min(1.0);
     let notes = notes(p.layout).count();
-    let lines = 1 + p.hottest.len() + notes;
+    let lines = usize::from(!p.hottest.is_empty()) + p.hottest.len() + notes;
     let width = (w * s).max(PANEL_MIN_WIDTH) + 20.0;
     (s, (width, LINE * 2.0 + h * s + LINE * lines as f64 + 10.0))
 }
@@ -173,7 +173,9 @@ fn draw_panel(s: &mut String, p: &Panel, origin: (f64, f64), scale: f64) {
     for note in notes(p.layout) {
         line(s, note);
     }
-    line(s, "hottest links:");
+    if !p.hottest.is_empty() {
+        line(s, "hottest links:");
+    }
     for h in p.hottest {
         line(s, &h.describe());
     }

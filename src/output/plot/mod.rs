@@ -22,7 +22,10 @@ pub use curves::{
     Curve, DirCurves, Row, configuration_label, coordinate_label, panel_title, read_dir,
 };
 pub use format::Format;
-pub use heatmap::{Heatmap, HotLink, MAX_LINKS, heatmaps};
+pub use heatmap::{
+    Heatmap, HeatmapSeries, HotLink, MAX_LINKS, SeriesLoad, heatmap_series, heatmaps,
+};
+pub(crate) use heatmap_svg::colour;
 
 use crate::error::{Error, Result};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};

@@ -10,6 +10,7 @@
 
 mod curves;
 mod distributions;
+mod heatmap;
 mod occupancy;
 mod page;
 mod provenance;
@@ -175,6 +176,7 @@ pub fn page(dirs: &[Dir]) -> Result<Page> {
         for s in [
             curves::saturation_section(d)?,
             validation::section(d)?,
+            heatmap::section(d)?,
             distributions::section(d)?,
             occupancy::hops_section(d)?,
             occupancy::vc_section(d)?,

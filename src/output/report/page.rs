@@ -178,6 +178,23 @@ document.querySelectorAll('select.load-select').forEach(function(sel){
   box.querySelectorAll(':scope > .load-panel').forEach(function(p,i){p.hidden=String(i)!==sel.value;});
  });
 });
+document.querySelectorAll('.heatmaps[data-loads]').forEach(function(box){
+ var id=box.getAttribute('data-loads'),d=JSON.parse(document.getElementById(id+'-data').textContent);
+ var sel=document.querySelector('select[data-panels="'+id+'"]');
+ function show(){
+  var key=sel.options[sel.selectedIndex].text;
+  box.querySelectorAll(':scope > figure').forEach(function(f,i){
+   var u=d.series[i][key];f.hidden=!u;if(!u)return;
+   f.querySelectorAll('path.link').forEach(function(p,j){
+    var v=u[j]/d.steps,t=p.querySelector('title'),s=t.textContent;
+    p.setAttribute('stroke',d.palette[u[j]]);p.setAttribute('data-util',String(v));
+    t.textContent=s.slice(0,s.lastIndexOf(', ')+2)+v.toFixed(3)+' flits/cycle';
+    p.setAttribute('data-tip',t.textContent);
+   });
+  });
+ }
+ sel.addEventListener('change',show);show();
+});
 })();
 "#;
 
