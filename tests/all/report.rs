@@ -203,7 +203,8 @@ fn the_heatmap_section_embeds_channels_csv_s_utilisations_by_load() {
         col("channel"),
         col("flits_per_cycle"),
     );
-    let mut sums: Vec<(String, String, Vec<(f64, u32)>)> = Vec::new();
+    type Sums = (String, String, Vec<(f64, u32)>);
+    let mut sums: Vec<Sums> = Vec::new();
     for rec in r.records() {
         let rec = rec.unwrap();
         let i = match sums
