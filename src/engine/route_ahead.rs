@@ -50,11 +50,21 @@ impl RouteCtx<'_> {
         let waited = self.now.wrapping_sub(r.last).wrapping_sub(1 + delay) as u64;
         let dst = self.msgs.dst[mi];
         if self.reply_vc > 0 && self.msgs.reply[mi] {
-            let half = self.reply_vc;
-            let routing = self.routing;
-            return routing.route_reply(self.net, at, dst, b, waited, tie, half, out);
+            return self.route_reply(b, at, dst, waited, tie, out);
         }
         self.routing.route(self.net, at, dst, b, waited, tie, out);
+    }
+
+    /// [`RouteCtx::route_header`] for a reply, in its protocol class: the routing routes from
+    /// the buffer as the class sees it, and its candidates on links move up into the class.
+    /// Out of line, so that the routing is inlined once where most headers are routed.
+    #[cold]
+    #[inline(never)]
+    fn route_reply(&self, b: u32, at: u32, dst: u32, waited: u64, tie: u32, out: &mut Candidates) {
+        let seen = Routing::reply_view(self.net, b, self.reply_vc);
+        self.routing
+            .route(self.net, at, dst, seen, waited, tie, out);
+        out.shift_links(self.reply_vc as u8, self.net.links);
     }
 }
 

@@ -18,7 +18,7 @@ impl Candidates {
     /// Moves the candidates on network links up by `half` virtual channels (into the reply
     /// class); an ejection channel has no buffers to move.
     #[inline(always)]
-    fn shift_links(&mut self, half: u8, links: u32) {
+    pub fn shift_links(&mut self, half: u8, links: u32) {
         for c in &mut self.items[..self.len] {
             if c.chan < links {
                 c.vc_lo += half;
@@ -40,30 +40,17 @@ impl Routing {
         Routing::for_vcs(s, &class)
     }
 
-    /// Candidates for the header of a reply in buffer `in_buf` (the arguments as
-    /// [`Routing::route`]'s), the reply class starting at virtual channel `half`: the routing
-    /// sees a link buffer's virtual channel less `half`, as its class's own, and its
-    /// candidates on links move up by `half`.
+    /// The buffer a reply's header in link buffer `in_buf` is in as its protocol class sees
+    /// it, the reply class starting at virtual channel `half`: a link buffer's virtual channel
+    /// less `half` (an injection buffer as it is). The routing routes from that buffer, and
+    /// [`Candidates::shift_links`] moves its candidates on links up into the reply class.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn route_reply(
-        &self,
-        net: &Network,
-        at: u32,
-        dst: u32,
-        in_buf: u32,
-        waited: u64,
-        tie: u32,
-        half: u32,
-        out: &mut Candidates,
-    ) {
-        let seen = if net.buf_channel(in_buf) < net.links {
+    pub fn reply_view(net: &Network, in_buf: u32, half: u32) -> u32 {
+        if net.buf_channel(in_buf) < net.links {
             in_buf - half
         } else {
             in_buf
-        };
-        self.route(net, at, dst, seen, waited, tie, out);
-        out.shift_links(half as u8, net.links);
+        }
     }
 }
 

@@ -178,6 +178,7 @@ impl Topology {
     }
 
     /// The router graph's links.
+    #[inline(always)]
     pub fn links(&self) -> &[Link] {
         match self {
             Topology::KAryNCube(t) => &t.links,
