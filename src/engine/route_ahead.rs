@@ -49,22 +49,17 @@ impl RouteCtx<'_> {
         // The header arrived (stamp `last`) and was first routed the next cycle.
         let waited = self.now.wrapping_sub(r.last).wrapping_sub(1 + delay) as u64;
         let dst = self.msgs.dst[mi];
-        if self.reply_vc > 0 && self.msgs.reply[mi] {
-            return self.route_reply(b, at, dst, waited, tie, out);
-        }
-        self.routing.route(self.net, at, dst, b, waited, tie, out);
-    }
-
-    /// [`RouteCtx::route_header`] for a reply, in its protocol class: the routing routes from
-    /// the buffer as the class sees it, and its candidates on links move up into the class.
-    /// Out of line, so that the routing is inlined once where most headers are routed.
-    #[cold]
-    #[inline(never)]
-    fn route_reply(&self, b: u32, at: u32, dst: u32, waited: u64, tie: u32, out: &mut Candidates) {
-        let seen = Routing::reply_view(self.net, b, self.reply_vc);
+        // A reply is routed as its class sees it (one call of the routing, inlined once).
+        let reply = self.reply_vc > 0 && self.msgs.reply[mi];
+        let seen = match reply {
+            true => Routing::reply_view(self.net, b, self.reply_vc),
+            false => b,
+        };
         self.routing
             .route(self.net, at, dst, seen, waited, tie, out);
-        out.shift_links(self.reply_vc as u8, self.net.links);
+        if reply {
+            out.shift_links(self.reply_vc as u8, self.net.links);
+        }
     }
 }
 

@@ -162,3 +162,40 @@ fn a_network_too_large_to_see_gets_no_heatmap() {
     assert!(o.status.success(), "{o:?}");
     assert!(out.join("latency.svg").exists() && !out.join("heatmap.svg").exists());
 }
+
+/// A scenario that names a file beside it (a traffic matrix) is drawn from the scenario file
+/// experiment.json names, since the results directory's copy of the scenario has no matrix
+/// beside it; with that file gone too, plot draws the other plots and no heatmap.
+#[test]
+fn a_matrix_scenario_s_heatmap_reads_the_scenario_the_run_was_given() {
+    let tmp = crate::common::temp_dir("heatmap-matrix");
+    std::fs::write(
+        tmp.path().join("m.csv"),
+        "0,1,1,1\n1,0,1,1\n1,1,0,1\n1,1,1,0\n",
+    )
+    .unwrap();
+    let file = tmp.path().join("s.toml");
+    std::fs::write(
+        &file,
+        "name = \"mx\"\n[topology]\nkind = \"mesh\"\nk = 2\nn = 2\n[traffic]\n\
+         pattern = \"matrix\"\nmatrix = \"m.csv\"\nmessage_length = 4\nflit_rates = [0.1]\n\
+         [run]\nwarmup_cycles = 50\nmeasure_cycles = 300\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = bin()
+        .args(["run", file.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let maps = heatmaps(&out).unwrap();
+    assert_eq!(maps.len(), 1);
+    assert_eq!(link_attr(&maps[0].svg, "data-channel").len(), 8);
+    std::fs::remove_file(tmp.path().join("m.csv")).unwrap();
+    assert!(heatmaps(&out).unwrap().is_empty());
+    let o = bin().arg("plot").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{o:?}");
+    assert!(out.join("latency.svg").exists() && !out.join("heatmap.svg").exists());
+}

@@ -292,7 +292,9 @@ fn read(dir: &Path) -> Result<Option<Read>> {
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
     }
-    let exp = experiment(dir)?;
+    let Some(exp) = experiment(dir) else {
+        return Ok(None);
+    };
     let topologies: Vec<Option<Topology>> = exp
         .configurations
         .iter()
@@ -313,15 +315,10 @@ fn read(dir: &Path) -> Result<Option<Read>> {
 }
 
 /// The experiment of a results directory: its scenario.toml with the `--set`s and `--seed`
-/// its experiment.json recorded (none when it has none).
-fn experiment(dir: &Path) -> Result<Experiment> {
-    let path = dir.join("scenario.toml");
-    let text = read_regular_text(&path, 1 << 30).map_err(|e| {
-        Error::Input(format!(
-            "{}: cannot read it ({e}); fix: give a directory written by `flitsim run`",
-            path.display()
-        ))
-    })?;
+/// its experiment.json recorded (none when it has none); where the copy names files beside
+/// the scenario that the directory does not hold (a traffic matrix, a trace), the scenario
+/// file experiment.json names, read from where the run was started; None when neither reads.
+fn experiment(dir: &Path) -> Option<Experiment> {
     let json: serde_json::Value = read_regular_text(&dir.join("experiment.json"), 1 << 30)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
@@ -334,12 +331,15 @@ fn experiment(dir: &Path) -> Result<Experiment> {
                 .collect()
         })
         .unwrap_or_default();
-    Experiment::from_text(
-        text,
-        &path.display().to_string(),
-        &sets,
-        json["seed"].as_u64(),
-    )
+    let original = json["scenario_file"].as_str().map(std::path::PathBuf::from);
+    [Some(dir.join("scenario.toml")), original]
+        .into_iter()
+        .flatten()
+        .find_map(|path| {
+            let text = read_regular_text(&path, 1 << 30).ok()?;
+            let shown = path.display().to_string();
+            Experiment::from_text(text, &shown, &sets, json["seed"].as_u64()).ok()
+        })
 }
 
 /// channels.csv's links per (configuration, load), each link's `flits_per_cycle` the mean
