@@ -23,7 +23,7 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
     let mut panels: Vec<(String, String)> = Vec::new();
     for s in &series {
         for load in &s.loads {
-            let label = label(load.offered, load.saturated);
+            let label = label(load.offered);
             let html = hottest_table(s, load);
             match panels.iter_mut().find(|p| p.0 == label) {
                 Some(p) => p.1.push_str(&html),
@@ -55,9 +55,8 @@ pub fn section(d: &Dir) -> Result<Option<Section>> {
 }
 
 /// A load's label in the selector.
-fn label(offered: f64, saturated: bool) -> String {
-    let mark = if saturated { " (saturated)" } else { "" };
-    format!("{} flits/node/cycle{mark}", num(offered))
+fn label(offered: f64) -> String {
+    format!("{} flits/node/cycle", num(offered))
 }
 
 /// A configuration's hottest links at one load, as a captioned table.
@@ -78,10 +77,11 @@ fn hottest_table(s: &HeatmapSeries, load: &crate::output::plot::SeriesLoad) -> S
             ]
         })
         .collect();
+    let mark = if load.saturated { " (saturated)" } else { "" };
     let name = if s.config.is_empty() {
-        "hottest links".to_string()
+        format!("hottest links{mark}")
     } else {
-        format!("{}: hottest links", s.config)
+        format!("{}{mark}: hottest links", s.config)
     };
     format!(
         "<figure class=\"hottest\"><figcaption>{}</figcaption>{}</figure>",
@@ -107,7 +107,7 @@ fn data(series: &[HeatmapSeries]) -> String {
         json.push('{');
         for (j, load) in s.loads.iter().enumerate() {
             let steps: Vec<String> = load.utils.iter().map(|&u| step(u).to_string()).collect();
-            let key = label(load.offered, load.saturated).replace('"', "");
+            let key = label(load.offered).replace('"', "");
             let sep = if j > 0 { "," } else { "" };
             json.push_str(&format!("{sep}\"{key}\":[{}]", steps.join(",")));
         }
