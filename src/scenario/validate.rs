@@ -1,5 +1,6 @@
 //! Range and combination checks that turn a `RawScenario` into a `Scenario`.
 
+mod beside;
 mod matrix;
 mod replies;
 mod router;

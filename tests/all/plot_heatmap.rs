@@ -14,7 +14,15 @@ fn bin() -> Command {
 
 /// Runs `scenario` into `out` under a fresh temporary directory.
 fn run(tag: &str, scenario: &str) -> (TempDir, PathBuf) {
+    run_beside(tag, scenario, &[])
+}
+
+/// [`run`] with `files` (name, text) written beside the scenario.
+fn run_beside(tag: &str, scenario: &str, files: &[(&str, &str)]) -> (TempDir, PathBuf) {
     let tmp = crate::common::temp_dir(&format!("heatmap-{tag}"));
+    for (name, text) in files {
+        std::fs::write(tmp.path().join(name), text).unwrap();
+    }
     let file = tmp.path().join("s.toml");
     std::fs::write(&file, scenario).unwrap();
     let out = tmp.path().join("out");
@@ -168,28 +176,13 @@ fn a_network_too_large_to_see_gets_no_heatmap() {
 /// beside it; with that file gone too, plot draws the other plots and no heatmap.
 #[test]
 fn a_matrix_scenario_s_heatmap_reads_the_scenario_the_run_was_given() {
-    let tmp = crate::common::temp_dir("heatmap-matrix");
-    std::fs::write(
-        tmp.path().join("m.csv"),
-        "0,1,1,1\n1,0,1,1\n1,1,0,1\n1,1,1,0\n",
-    )
-    .unwrap();
-    let file = tmp.path().join("s.toml");
-    std::fs::write(
-        &file,
+    let (tmp, out) = run_beside(
+        "matrix",
         "name = \"mx\"\n[topology]\nkind = \"mesh\"\nk = 2\nn = 2\n[traffic]\n\
          pattern = \"matrix\"\nmatrix = \"m.csv\"\nmessage_length = 4\nflit_rates = [0.1]\n\
          [run]\nwarmup_cycles = 50\nmeasure_cycles = 300\n",
-    )
-    .unwrap();
-    let out = tmp.path().join("out");
-    let o = bin()
-        .args(["run", file.to_str().unwrap(), "--out"])
-        .arg(&out)
-        .arg("--quiet")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{o:?}");
+        &[("m.csv", "0,1,1,1\n1,0,1,1\n1,1,0,1\n1,1,1,0\n")],
+    );
     let maps = heatmaps(&out).unwrap();
     assert_eq!(maps.len(), 1);
     assert_eq!(link_attr(&maps[0].svg, "data-channel").len(), 8);

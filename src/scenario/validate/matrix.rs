@@ -66,35 +66,15 @@ pub(super) fn read(c: &Checker, t: &RawTraffic, topo: &TopologySpec) -> Result<T
 
 /// The file's text, refused when it cannot be read, is too large or is not UTF-8.
 fn text(c: &Checker, path: &std::path::Path) -> Result<String> {
-    use std::io::Read;
     const KEY: &str = "[traffic] matrix";
-    let shown = path.display();
-    let cannot = |e: std::io::Error| {
-        c.err(
-            KEY,
-            format!("cannot read {shown} ({e})"),
-            "give the path of a readable CSV file, relative to the scenario's directory",
-        )
+    let file = super::beside::Beside {
+        key: KEY,
+        kind: "CSV file",
+        max: MAX_MATRIX_BYTES,
+        too_large: "give the matrix's CSV file, one row of numbers per source",
     };
-    let meta = std::fs::metadata(path).map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(c.err(
-            KEY,
-            format!("{shown} is not a regular file"),
-            "give the path of a CSV file saved on disk",
-        ));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_MATRIX_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(cannot)?;
-    if bytes.len() as u64 > MAX_MATRIX_BYTES {
-        return Err(c.err(
-            KEY,
-            format!("{shown} is larger than {MAX_MATRIX_BYTES} bytes"),
-            "give the matrix's CSV file, one row of numbers per source",
-        ));
-    }
+    let bytes = file.read(c, path)?;
+    let shown = path.display();
     String::from_utf8(bytes).map_err(|e| {
         c.err(
             KEY,

@@ -155,33 +155,11 @@ pub(super) fn no_trace_keys(c: &Checker, t: &RawTraffic) -> Result<()> {
 
 /// The file's bytes, refused when it cannot be read or is too large.
 fn read(c: &Checker, path: &std::path::Path) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let shown = path.display();
-    let cannot = |e: std::io::Error| {
-        c.err(
-            KEY,
-            format!("cannot read {shown} ({e})"),
-            "give the path of a readable trace file, relative to the scenario's directory",
-        )
+    let file = super::beside::Beside {
+        key: KEY,
+        kind: "trace file",
+        max: MAX_TRACE_BYTES,
+        too_large: "replay a shorter trace",
     };
-    let meta = std::fs::metadata(path).map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(c.err(
-            KEY,
-            format!("{shown} is not a regular file"),
-            "give the path of a trace file saved on disk",
-        ));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_TRACE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(cannot)?;
-    if bytes.len() as u64 > MAX_TRACE_BYTES {
-        return Err(c.err(
-            KEY,
-            format!("{shown} is larger than {MAX_TRACE_BYTES} bytes"),
-            "replay a shorter trace",
-        ));
-    }
-    Ok(bytes)
+    file.read(c, path)
 }
