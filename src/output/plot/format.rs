@@ -24,7 +24,7 @@ pub enum Format {
     /// SVG, as drawn.
     #[default]
     Svg,
-    /// PNG, rendered at [`PNG_SCALE`] times the SVG's size.
+    /// PNG, rendered at twice the SVG's size (`PNG_SCALE`).
     Png,
     /// PDF, one page, vector graphics.
     Pdf,

@@ -72,7 +72,7 @@ pub struct Heatmap {
     /// exactly) and a `<title>` ([`HotLink::describe`]); the colour scale; the hottest links
     /// listed.
     pub svg: String,
-    /// The [`HOTTEST`] (10) hottest links, hottest first (the lower channel id on a tie).
+    /// The 10 hottest links (`HOTTEST`), hottest first (the lower channel id on a tie).
     pub hottest: Vec<HotLink>,
 }
 
@@ -146,7 +146,7 @@ pub struct SeriesLoad {
     pub saturated: bool,
     /// Every link's utilisation (flits/cycle), by channel id: the order of the drawing's links.
     pub utils: Vec<f64>,
-    /// The [`HOTTEST`] (10) hottest links, hottest first.
+    /// The 10 hottest links (`HOTTEST`), hottest first.
     pub hottest: Vec<HotLink>,
 }
 

@@ -1,5 +1,5 @@
 //! Traces to replay (`[traffic] trace`): their two file formats, netrace v1 and CSV, read into
-//! [`TraceMessages`]. A reader's refusal is a [`Refusal`]: what is wrong (naming the file's
+//! [`TraceMessages`](crate::spec::TraceMessages). A reader's refusal is a [`Refusal`]: what is wrong (naming the file's
 //! place) and the fix.
 
 mod csv;
