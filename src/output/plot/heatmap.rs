@@ -13,9 +13,10 @@
 use super::curves::{DirCurves, configuration_label, read_dir};
 use super::heatmap_svg::{self as svg, Panel};
 use super::layout::{Layout, layout};
-use crate::error::{Error, Result};
+use super::table::{open_table, table_error};
+use crate::error::Result;
 use crate::experiment::Experiment;
-use crate::output::files::{open_regular, read_regular_text};
+use crate::output::files::read_regular_text;
 use crate::topology::Topology;
 use std::path::Path;
 
@@ -346,21 +347,17 @@ fn experiment(dir: &Path) -> Option<Experiment> {
 /// over its seeds' rows; the rows of networks not drawn skipped. Refused when a row names a
 /// configuration the scenario does not have, or a link its network does not have.
 fn read_channels(path: &Path, exp: &Experiment, topos: &[Option<Topology>]) -> Result<Vec<Load>> {
-    let bad =
-        |m: String| Error::Input(format!("{}: {m}; fix: rerun `flitsim run`", path.display()));
-    let (file, _) = open_regular(path).map_err(|e| bad(e.to_string()))?;
-    let mut r = csv::Reader::from_reader(std::io::Read::take(file, 1 << 36));
-    let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| h == name)
-            .ok_or_else(|| bad(format!("no column {name}")))
-    };
-    let rate = col("rate")?;
-    let columns = ["channel", "src", "dst", "dim", "dir", "flits_per_cycle"].map(col);
-    let [a, b, c, d, e, f] = columns;
-    let columns = [a?, b?, c?, d?, e?, f?];
+    let bad = |m: String| table_error(path, m);
+    let names = [
+        "rate",
+        "channel",
+        "src",
+        "dst",
+        "dim",
+        "dir",
+        "flits_per_cycle",
+    ];
+    let (mut r, [rate, columns @ ..]) = open_table(path, 1 << 36, names)?;
     // Per (configuration, rate): each channel's sum over the seeds and their count. The rows
     // come a load at a time: the last row's coordinates and rate, and its load.
     let mut loads: Vec<(Load, Vec<u32>)> = Vec::new();

@@ -3,8 +3,9 @@
 //! per cycle of latency, count / (messages · bin width), at each bin's middle, the seeds'
 //! counts summed bin by bin.
 
+use super::table::{open_table, table_error};
 use super::{Area, Drawn, Look, Scale, Series, legend, legend_width};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -38,23 +39,9 @@ pub(super) fn read(dir: &Path, curves: &super::DirCurves) -> Result<Option<Vec<D
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
     }
-    let bad =
-        |m: String| Error::Input(format!("{}: {m}; fix: rerun `flitsim run`", path.display()));
-    let (file, _) = crate::output::files::open_regular(&path).map_err(|e| bad(e.to_string()))?;
-    let mut r = csv::Reader::from_reader(std::io::Read::take(file, 1 << 32));
-    let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| h == name)
-            .ok_or_else(|| bad(format!("no column {name}")))
-    };
-    let (rate, lo, hi, count) = (
-        col("rate")?,
-        col("latency_lo")?,
-        col("latency_hi")?,
-        col("count")?,
-    );
+    let bad = |m: String| table_error(&path, m);
+    let names = ["rate", "latency_lo", "latency_hi", "count"];
+    let (mut r, [rate, lo, hi, count]) = open_table(&path, 1 << 32, names)?;
     // Per (configuration, rate): (lo, hi) → count, the seeds summed.
     let mut bins: Vec<Binned> = Vec::new();
     for rec in r.records() {

@@ -17,6 +17,7 @@ mod layout;
 pub(crate) mod look;
 mod panels;
 mod scale;
+mod table;
 
 pub use curves::{
     Curve, DirCurves, Row, configuration_label, coordinate_label, panel_title, read_dir,

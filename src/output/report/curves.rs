@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::output::files::kind_at;
 use crate::output::num;
 use crate::output::plot::look::Look;
-use crate::output::plot::{Curve, full_label, look_at};
+use crate::output::plot::{Curve, Row, full_label, look_at};
 
 /// A plot's size in pixels.
 const SIZE: (f64, f64) = (600.0, 400.0);
@@ -55,7 +55,7 @@ fn drawn(dirs: &[Dir]) -> Vec<Drawn<'_>> {
 
 /// A point's tooltip: the curve, its offered and accepted loads and its latency, as the
 /// table gives them.
-fn tip(label: &str, r: &crate::output::plot::Row) -> String {
+fn tip(label: &str, r: &Row) -> String {
     let mut t = format!(
         "{label}: offered {} flits/node/cycle; latency {}",
         num(r.offered),
@@ -76,17 +76,9 @@ fn tip(label: &str, r: &crate::output::plot::Row) -> String {
 
 /// The latency plot on a linear or log axis: saturated and undefined points left out.
 fn latency_plot(curves: &[Drawn], log: bool) -> String {
-    let pts: Vec<Vec<(f64, f64, f64, String)>> = curves
-        .iter()
-        .map(|c| {
-            c.curve
-                .rows
-                .iter()
-                .filter(|r| !r.saturated && r.latency.is_finite())
-                .map(|r| (r.offered, r.latency, r.ci95, tip(&c.label, r)))
-                .collect()
-        })
-        .collect();
+    let pts = points(curves, |r| {
+        (!r.saturated && r.latency.is_finite()).then_some((r.latency, r.ci95))
+    });
     let top = pts
         .iter()
         .flatten()
@@ -114,6 +106,24 @@ fn latency_plot(curves: &[Drawn], log: bool) -> String {
     )
 }
 
+/// Each curve's points (offered load, value, half-width, hover text), the rows `value` gives
+/// a value and half-width for.
+fn points(
+    curves: &[Drawn],
+    value: impl Fn(&Row) -> Option<(f64, f64)>,
+) -> Vec<Vec<(f64, f64, f64, String)>> {
+    curves
+        .iter()
+        .map(|c| {
+            c.curve
+                .rows
+                .iter()
+                .filter_map(|r| value(r).map(|(y, ci)| (r.offered, y, ci, tip(&c.label, r))))
+                .collect()
+        })
+        .collect()
+}
+
 /// The x axis' title.
 const OFFERED: &str = "offered load (flits/node/cycle)";
 
@@ -130,17 +140,11 @@ fn x_max(curves: &[Drawn]) -> f64 {
 /// The accepted-throughput plot, with each curve's saturation load (`marks`: curve id, look,
 /// saturation flits, accepted flits there) as a diamond.
 fn throughput_plot(curves: &[Drawn], marks: &[(String, Look, f64, f64)]) -> String {
-    let pts: Vec<Vec<(f64, f64, f64, String)>> = curves
-        .iter()
-        .map(|c| {
-            c.curve
-                .rows
-                .iter()
-                .filter(|r| r.accepted.is_finite())
-                .map(|r| (r.offered, r.accepted, r.accepted_ci, tip(&c.label, r)))
-                .collect()
-        })
-        .collect();
+    let pts = points(curves, |r| {
+        r.accepted
+            .is_finite()
+            .then_some((r.accepted, r.accepted_ci))
+    });
     let top = pts.iter().flatten().map(|p| p.1).fold(0.0, f64::max);
     let x = Axis::linear(OFFERED, x_max(curves));
     let mut plot = Plot::new(
